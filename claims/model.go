@@ -1,0 +1,122 @@
+package claims
+
+// Model is the parsed content of a wiki. It is built once by [Parse] and read,
+// never changed, by every later stage. Each slice is sorted by its unique key
+// (ID for requirements and decisions, Path for pages).
+type Model struct {
+	Requirements []*Requirement
+	Decisions    []*Decision
+	Pages        []*Page
+}
+
+// TargetRef is a code target as written at one place in the content.
+type TargetRef struct {
+	Target Target
+	Pos    Pos
+}
+
+// IDRef is a requirement or decision id as written at one place.
+type IDRef struct {
+	ID  string
+	Pos Pos
+}
+
+// Requirement is one file under content/requirements.
+type Requirement struct {
+	ID         string // frontmatter id, or the file name without .md
+	Title      string
+	Status     string // proposed, accepted, rejected or deprecated; "" when not given
+	Implements []TargetRef
+	Tests      []TargetRef
+	Issues     []IDRef // decision ids
+	Doc        Doc
+	// Revision is "sha256:" + the hex digest of the normalized title and
+	// body (see [Revision]); evidence is recorded against it.
+	Revision string
+}
+
+// Decision is one file under content/decisions: a decision, issue or ADR.
+type Decision struct {
+	ID         string
+	Title      string
+	Status     string // open, accepted, superseded, rejected or closed
+	Date       string // as written, "" when not given
+	Supersedes []IDRef
+	Doc        Doc
+}
+
+// Page is a wiki page: every other Markdown file under content, or a page
+// synthesized from claim records when no Markdown file exists at its path.
+type Page struct {
+	// Path is the content path without .md, slash-separated: "guides/login".
+	Path    string
+	Title   string
+	Type    string   // overview, implementation, guide, reference, ...; "" when not given
+	Sources []string // documents the page draws on, never code
+	// Synthesized is true for a page made only from claim records.
+	Synthesized bool
+	Doc         Doc
+}
+
+// Doc is what every content file has: where it is, its Markdown body and what
+// the body and frontmatter declare.
+type Doc struct {
+	File     string // root-relative path of the file
+	Body     []byte // the Markdown after the frontmatter
+	BodyLine int    // line of File on which Body starts; 0 for a synthesized page
+	// Headings are the ids of the body's headings in document order, as
+	// [HeadingIDs] computes them: the anchors a page link may name.
+	Headings []string
+	Claims   []Claim
+	Links    []Link // req:, dec: and page links, in source order
+}
+
+// Claim is a statement about code: a sentence holding a code: link, a
+// frontmatter claim or a claim record.
+type Claim struct {
+	Text   string
+	Kind   string // from frontmatter or records; "" for Markdown claims
+	Origin string // where tracewiki read it: markdown, frontmatter or record
+	// Source is the payload's own "origin" field of a frontmatter claim or
+	// claim record (who or what made the claim, e.g. "agent"), as written;
+	// "" for Markdown claims.
+	Source     string
+	Confidence float64 // 0 when not given
+	// Target is the code the claim points at. HasTarget is false for a claim
+	// without code (an operational note): it keeps its text and is never
+	// given an invented link.
+	Target    Target
+	HasTarget bool
+	Pos       Pos
+	// Start and End are byte offsets of the claim sentence in Doc.Body, for
+	// Markdown claims; both 0 otherwise.
+	Start, End int
+}
+
+// Claim origins.
+const (
+	OriginMarkdown    = "markdown"
+	OriginFrontmatter = "frontmatter"
+	OriginRecord      = "record"
+)
+
+// LinkKind says what a [Link] points at.
+type LinkKind string
+
+// Link kinds.
+const (
+	LinkRequirement LinkKind = "req"  // [REQ-3](req:REQ-3)
+	LinkDecision    LinkKind = "dec"  // [FAU-9](dec:FAU-9)
+	LinkPage        LinkKind = "page" // [Login](../flows/login.md#errors)
+)
+
+// Link is a link from a document to a requirement, decision or page.
+type Link struct {
+	Kind LinkKind
+	// To is the requirement or decision id, or for a page link the target
+	// page's content path without .md ("flows/login").
+	To string
+	// Fragment is the heading anchor of a page link, without '#'.
+	Fragment string
+	Pos      Pos
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+func runSymbols(e *env, args []string) int {
+	fs := e.flags("symbols")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return e.usage("symbols: no FILE given")
+	}
+	ws, err := site.OpenWorkspace(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer ws.Close()
+	syms, notes, err := site.Symbols(ws, fs.Args())
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "tracewiki: %s\n", n)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	if *asJSON {
+		return e.writeJSON(syms)
+	}
+	for _, s := range syms {
+		fmt.Fprintf(e.stdout, "%s@%s\t%s\t%d-%d\n", s.Path, s.Symbol, s.Kind, s.Start, s.End)
+	}
+	return exitOK
+}
+
+func runCapture(e *env, args []string) int {
+	fs := e.flags("capture")
+	var opts site.CaptureOptions
+	fs.BoolVar(&opts.Stale, "stale", false, "also recapture every referenced target that is not linked")
+	fs.StringVar(&opts.By, "by", "", "who vouches for the capture (default: git's user.email)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	opts.Refs = fs.Args()
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	res, err := p.Capture(opts, e.stderr)
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprint(e.stdout, res)
+	if len(res.Failed) > 0 {
+		fmt.Fprintf(e.stderr, "tracewiki: %d target%s not captured\n", len(res.Failed), plural(len(res.Failed)))
+		return exitBad
+	}
+	return exitOK
+}
+
+func runCheck(e *env, args []string) int {
+	fs := e.flags("check")
+	format := fs.String("format", "text", "output `format`: text or json")
+	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
+	var failOn []string
+	fs.Func("fail-on", "exit 1 when a link is `stale|unknown` (repeatable, comma-separated)", func(s string) error {
+		for v := range strings.SplitSeq(s, ",") {
+			if v != "stale" && v != "unknown" {
+				return fmt.Errorf("want stale or unknown, not %q", v)
+			}
+			failOn = append(failOn, v)
+		}
+		return nil
+	})
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if *format != "text" && *format != "json" {
+		return e.usage("check: --format %q: want text or json", *format)
+	}
+	if fs.NArg() > 0 {
+		return e.usage("check: unexpected arguments %q", fs.Args())
+	}
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	rep, err := p.Check()
+	if err != nil {
+		return e.fail(err)
+	}
+	if *lang == "" {
+		*lang = p.Config.Language
+	}
+	out := synth.NewCheckReport(rep, *lang)
+	if *format == "json" {
+		if code := e.writeJSON(out); code != exitOK {
+			return code
+		}
+	} else {
+		fmt.Fprint(e.stdout, out.Text())
+	}
+	code := exitOK
+	for _, s := range slices.Compact(slices.Sorted(slices.Values(failOn))) {
+		if n := out.Count(codeanchors.State(s)); n > 0 {
+			fmt.Fprintf(e.stderr, "tracewiki: %d %s link%s\n", n, s, plural(n))
+			code = exitFindings
+		}
+	}
+	return code
+}
+
+func runEvidence(e *env, args []string) int {
+	fs := e.flags("evidence")
+	run := fs.String("run", "", "the run `ID` (required)")
+	report := fs.String("report", "", "the test report `FILE`: JUnit XML or go test -json (required)")
+	by := fs.String("by", "", "who records the evidence (default: git's user.email)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if *run == "" || *report == "" {
+		return e.usage("evidence: --run and --report are required")
+	}
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	data, err := p.WS.ReadFile(*report)
+	if err != nil {
+		return e.fail(err)
+	}
+	res, err := p.RecordEvidence(*run, *report, data, *by, e.stderr)
+	if err != nil {
+		return e.fail(err)
+	}
+	for _, ev := range res.Recorded {
+		verdict := "passed"
+		if !ev.Passed() {
+			verdict = "FAILED"
+		}
+		fmt.Fprintf(e.stdout, "recorded %s for %s: %d test%s %s\n", ev.Run, ev.Req, len(ev.Tests), plural(len(ev.Tests)), verdict)
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(e.stdout, "skipped %s\n", s)
+	}
+	return exitOK
+}
+
+func (e *env) writeJSON(v any) int {
+	data, err := synth.MarshalJSON(v)
+	if err != nil {
+		return e.fail(err)
+	}
+	e.stdout.Write(data)
+	return exitOK
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tracewiki/tracewiki"
+
+// allowed is the dependency policy of STYLE.md: which of our packages each
+// package may import. Data flows one way: claims → codeanchors → synth →
+// site → cmd. It states policy; do not loosen it to make a build pass.
+var allowed = map[string][]string{
+	"claims":        {},
+	"codeanchors":   {"claims"},
+	"synth":         {"claims", "codeanchors"},
+	"templates":     {},
+	"assets":        {},
+	"site":          {"claims", "codeanchors", "synth", "templates", "assets"},
+	"cmd/tracewiki": {"site", "synth", "codeanchors", "claims"},
+}
+
+func TestDependencyPolicy(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		may, known := allowed[pkg]
+		if !known {
+			t.Errorf("%s: package %s is not in the dependency policy", path, pkg)
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			dep, ours := strings.CutPrefix(p, module+"/")
+			if ours && dep != pkg && !slices.Contains(may, dep) {
+				t.Errorf("%s: %s may not import %s", path, pkg, dep)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,159 @@
+package codeanchors
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// Use says where a target is referenced: by a node (its SPEC 3 id, e.g.
+// "requirement:REQ-3" or "page:guides/login") at a position, in a role.
+type Use struct {
+	Node string
+	Role string // implements, tests, claims
+	Pos  claims.Pos
+}
+
+// Link roles.
+const (
+	RoleImplements = "implements"
+	RoleTests      = "tests"
+	RoleClaims     = "claims"
+	RoleEvidences  = "evidences"
+)
+
+// Referenced is a code target and every place that references it.
+type Referenced struct {
+	Target claims.Target
+	Uses   []Use // sorted by node, role, position
+}
+
+// Targets collects every code target the model references: requirement
+// implements and tests links and every claim with a target, in ref order.
+func Targets(m *claims.Model) []Referenced {
+	byRef := map[string]*Referenced{}
+	add := func(t claims.Target, u Use) {
+		r := byRef[t.String()]
+		if r == nil {
+			r = &Referenced{Target: t}
+			byRef[t.String()] = r
+		}
+		r.Uses = append(r.Uses, u)
+	}
+	addClaims := func(node string, d claims.Doc) {
+		for _, c := range d.Claims {
+			if c.HasTarget {
+				add(c.Target, Use{Node: node, Role: RoleClaims, Pos: c.Pos})
+			}
+		}
+	}
+	for _, r := range m.Requirements {
+		node := "requirement:" + r.ID
+		for _, t := range r.Implements {
+			add(t.Target, Use{Node: node, Role: RoleImplements, Pos: t.Pos})
+		}
+		for _, t := range r.Tests {
+			add(t.Target, Use{Node: node, Role: RoleTests, Pos: t.Pos})
+		}
+		addClaims(node, r.Doc)
+	}
+	for _, d := range m.Decisions {
+		addClaims("decision:"+d.ID, d.Doc)
+	}
+	for _, p := range m.Pages {
+		addClaims("page:"+p.Path, p.Doc)
+	}
+	out := make([]Referenced, 0, len(byRef))
+	for _, r := range byRef {
+		slices.SortFunc(r.Uses, func(a, b Use) int {
+			return cmp.Or(cmp.Compare(a.Node, b.Node), cmp.Compare(a.Role, b.Role),
+				cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+		})
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b Referenced) int { return cmp.Compare(a.Target.String(), b.Target.String()) })
+	return out
+}
+
+// TargetStatus is the live state of one code target.
+type TargetStatus struct {
+	Referenced
+	Verdict Verdict
+	Anchor  *Anchor // the captured anchor; nil when never captured
+}
+
+// EvidenceStatus is the live state of one evidence entry.
+type EvidenceStatus struct {
+	Evidence Evidence
+	Verdict  Verdict
+}
+
+// RequirementStatus holds the three derived fields of a requirement.
+type RequirementStatus struct {
+	ID          string
+	Implemented bool // some implements link is linked
+	Tested      bool // some tests link is linked
+	Verified    bool // some evidence entry is linked and its tests passed
+}
+
+// Report is the drift state of a whole model.
+type Report struct {
+	Targets      []TargetStatus      // in ref order
+	Evidence     []EvidenceStatus    // in lock order: requirement, run
+	Requirements []RequirementStatus // in model order
+}
+
+// Check judges every link of m against the lock and the current sources.
+// sources maps each referenced path to its source; a path missing from it is
+// treated as a missing file. Check is the only place that derives
+// implemented, tested and verified.
+func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
+	rep := &Report{}
+	state := map[string]State{}
+	for _, ref := range Targets(m) {
+		ts := TargetStatus{Referenced: ref}
+		if a, ok := l.Anchors[ref.Target.String()]; ok {
+			ts.Anchor = &a
+		}
+		ts.Verdict = Judge(ts.Anchor, ResolveIn(ref.Target, ts.Anchor, sources[ref.Target.Path]))
+		state[ref.Target.String()] = ts.Verdict.State
+		rep.Targets = append(rep.Targets, ts)
+	}
+	revision := map[string]string{}
+	for _, r := range m.Requirements {
+		revision[r.ID] = r.Revision
+	}
+	verified := map[string]bool{}
+	for _, e := range l.Evidence {
+		rev, ok := revision[e.Req]
+		v := JudgeEvidence(e, rev, ok)
+		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
+		if v.State == Linked && e.Passed() {
+			verified[e.Req] = true
+		}
+	}
+	anyLinked := func(refs []claims.TargetRef) bool {
+		return slices.ContainsFunc(refs, func(t claims.TargetRef) bool { return state[t.Target.String()] == Linked })
+	}
+	for _, r := range m.Requirements {
+		rep.Requirements = append(rep.Requirements, RequirementStatus{
+			ID:          r.ID,
+			Implemented: anyLinked(r.Implements),
+			Tested:      anyLinked(r.Tests),
+			Verified:    verified[r.ID],
+		})
+	}
+	return rep
+}
+
+// ResolveIn resolves t in s, where s may be nil (missing) or absent.
+func ResolveIn(t claims.Target, a *Anchor, s *Source) Resolution {
+	switch {
+	case s == nil:
+		return Missing()
+	case s.Absent != "":
+		return Resolution{Reason: s.Absent, Note: s.AbsentNote}
+	}
+	return Resolve(t, a, s)
+}

@@ -1,0 +1,228 @@
+package codeanchors
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// TextParser names the fallback "adapter" for files no [Extractor] claims:
+// whole-file and line-range targets hash their lines, and their token hash
+// uses [WordTokens].
+const TextParser = "text@1"
+
+// Source is one source file as read for this run: parsed and hashed once,
+// whatever the number of targets on it.
+type Source struct {
+	Path  string
+	Lines [][]byte
+	// File is what the language's extractor found; nil when no extractor
+	// claims the path or the file does not parse (then ParseErr says why).
+	File     *File
+	ParseErr error
+	// Absent is TargetMissing or PathOutsideWorkspace when the file could
+	// not be read; AbsentNote says more.
+	Absent     Reason
+	AbsentNote string
+	tokens     []Token
+}
+
+// NewSource splits src into lines and runs the registry's extractor on it.
+func NewSource(reg *Registry, p string, src []byte) *Source {
+	s := &Source{Path: p, Lines: Lines(src)}
+	if e := reg.For(p); e != nil {
+		s.File, s.ParseErr = e.Extract(p, src)
+		if s.File != nil {
+			s.tokens = s.File.Tokens
+		}
+	}
+	if s.tokens == nil && s.File == nil {
+		s.tokens = WordTokens(src)
+	}
+	return s
+}
+
+// Parser is the name and version of what resolved symbols in s.
+func (s *Source) Parser() string {
+	if s.File != nil {
+		return s.File.Parser
+	}
+	return TextParser
+}
+
+// Resolution is where a target is in the current code. Reason is empty when
+// the target was found; otherwise it is one of TargetMissing,
+// PathOutsideWorkspace, SymbolNotFound or Ambiguous (or ContentChanged for a
+// line range past the end of the file), and Note may say more.
+type Resolution struct {
+	Reason          Reason
+	Note            string
+	Start, End      int
+	Hash, TokenHash string
+	Parser          string
+}
+
+// Missing is the resolution of a target whose file does not exist.
+func Missing() Resolution { return Resolution{Reason: TargetMissing} }
+
+// Outside is the resolution of a target that lies outside the workspace.
+func Outside() Resolution { return Resolution{Reason: PathOutsideWorkspace} }
+
+// Resolve finds t in s. For a bare line range whose lines no longer hash as
+// captured in a (nil when never captured), it looks for the captured lines
+// elsewhere in the file, so a moved range is found as a moved symbol is.
+func Resolve(t claims.Target, a *Anchor, s *Source) Resolution {
+	n := len(s.Lines)
+	switch {
+	case t.IsSymbol():
+		if s.File == nil {
+			note := fmt.Sprintf("no symbol parser for %q files", path.Ext(t.Path))
+			if s.ParseErr != nil {
+				note = "the file does not parse: " + s.ParseErr.Error()
+			}
+			return Resolution{Reason: SymbolNotFound, Note: note, Parser: s.Parser()}
+		}
+		sym, ok, amb := s.File.Lookup(t.Symbol)
+		switch {
+		case amb:
+			return Resolution{Reason: Ambiguous, Parser: s.Parser()}
+		case !ok:
+			return Resolution{Reason: SymbolNotFound, Parser: s.Parser()}
+		}
+		return s.span(sym.Start, sym.End)
+	case t.IsRange():
+		if a != nil && (t.End > n || HashLines(s.Lines, t.Start, t.End) != a.Hash) {
+			if start, ok := s.find(a, t.End-t.Start+1); ok {
+				return s.span(start, start+t.End-t.Start)
+			}
+		}
+		if t.End > n {
+			return Resolution{Reason: ContentChanged, Parser: s.Parser(),
+				Note: fmt.Sprintf("lines %d-%d are past the end of the file (%d lines)", t.Start, t.End, n)}
+		}
+		return s.span(t.Start, t.End)
+	}
+	return s.span(1, n)
+}
+
+func (s *Source) span(start, end int) Resolution {
+	r := Resolution{Start: start, End: end, Parser: s.Parser()}
+	if end >= start {
+		r.Hash = HashLines(s.Lines, start, end)
+		r.TokenHash = HashTokens(s.tokens, start, end)
+	} else { // an empty file
+		r.Hash = HashLines(nil, 1, 0)
+		r.TokenHash = HashTokens(nil, 1, 0)
+	}
+	return r
+}
+
+// find returns the first line of the first window of size lines that
+// hashes as a did when captured. Only windows whose first line equals the
+// captured first line are hashed, so the scan stays linear in practice.
+func (s *Source) find(a *Anchor, size int) (int, bool) {
+	first, _, _ := bytes.Cut([]byte(a.CapturedText), []byte("\n"))
+	first = bytes.TrimRight(first, " \t")
+	for start := 1; start+size-1 <= len(s.Lines); start++ {
+		if !bytes.Equal(bytes.TrimRight(s.Lines[start-1], " \t"), first) {
+			continue
+		}
+		if HashLines(s.Lines, start, start+size-1) == a.Hash {
+			return start, true
+		}
+	}
+	return 0, false
+}
+
+// Capture makes an anchor of a resolution. It fails, with the reason, when
+// the target was not found: a failed capture leaves no anchor behind.
+func Capture(t claims.Target, r Resolution, s *Source, at, by string) (Anchor, error) {
+	if r.Reason != "" {
+		msg := r.Reason.Why("en")
+		if r.Note != "" {
+			msg += " (" + r.Note + ")"
+		}
+		return Anchor{}, fmt.Errorf("%s: %s: %s", t, r.Reason, msg)
+	}
+	a := Anchor{
+		CapturedAt: at, CapturedBy: by,
+		Start: r.Start, End: r.End, Hash: r.Hash, TokenHash: r.TokenHash,
+		Parser: r.Parser, Path: t.Path, Symbol: t.Symbol,
+	}
+	end := min(r.End, r.Start+MaxCapturedLines-1)
+	a.TextCapped = end < r.End
+	if r.End >= r.Start {
+		a.CapturedText = string(bytes.Join(s.Lines[r.Start-1:end], []byte("\n"))) + "\n"
+	}
+	return a, nil
+}
+
+// Verdict is the live state of one link and what the display needs to say
+// about it.
+type Verdict struct {
+	State  State
+	Reason Reason // "" when linked
+	// Moved is true when the anchored text is unchanged but now sits on
+	// other lines; Reformatted when only formatting or comments changed.
+	Moved, Reformatted bool
+	// Start and End are the target's current lines, 0 when not found.
+	Start, End int
+	// Note is extra detail: a re-resolution by a newer parser, a parse error.
+	Note string
+}
+
+// Judge compares a target's captured anchor (nil when never captured) with
+// where it is now. This is the only place a code link's state is decided.
+func Judge(a *Anchor, r Resolution) Verdict {
+	v := Verdict{Start: r.Start, End: r.End, Note: r.Note}
+	switch {
+	case r.Reason != "":
+		v.Reason = r.Reason
+	case a == nil:
+		v.Reason = Uncaptured
+	case r.Hash == a.Hash:
+		v.Moved = r.Start != a.Start || r.End != a.End
+	case r.TokenHash == a.TokenHash:
+		v.Reformatted = true
+		v.Moved = r.Start != a.Start
+	default:
+		v.Reason = ContentChanged
+	}
+	if a != nil && r.Reason == "" && r.Parser != a.Parser {
+		note := fmt.Sprintf("captured with %s, re-resolved with %s", a.Parser, r.Parser)
+		if r.End-r.Start != a.End-a.Start {
+			note += fmt.Sprintf(": the range is now lines %d-%d, was %d-%d", r.Start, r.End, a.Start, a.End)
+		}
+		v.Note = joinNotes(v.Note, note)
+	}
+	v.State = v.Reason.State()
+	return v
+}
+
+// JudgeEvidence gives the state of a requirement's evidence link: linked when
+// it was recorded against the requirement's current revision, stale
+// (requirement changed since verification) when against another, unknown
+// (target missing) when the requirement no longer exists.
+func JudgeEvidence(e Evidence, currentRevision string, reqExists bool) Verdict {
+	var v Verdict
+	switch {
+	case !reqExists:
+		v.Reason = TargetMissing
+	case e.Revision != currentRevision:
+		v.Reason = RequirementChanged
+	}
+	if !e.Passed() {
+		v.Note = "not every linked test passed in this run"
+	}
+	v.State = v.Reason.State()
+	return v
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

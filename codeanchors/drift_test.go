@@ -1,0 +1,175 @@
+package codeanchors
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// textSource is a Source with no symbol parser: whole files and ranges.
+func textSource(src string) *Source {
+	return NewSource(NewRegistry(), "notes.txt", []byte(src))
+}
+
+func TestJudge(t *testing.T) {
+	a := &Anchor{Start: 3, End: 5, Hash: "sha256:a", TokenHash: "sha256:t", Parser: "go/ast@1"}
+	tests := []struct {
+		name string
+		a    *Anchor
+		r    Resolution
+		want Verdict
+	}{
+		{"same", a, Resolution{Start: 3, End: 5, Hash: "sha256:a", TokenHash: "sha256:t", Parser: "go/ast@1"},
+			Verdict{State: Linked, Start: 3, End: 5}},
+		{"moved", a, Resolution{Start: 7, End: 9, Hash: "sha256:a", TokenHash: "sha256:t", Parser: "go/ast@1"},
+			Verdict{State: Linked, Moved: true, Start: 7, End: 9}},
+		{"reformatted", a, Resolution{Start: 3, End: 6, Hash: "sha256:b", TokenHash: "sha256:t", Parser: "go/ast@1"},
+			Verdict{State: Linked, Reformatted: true, Start: 3, End: 6}},
+		{"reformatted and moved", a, Resolution{Start: 4, End: 6, Hash: "sha256:b", TokenHash: "sha256:t", Parser: "go/ast@1"},
+			Verdict{State: Linked, Reformatted: true, Moved: true, Start: 4, End: 6}},
+		{"changed", a, Resolution{Start: 3, End: 5, Hash: "sha256:b", TokenHash: "sha256:u", Parser: "go/ast@1"},
+			Verdict{State: Stale, Reason: ContentChanged, Start: 3, End: 5}},
+		{"vanished", a, Resolution{Reason: SymbolNotFound}, Verdict{State: Stale, Reason: SymbolNotFound}},
+		{"outside", a, Outside(), Verdict{State: Stale, Reason: PathOutsideWorkspace}},
+		{"deleted", a, Missing(), Verdict{State: Unknown, Reason: TargetMissing}},
+		{"ambiguous", a, Resolution{Reason: Ambiguous}, Verdict{State: Unknown, Reason: Ambiguous}},
+		{"uncaptured", nil, Resolution{Start: 1, End: 2, Hash: "sha256:a"}, Verdict{State: Unknown, Reason: Uncaptured, Start: 1, End: 2}},
+		{"uncaptured and deleted", nil, Missing(), Verdict{State: Unknown, Reason: TargetMissing}},
+		{"newer parser, same range", a, Resolution{Start: 3, End: 5, Hash: "sha256:a", TokenHash: "sha256:t", Parser: "go/ast@2"},
+			Verdict{State: Linked, Start: 3, End: 5, Note: "captured with go/ast@1, re-resolved with go/ast@2"}},
+		{"newer parser, other range", a, Resolution{Start: 2, End: 5, Hash: "sha256:c", TokenHash: "sha256:v", Parser: "go/ast@2"},
+			Verdict{State: Stale, Reason: ContentChanged, Start: 2, End: 5,
+				Note: "captured with go/ast@1, re-resolved with go/ast@2: the range is now lines 2-5, was 3-5"}},
+	}
+	for _, tt := range tests {
+		if got := Judge(tt.a, tt.r); got != tt.want {
+			t.Errorf("%s: Judge = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestJudgeEvidence(t *testing.T) {
+	pass := Evidence{Req: "REQ-1", Run: "r1", Revision: "sha256:1", Tests: []EvidenceTest{{Target: "a_test.go@TestA", Outcome: OutcomePass}}}
+	fail := pass
+	fail.Tests = []EvidenceTest{{Target: "a_test.go@TestA", Outcome: OutcomeFail}}
+	tests := []struct {
+		name     string
+		e        Evidence
+		rev      string
+		exists   bool
+		want     State
+		reason   Reason
+		passed   bool
+		wantNote bool
+	}{
+		{"current", pass, "sha256:1", true, Linked, "", true, false},
+		{"requirement changed", pass, "sha256:2", true, Stale, RequirementChanged, true, false},
+		{"requirement deleted", pass, "", false, Unknown, TargetMissing, true, false},
+		{"failed run", fail, "sha256:1", true, Linked, "", false, true},
+	}
+	for _, tt := range tests {
+		v := JudgeEvidence(tt.e, tt.rev, tt.exists)
+		if v.State != tt.want || v.Reason != tt.reason || tt.e.Passed() != tt.passed || (v.Note != "") != tt.wantNote {
+			t.Errorf("%s: JudgeEvidence = %+v (passed %t), want %s %s (passed %t)", tt.name, v, tt.e.Passed(), tt.want, tt.reason, tt.passed)
+		}
+	}
+	if (Evidence{}).Passed() {
+		t.Error("evidence without tests passed; want not")
+	}
+}
+
+func TestReasonsTable(t *testing.T) {
+	// The Spanish texts are exactly those of SPEC 2.
+	es := map[Reason]string{
+		ContentChanged:       "el fichero cambió desde que se enlazó",
+		SymbolNotFound:       "el símbolo ya no está en el fichero",
+		PathOutsideWorkspace: "el objetivo queda fuera del workspace",
+		RequirementChanged:   "evidencia caducada: el requisito cambió desde que se verificó",
+		TargetMissing:        "el objetivo del enlace ya no existe",
+		Ambiguous:            "el símbolo está definido más de una vez en el fichero",
+		Uncaptured:           "el enlace aún no se ha capturado",
+	}
+	for _, r := range Reasons {
+		if got := r.Why("es"); got != es[r] {
+			t.Errorf("%s.Why(es) = %q, want %q", r, got, es[r])
+		}
+		if r.Why("en") == "" || r.Why("fr") != r.Why("en") {
+			t.Errorf("%s: English why missing or not the fallback", r)
+		}
+		if r.State() == Linked {
+			t.Errorf("%s.State() = linked", r)
+		}
+	}
+	if !strings.Contains(RequirementChanged.Why("en"), "evidence expired") {
+		t.Errorf("RequirementChanged.Why(en) = %q, want it to say evidence expired", RequirementChanged.Why("en"))
+	}
+	if Reason("").State() != Linked || Reason("").Why("en") != "" {
+		t.Error("the empty reason is not linked with an empty why")
+	}
+}
+
+func TestResolveRangeMoved(t *testing.T) {
+	src := "a\nb\nc\nd\n"
+	target, _ := claims.ParseTarget("notes.txt#L2-L3")
+	s := textSource(src)
+	r := Resolve(target, nil, s)
+	a, err := Capture(target, r, s, "t", "me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.CapturedText != "b\nc\n" || a.Start != 2 || a.End != 3 || a.Parser != TextParser {
+		t.Fatalf("Capture = %+v", a)
+	}
+	moved := textSource("new\nlines\na\nb\nc\nd\n")
+	v := Judge(&a, Resolve(target, &a, moved))
+	if v.State != Linked || !v.Moved || v.Start != 4 || v.End != 5 {
+		t.Errorf("moved range: %+v, want linked, moved to 4-5", v)
+	}
+	changed := textSource("a\nB\nc\nd\n")
+	if v := Judge(&a, Resolve(target, &a, changed)); v.Reason != ContentChanged {
+		t.Errorf("changed range: %+v, want content_changed", v)
+	}
+	short := textSource("a\n")
+	if v := Judge(&a, Resolve(target, &a, short)); v.Reason != ContentChanged || v.Note == "" {
+		t.Errorf("range past the end: %+v, want content_changed with a note", v)
+	}
+	reflowed := textSource("a\nb   c\nd\n")
+	whole, _ := claims.ParseTarget("notes.txt")
+	wa, _ := Capture(whole, Resolve(whole, nil, s), s, "t", "me")
+	if v := Judge(&wa, Resolve(whole, &wa, reflowed)); v.State != Linked || !v.Reformatted {
+		t.Errorf("reflowed text file: %+v, want linked and reformatted", v)
+	}
+}
+
+func TestCaptureCapsText(t *testing.T) {
+	var b strings.Builder
+	for range MaxCapturedLines + 10 {
+		b.WriteString("x\n")
+	}
+	s := textSource(b.String())
+	target, _ := claims.ParseTarget("notes.txt")
+	a, err := Capture(target, Resolve(target, nil, s), s, "t", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(a.CapturedText, "\n"); n != MaxCapturedLines || !a.TextCapped || a.End != MaxCapturedLines+10 {
+		t.Errorf("captured %d lines (capped %t, end %d), want %d, capped, end %d", n, a.TextCapped, a.End, MaxCapturedLines, MaxCapturedLines+10)
+	}
+}
+
+func TestHashLinesNormalizes(t *testing.T) {
+	a := Lines([]byte("x := 1  \r\n\ty()\t\r\n"))
+	b := Lines([]byte("x := 1\n\ty()\n"))
+	if HashLines(a, 1, 2) != HashLines(b, 1, 2) {
+		t.Error("CRLF or trailing blanks changed the hash")
+	}
+	c := Lines([]byte("x := 1\n  y()\n"))
+	if HashLines(b, 1, 2) == HashLines(c, 1, 2) {
+		t.Error("indentation did not change the hash")
+	}
+	// sha256 of "a\nb", computed by sha256sum: the definition of SPEC 1.3.
+	if got, want := HashLines(Lines([]byte("a\nb\n")), 1, 2), "sha256:7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78"; got != want {
+		t.Errorf("HashLines = %s, want %s", got, want)
+	}
+}

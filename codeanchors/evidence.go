@@ -1,0 +1,92 @@
+package codeanchors
+
+import (
+	"path"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// TestMatcher finds the report results that stand for a requirement's tests
+// targets.
+type TestMatcher struct {
+	// GoPackage returns the import path of the Go package in a
+	// root-relative folder, from its go.mod; ok is false outside any module.
+	GoPackage func(dir string) (pkg string, ok bool)
+	// Source returns the parsed source of a path, nil when unreadable; it is
+	// used to list the tests of a whole-file target.
+	Source func(path string) *Source
+}
+
+// Match returns the results that a tests target stands for, or none when
+// the report does not have them all.
+//
+//   - Go, PATH@TestX: the result with Suite = the package's import path and
+//     Name = TestX. A whole _test.go file stands for every test function in
+//     it, and matches only when the report has them all.
+//   - Other languages: results whose File is PATH, or whose Suite is PATH's
+//     dotted module name ("tests/test_auth.py" → "tests.test_auth"),
+//     followed by the symbol's enclosing classes; Name is the symbol's last
+//     part. Without a symbol, every such result of the file.
+func (m TestMatcher) Match(t claims.Target, results []TestResult) []TestResult {
+	if path.Ext(t.Path) == ".go" {
+		return m.matchGo(t, results)
+	}
+	module := strings.ReplaceAll(strings.TrimSuffix(t.Path, path.Ext(t.Path)), "/", ".")
+	suite, name := module, ""
+	if t.IsSymbol() {
+		parts := strings.Split(t.Symbol, ".")
+		name = parts[len(parts)-1]
+		if len(parts) > 1 {
+			suite += "." + strings.Join(parts[:len(parts)-1], ".")
+		}
+	}
+	var out []TestResult
+	for _, r := range results {
+		inFile := r.File == t.Path || (r.File == "" && (r.Suite == module || strings.HasPrefix(r.Suite, module+".")))
+		switch {
+		case !inFile:
+		case !t.IsSymbol():
+			out = append(out, r)
+		case r.Name == name && (r.File == t.Path || r.Suite == suite):
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (m TestMatcher) matchGo(t claims.Target, results []TestResult) []TestResult {
+	pkg, ok := m.GoPackage(path.Dir(t.Path))
+	if !ok {
+		return nil
+	}
+	var names []string
+	switch {
+	case t.IsSymbol():
+		names = []string{t.Symbol}
+	default:
+		s := m.Source(t.Path)
+		if s == nil || s.File == nil {
+			return nil
+		}
+		for _, sym := range s.File.Symbols {
+			if sym.Kind == KindTest && !strings.Contains(sym.Name, ".") {
+				names = append(names, sym.Name)
+			}
+		}
+	}
+	var out []TestResult
+	for _, n := range names {
+		found := false
+		for _, r := range results {
+			if r.Suite == pkg && r.Name == n {
+				out = append(out, r)
+				found = true
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return out
+}

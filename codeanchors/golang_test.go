@@ -1,0 +1,601 @@
+package codeanchors
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/format"
+	"go/scanner"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// A txtarFile is one section of a txtar archive (golang.org/x/tools/txtar,
+// which the standard library does not export).
+type txtarFile struct {
+	name string
+	data []byte
+}
+
+// parseTxtar splits a txtar archive into its leading comment and sections.
+// A section starts at a line "-- NAME --" and runs to the next one.
+func parseTxtar(data []byte) (comment []byte, files []txtarFile) {
+	var cur *[]byte = &comment
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line = data[:i+1]
+		}
+		data = data[len(line):]
+		if name, ok := txtarMarker(line); ok {
+			files = append(files, txtarFile{name: name})
+			cur = &files[len(files)-1].data
+			continue
+		}
+		*cur = append(*cur, line...)
+	}
+	return comment, files
+}
+
+func txtarMarker(line []byte) (string, bool) {
+	s := strings.TrimRight(string(line), "\r\n")
+	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 6 {
+		return "", false
+	}
+	return strings.TrimSpace(s[3 : len(s)-3]), true
+}
+
+// formatTxtar is the inverse of parseTxtar; every section ends in a newline.
+func formatTxtar(comment []byte, files []txtarFile) []byte {
+	var b bytes.Buffer
+	b.Write(comment)
+	for _, f := range files {
+		fmt.Fprintf(&b, "-- %s --\n", f.name)
+		b.Write(f.data)
+		if len(f.data) > 0 && f.data[len(f.data)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// A goCase is one testdata/go/*.txtar file: the Go source in its first
+// section (named for the path it is extracted as, input.go unless a test
+// needs another name) and the expected output in the sections after it.
+// When the archive comment contains [crlf], the input is extracted with its
+// line endings turned into CRLF (kept as LF on disk, so no tool rewrites it).
+type goCase struct {
+	file    string // the txtar file
+	comment []byte
+	path    string
+	src     []byte
+	want    []txtarFile
+}
+
+func readGoCases(tb testing.TB) []goCase {
+	tb.Helper()
+	names, err := filepath.Glob(filepath.Join("testdata", "go", "*.txtar"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(names) == 0 {
+		tb.Fatal("no testdata/go/*.txtar cases")
+	}
+	var cases []goCase
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		comment, files := parseTxtar(data)
+		if len(files) == 0 || !strings.HasSuffix(files[0].name, ".go") {
+			tb.Fatalf("%s: the first section must be the Go input (input.go)", name)
+		}
+		c := goCase{name, comment, files[0].name, files[0].data, files[1:]}
+		if bytes.Contains(comment, []byte("[crlf]")) {
+			c.src = bytes.ReplaceAll(c.src, []byte("\n"), []byte("\r\n"))
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// goldenSections renders what ExtractGo returns as txtar sections: the
+// symbols (name kind start-end, then one ambiguous: line per name), or the
+// error.
+func goldenSections(path string, src []byte) []txtarFile {
+	f, err := ExtractGo(path, src)
+	if err != nil {
+		return []txtarFile{{"error", []byte(err.Error() + "\n")}}
+	}
+	var b bytes.Buffer
+	for _, s := range f.Symbols {
+		fmt.Fprintf(&b, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
+	}
+	for _, name := range f.Ambiguous {
+		fmt.Fprintf(&b, "ambiguous: %s\n", name)
+	}
+	return []txtarFile{{"symbols", b.Bytes()}}
+}
+
+func TestExtractGoGolden(t *testing.T) {
+	if *update && os.Getenv("CI") != "" {
+		t.Fatal("-update is refused when CI is set: goldens are written by people")
+	}
+	// Every file in testdata/go is a case or the README: a golden no test
+	// reads would go stale unnoticed.
+	entries, err := os.ReadDir(filepath.Join("testdata", "go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".txtar") && e.Name() != "README.md" {
+			t.Errorf("testdata/go/%s: not a .txtar case; no test reads it", e.Name())
+		}
+	}
+
+	for _, c := range readGoCases(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
+			got := goldenSections(c.path, c.src)
+			if *update {
+				input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n")) // see [crlf]
+				data := formatTxtar(c.comment, append([]txtarFile{{c.path, input}}, got...))
+				if err := os.WriteFile(c.file, data, 0o666); err != nil {
+					t.Fatal(err)
+				}
+				// Read back what was written, and compare with that.
+				_, files := parseTxtar(mustRead(t, c.file))
+				c.want = files[1:]
+			}
+			for _, w := range c.want {
+				if !slices.ContainsFunc(got, func(g txtarFile) bool { return g.name == w.name }) {
+					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.name)
+				}
+			}
+			for _, g := range got {
+				i := slices.IndexFunc(c.want, func(w txtarFile) bool { return w.name == g.name })
+				if i < 0 {
+					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.name, g.data)
+					continue
+				}
+				if !bytes.Equal(g.data, c.want[i].data) {
+					t.Errorf("ExtractGo(%q) %s:\n%s\nwant:\n%s", c.path, g.name, g.data, c.want[i].data)
+				}
+			}
+			if f, err := ExtractGo(c.path, c.src); err == nil {
+				checkFile(t, c.src, f)
+			}
+		})
+	}
+}
+
+func mustRead(tb testing.TB, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// checkFile checks the invariants of a File extracted from src: every range
+// inside the source, offsets at line boundaries, symbols sorted and unique,
+// tokens in line order.
+func checkFile(t *testing.T, src []byte, f *File) {
+	t.Helper()
+	lines := Lines(src)
+	seen := map[string]bool{}
+	for i, s := range f.Symbols {
+		if s.Start < 1 || s.Start > s.End || s.End > len(lines) {
+			t.Fatalf("%s: lines %d-%d outside 1-%d", s.Name, s.Start, s.End, len(lines))
+		}
+		if s.StartOff < 0 || s.StartOff > s.EndOff || s.EndOff > len(src) {
+			t.Fatalf("%s: offsets %d-%d outside 0-%d", s.Name, s.StartOff, s.EndOff, len(src))
+		}
+		text := bytes.ReplaceAll(src[s.StartOff:s.EndOff], []byte("\r\n"), []byte("\n"))
+		if want := bytes.Join(lines[s.Start-1:s.End], []byte("\n")); !bytes.Equal(text, want) {
+			t.Fatalf("%s: src[%d:%d] = %q, want lines %d-%d = %q", s.Name, s.StartOff, s.EndOff, text, s.Start, s.End, want)
+		}
+		if s.Name == "_" || strings.HasPrefix(s.Name, "_.") || strings.HasSuffix(s.Name, "._") {
+			t.Fatalf("symbol %q: blank names are not symbols", s.Name)
+		}
+		if seen[s.Name] {
+			t.Fatalf("symbol %q listed twice", s.Name)
+		}
+		seen[s.Name] = true
+		if _, found := slices.BinarySearch(f.Ambiguous, s.Name); found {
+			t.Fatalf("symbol %q is both listed and ambiguous", s.Name)
+		}
+		if i > 0 {
+			p := f.Symbols[i-1]
+			if p.Start > s.Start || p.Start == s.Start && p.Name >= s.Name {
+				t.Fatalf("symbols %q (line %d) and %q (line %d) out of order", p.Name, p.Start, s.Name, s.Start)
+			}
+		}
+	}
+	if !slices.IsSorted(f.Ambiguous) || len(slices.Compact(slices.Clone(f.Ambiguous))) != len(f.Ambiguous) {
+		t.Fatalf("Ambiguous %q: not sorted and unique", f.Ambiguous)
+	}
+	for i, tok := range f.Tokens {
+		if tok.Line < 1 || tok.Line > max(len(lines), 1) {
+			t.Fatalf("token %d %q: line %d outside 1-%d", i, tok.Text, tok.Line, len(lines))
+		}
+		if i > 0 && f.Tokens[i-1].Line > tok.Line {
+			t.Fatalf("token %d %q: line %d after line %d", i, tok.Text, tok.Line, f.Tokens[i-1].Line)
+		}
+	}
+}
+
+// TestExtractGoCRLF checks that CRLF line endings change nothing but
+// offsets: the same symbols on the same lines, the same tokens.
+func TestExtractGoCRLF(t *testing.T) {
+	for _, c := range readGoCases(t) {
+		lf := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
+		crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
+		a, errA := ExtractGo(c.path, lf)
+		b, errB := ExtractGo(c.path, crlf)
+		if errA != nil || errB != nil {
+			if fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Errorf("%s: errors %v (LF) and %v (CRLF)", c.file, errA, errB)
+			}
+			continue
+		}
+		checkFile(t, crlf, b)
+		for i := range a.Symbols {
+			a.Symbols[i].StartOff, a.Symbols[i].EndOff = b.Symbols[i].StartOff, b.Symbols[i].EndOff
+		}
+		if !slices.Equal(a.Symbols, b.Symbols) || !slices.Equal(a.Ambiguous, b.Ambiguous) || !slices.Equal(a.Tokens, b.Tokens) {
+			t.Errorf("%s: CRLF changed the result:\n%+v\n%+v", c.file, a, b)
+		}
+	}
+}
+
+func FuzzExtractGo(f *testing.F) {
+	for _, c := range readGoCases(f) {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := ExtractGo("fuzz.go", src)
+		if err != nil {
+			if file != nil {
+				t.Fatalf("ExtractGo returned a File and error %v", err)
+			}
+			if !strings.HasPrefix(err.Error(), "fuzz.go:") {
+				t.Fatalf("error %q does not start with the path", err)
+			}
+			return
+		}
+		checkFile(t, src, file)
+
+		// A gofmt run keeps the tokens (but for the import declarations,
+		// which it sorts).
+		formatted, err := format.Source(src)
+		if err != nil {
+			return
+		}
+		ff, err := ExtractGo("fuzz.go", formatted)
+		if err != nil {
+			return
+		}
+		if a, b := withoutImports(tokenTexts(file.Tokens)), withoutImports(tokenTexts(ff.Tokens)); !slices.Equal(a, b) {
+			t.Fatalf("gofmt changed the tokens:\n%q\n%q\nformatted:\n%s", a, b, formatted)
+		}
+	})
+}
+
+// withoutImports drops the import declarations from the token texts of a
+// file: after "package name ;", each "import ... ;" or "import ( ... ) ;".
+func withoutImports(texts []string) []string {
+	i := min(3, len(texts))
+	for i < len(texts) && texts[i] == "import" {
+		end := ";"
+		if i+1 < len(texts) && texts[i+1] == "(" {
+			end = ")"
+		}
+		for i < len(texts) && texts[i] != end {
+			i++
+		}
+		i++
+		if end == ")" && i < len(texts) && texts[i] == ";" {
+			i++
+		}
+	}
+	return append(texts[:min(3, len(texts))], texts[i:]...)
+}
+
+func tokenTexts(toks []Token) []string {
+	texts := make([]string, len(toks))
+	for i, t := range toks {
+		texts[i] = t.Text
+	}
+	return texts
+}
+
+func TestExtractGoError(t *testing.T) {
+	for _, tt := range []struct {
+		path, src, want string
+	}{
+		{"a.go", "", "a.go:1:1: expected 'package', found 'EOF'"},
+		{"dir/b.go", "package p\nfunc f() {\n\tx := \n}\n", "dir/b.go:4:1: expected operand, found '}'"},
+		// A //line directive must not move the position.
+		{"c.go", "package p\n//line other.go:100\nfunc f( {}\n", "c.go:3:9: expected ')', found '{'"},
+		{"d.go", "package p\r\nfunc f() {\r\n\t)\r\n}\r\n", "d.go:3:2: expected statement, found ')'"},
+	} {
+		f, err := ExtractGo(tt.path, []byte(tt.src))
+		if err == nil || err.Error() != tt.want || f != nil {
+			t.Errorf("ExtractGo(%q, %q) = %v, %v, want nil, %s", tt.path, tt.src, f, err, tt.want)
+		}
+		var se scanner.Error
+		if !errors.As(err, &se) || se.Pos.Filename != tt.path {
+			t.Errorf("ExtractGo(%q, %q): error %v is not a scanner.Error for the path", tt.path, tt.src, err)
+		}
+	}
+}
+
+func TestExtractGoFile(t *testing.T) {
+	src := "package p\n\nimport (\n\t\"fmt\"\n\tstr \"strings\"\n\t_ `embed`\n)\n\n//line other.go:1\nfunc F() {\n\tfmt.Println(str.ToUpper(\"x\"))\n}\n"
+	f, err := ExtractGo("dir/p.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Path != "dir/p.go" || f.Parser != GoParser || GoParser != "go/ast@1" {
+		t.Errorf("Path, Parser = %q, %q", f.Path, f.Parser)
+	}
+	if want := []string{"fmt", "strings", "embed"}; !slices.Equal(f.Imports, want) {
+		t.Errorf("Imports = %q, want %q", f.Imports, want)
+	}
+	want := Symbol{Name: "F", Kind: KindFunc, Start: 10, End: 12, StartOff: strings.Index(src, "func"), EndOff: len(src) - 1}
+	if s, ok, amb := f.Lookup("F"); !ok || amb || s != want {
+		t.Errorf("Lookup(F) = %+v, %v, %v; want %+v (//line must not move lines)", s, ok, amb, want)
+	}
+	if got := HashTokens(f.Tokens, 10, 12); got != HashTokens([]Token{
+		{10, "func"}, {10, "F"}, {10, "("}, {10, ")"}, {10, "{"},
+		{11, "fmt"}, {11, "."}, {11, "Println"}, {11, "("}, {11, "str"}, {11, "."}, {11, "ToUpper"},
+		{11, "("}, {11, `"x"`}, {11, ")"}, {11, ")"}, {12, "}"}, {12, ";"},
+	}, 10, 12) {
+		t.Errorf("tokens of F = %q", tokenTexts(f.Tokens))
+	}
+}
+
+// expectTokens checks whether the Go sources a and b, each a package
+// clause away from a file, have the same tokens, and that gofmt keeps the
+// tokens of each.
+func expectTokens(t *testing.T, a, b string, same bool) {
+	t.Helper()
+	var texts [2][]string
+	for i, src := range []string{"package p\n" + a, "package p\n" + b} {
+		texts[i] = tokenTexts(mustExtract(t, src).Tokens)
+		formatted, err := format.Source([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tokenTexts(mustExtract(t, string(formatted)).Tokens); !slices.Equal(got, texts[i]) {
+			t.Errorf("gofmt changed the tokens of\n%s\nto\n%s", src, formatted)
+		}
+	}
+	if slices.Equal(texts[0], texts[1]) != same {
+		t.Errorf("tokens of\n%s\nand\n%s\nequal = %v, want %v:\n%q\n%q", a, b, !same, same, texts[0], texts[1])
+	}
+}
+
+// TestGoTokensGofmt checks each normalization of goTokens against a gofmt
+// rewrite it must absorb, and each against a real change it must not.
+func TestGoTokensGofmt(t *testing.T) {
+	// Layout, comments, and semicolons written or inserted.
+	expectTokens(t, "func f() {\n\ta()\n\tb()\n}\n", "func f() { a(); b() }", true)
+	expectTokens(t, "func f() {\n\tif x {\n\t\ta()\n\t\tb()\n\t}\n}\n", "func f() { if x { a(); b(); } }", true)
+	expectTokens(t, "func f() {\n\ta() // c\n}\n", "func f() {\n\t/* x */ a() /* y\n z */\n}\n", true)
+	expectTokens(t, "var (\n\tx = 1\n)\n", "var ( x = 1 )", true)
+	expectTokens(t, "type T struct {\n\ta int\n\tb int\n}\n", "type T struct{ a int; b int; }", true)
+	expectTokens(t, "func f() { a() }", "func f() { a();; ; }", true)
+	expectTokens(t, "func f() { a()\n(g)() }", "func f() { a()(g)() }", false)
+	expectTokens(t, "func f() { return\nx() }", "func f() { return x() }", false)
+	// Control clauses.
+	expectTokens(t, "func f() { for {} }", "func f() { for ;; {} }", true)
+	expectTokens(t, "func f() { for x {} }", "func f() { for ; x ; {} }", true)
+	expectTokens(t, "func f() { for x {} }", "func f() { for ((x)) {} }", true)
+	expectTokens(t, "func f() { for i := 0; ; i++ {} }", "func f() { for i := 0;; i++ {} }", true)
+	expectTokens(t, "func f() { if x {} }", "func f() { if ; (x) {} }", true)
+	expectTokens(t, "func f() { switch x {} }", "func f() { switch ; (x) {} }", true)
+	expectTokens(t, "func f() { switch x.(type) {} }", "func f() { switch ; x.(type) {} }", true)
+	expectTokens(t, "func f() { for range x {} }", "func f() { for range (x) {} }", true)
+	expectTokens(t, "func f() { switch g() {} }", "func f() { switch g(); {} }", false)
+	expectTokens(t, "func f() { if x {} }", "func f() { if !x {} }", false)
+	// Parentheses.
+	expectTokens(t, "var x = (y)", "var x = ((y))", true)
+	expectTokens(t, "var x = (y)", "var x = y", false)
+	expectTokens(t, "func f() int", "func f() (int)", true)
+	expectTokens(t, "func f() int", "func f() ((int))", true)
+	expectTokens(t, "var f func(int) int", "var f func((int)) (int)", true)
+	expectTokens(t, "func f[T any]()", "func f[T (any)]()", true)
+	expectTokens(t, "func f() (x int)", "func f() (int)", false)
+	// Trailing commas.
+	expectTokens(t, "var x = f(a, b)", "var x = f(a, b,)", true)
+	expectTokens(t, "var x = []int{1, 2}", "var x = []int{1, 2,}", true)
+	expectTokens(t, "var x = []int{\n\t1,\n\t2,\n}", "var x = []int{1, 2}", true)
+	expectTokens(t, "func f[T any]()", "func f[T any,]()", true)
+	expectTokens(t, "var x M[int, string]", "var x M[int, string,]", true)
+	expectTokens(t, "type T[P *C,] struct{}", "type T[P *C] struct{}", false) // generic vs array
+	expectTokens(t, "type T[P *C,] struct{}", "type T[P *C,] struct{}", true)
+	// Numbers.
+	expectTokens(t, "const x = 0x1F", "const x = 0X1F", true)
+	expectTokens(t, "const x = 0x1p-2", "const x = 0X1P-2", true)
+	expectTokens(t, "const x = 1e5", "const x = 1E5", true)
+	expectTokens(t, "const x = 0o17 + 0b1", "const x = 0O17 + 0B1", true)
+	expectTokens(t, "const x = 17i", "const x = 017i", true)
+	expectTokens(t, "const x = 0x1f", "const x = 0x1F", false)
+	expectTokens(t, "const x = 017", "const x = 17", false)
+	// Identifiers, literals and operators.
+	expectTokens(t, "var x = a + b", "var x = a - b", false)
+	expectTokens(t, `var x = "a"`, "var x = `a`", false)
+	expectTokens(t, "var x = y", "var x = z", false)
+}
+
+// messy is a Go file as no one should write it; gofmt fixes its layout.
+const messy = `// Package p is formatted badly.
+package p
+import "fmt"
+// Stack is a stack.
+type Stack[T any] struct { items []T; n int }
+func (s *Stack[T]) Push(v T) { s.items = append(s.items, v); s.n++ }
+func (s *Stack[T]) Pop() (T) {
+  if (s.n == 0) { var zero T; return zero }
+      s.n--
+  v := s.items[s.n]
+    s.items = s.items[:s.n]; return v
+}
+// Sum adds.
+func Sum(xs ...int) (int) { t := 0; for _, x := range (xs) { t += x }; return t }
+func Print(x int,) { fmt.Println(x,); for ;; { break } }
+const Big = 0X1F
+type (
+A int
+   B = string;
+)
+`
+
+func TestTokenHashSurvivesGofmt(t *testing.T) {
+	formatted, err := format.Source([]byte(messy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	commented := strings.NewReplacer(
+		"t := 0;", "t := 0 /* start */;",
+		"s.n--", "s.n-- // one less",
+		"// Stack is a stack.", "// Stack holds items.",
+	).Replace(messy)
+	renamed := strings.Replace(messy, "t += x", "t += x + 0", 1)
+
+	orig := mustExtract(t, messy)
+	for _, tc := range []struct {
+		name, src string
+		changed   []string // the symbols whose token hash must change
+	}{
+		{"gofmt", string(formatted), nil},
+		{"comments", commented, nil},
+		{"code", renamed, []string{"Sum"}},
+	} {
+		got := mustExtract(t, tc.src)
+		if len(got.Symbols) != len(orig.Symbols) {
+			t.Fatalf("%s: %d symbols, want %d", tc.name, len(got.Symbols), len(orig.Symbols))
+		}
+		for _, s := range orig.Symbols {
+			g, ok, _ := got.Lookup(s.Name)
+			if !ok {
+				t.Fatalf("%s: %s is gone", tc.name, s.Name)
+			}
+			h0, h1 := HashTokens(orig.Tokens, s.Start, s.End), HashTokens(got.Tokens, g.Start, g.End)
+			if want := slices.Contains(tc.changed, s.Name); (h0 != h1) != want {
+				t.Errorf("%s: token hash of %s changed = %v, want %v", tc.name, s.Name, h0 != h1, want)
+			}
+		}
+	}
+	if orig.Symbols[0].Name != "Stack" {
+		t.Fatalf("first symbol %q", orig.Symbols[0].Name)
+	}
+}
+
+func mustExtract(t *testing.T, src string) *File {
+	t.Helper()
+	f, err := ExtractGo("p.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// goroot returns $(go env GOROOT); its src is the real-code corpus of the
+// conformance test and the benchmark.
+var goroot = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if _, err := os.Stat(filepath.Join(dir, "src", "net", "http")); err != nil {
+		return "", fmt.Errorf("GOROOT %s has no src/net/http: install the Go source tree: %w", dir, err)
+	}
+	return dir, nil
+})
+
+func gorootSrc(tb testing.TB, dir string) string {
+	tb.Helper()
+	root, err := goroot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(root, "src", filepath.FromSlash(dir))
+}
+
+// A goSource is one .go file read from disk for a test or benchmark.
+type goSource struct {
+	path string // slash-separated, relative to GOROOT/src
+	src  []byte
+}
+
+// readGoTree reads every .go file below GOROOT/src/dir, skipping testdata
+// and the directories go build ignores.
+func readGoTree(tb testing.TB, dir string) []goSource {
+	tb.Helper()
+	root := gorootSrc(tb, "")
+	var files []goSource
+	err := filepath.WalkDir(gorootSrc(tb, dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if name == "testdata" || (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) && p != gorootSrc(tb, dir) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, goSource{filepath.ToSlash(rel), src})
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+func BenchmarkExtractGo(b *testing.B) {
+	files := readGoTree(b, "net/http")
+	var size, lines int
+	for _, f := range files {
+		size += len(f.src)
+		lines += len(Lines(f.src))
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var nsyms, nlines int
+	for b.Loop() {
+		for _, f := range files {
+			x, err := ExtractGo(f.path, f.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nsyms += len(x.Symbols)
+		}
+		nlines += lines
+	}
+	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
+	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+}

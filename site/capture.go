@@ -1,0 +1,116 @@
+package site
+
+import (
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// CaptureOptions says what [Project.Capture] captures.
+type CaptureOptions struct {
+	// Refs are the targets to (re)capture, in target notation. Empty means
+	// every referenced target never captured before.
+	Refs []string
+	// Stale also recaptures every referenced target that is not linked:
+	// the reviewer has looked at the drift and vouches for the new code.
+	Stale bool
+	// By names who vouches for the capture; empty means git's user.email.
+	By string
+}
+
+// CaptureResult lists what a capture did.
+type CaptureResult struct {
+	Captured []string // refs, in order
+	Failed   []error  // one per target that could not be captured
+}
+
+// Capture resolves targets and records their anchors in the lock file. A
+// target that cannot be captured (missing file, unknown or ambiguous symbol,
+// path outside the workspace) is reported in Failed and gets no anchor; the
+// others are written.
+func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult, error) {
+	var targets []claims.Target
+	for _, ref := range opts.Refs {
+		t, err := claims.ParseTarget(ref)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, t)
+	}
+	by := opts.By
+	if by == "" {
+		by = p.gitEmail()
+	}
+	at := Now().Format(time.RFC3339)
+	res := &CaptureResult{}
+	err := p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		rep, err := p.check(l)
+		if err != nil {
+			return err
+		}
+		if len(opts.Refs) == 0 {
+			for _, ts := range rep.Targets {
+				if ts.Anchor == nil || (opts.Stale && ts.Verdict.State != codeanchors.Linked) {
+					targets = append(targets, ts.Target)
+				}
+			}
+		}
+		var paths []string
+		for _, t := range targets {
+			paths = append(paths, t.Path)
+		}
+		sources, err := p.Sources(paths)
+		if err != nil {
+			return err
+		}
+		for _, t := range targets {
+			ref := t.String()
+			old, had := l.Anchors[ref]
+			var prev *codeanchors.Anchor
+			if had {
+				prev = &old
+			}
+			a, err := codeanchors.Capture(t, codeanchors.ResolveIn(t, prev, sources[t.Path]), sources[t.Path], at, by)
+			if err != nil {
+				res.Failed = append(res.Failed, err)
+				continue
+			}
+			l.Anchors[ref] = a
+			res.Captured = append(res.Captured, ref)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// gitEmail is git's user.email in the workspace, or "" when git is absent or
+// has none.
+func (p *Project) gitEmail() string {
+	cmd := exec.Command("git", "config", "user.email")
+	cmd.Dir = p.WS.Dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// String formats the result for people, one line per target.
+func (r *CaptureResult) String() string {
+	var b strings.Builder
+	for _, ref := range r.Captured {
+		fmt.Fprintf(&b, "captured %s\n", ref)
+	}
+	for _, err := range r.Failed {
+		fmt.Fprintf(&b, "not captured: %v\n", err)
+	}
+	return b.String()
+}

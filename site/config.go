@@ -1,0 +1,177 @@
+// Package site runs tracewiki's commands against a workspace on disk: it
+// loads the configuration and the content, reads source files (confined to
+// the workspace), keeps the lock file, and, for build, writes the site.
+// It is the only package that touches the disk.
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// ConfigFile is the name of the configuration file at the workspace root.
+const ConfigFile = "tracewiki.toml"
+
+// Config is tracewiki.toml. The zero value of every field means its default,
+// filled in by [ParseConfig].
+type Config struct {
+	// Title names the wiki; zero means the workspace folder's name. Its slug
+	// is the <repo> of code:// URIs.
+	Title string `toml:"title"`
+	// BaseURL is the URL path the site is served under; zero means "/".
+	BaseURL string `toml:"baseURL"`
+	// Language selects the messages: "en" (zero) or "es".
+	Language string `toml:"language"`
+	// Content is the folder of wiki sources; zero means "content".
+	Content string `toml:"content"`
+	// Output is the folder of the generated site; zero means "public".
+	Output string `toml:"output"`
+	// Lock is the lock file; zero means "tracewiki.lock".
+	Lock string     `toml:"lock"`
+	Code CodeConfig `toml:"code"`
+}
+
+// CodeConfig selects the source files of the code index, by doublestar
+// globs relative to the root. A nil slice means the default.
+type CodeConfig struct {
+	Include []string `toml:"include"`
+	Exclude []string `toml:"exclude"`
+}
+
+// Defaults of SPEC 1.1.
+var (
+	defaultInclude = []string{"**/*.go", "**/*.py", "**/*.ts", "**/*.js"}
+	defaultExclude = []string{"**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"}
+)
+
+// ParseConfig decodes tracewiki.toml and fills in defaults. folder is the
+// workspace folder's name, the default title. Unknown keys and bad values
+// are errors of the form "tracewiki.toml:LINE: message", all of them.
+func ParseConfig(name string, data []byte, folder string) (Config, error) {
+	var c Config
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return Config{}, fmt.Errorf("%s:%d: %s", name, perr.Position.Line, perr.Message)
+		}
+		return Config{}, fmt.Errorf("%s: %v", name, err)
+	}
+	var errs []error
+	for _, k := range md.Undecoded() {
+		errs = append(errs, fmt.Errorf("%s:%d: unknown key %q", name, keyLine(data, k), k.String()))
+	}
+	c.fill(folder)
+	if c.Language != "en" && c.Language != "es" {
+		errs = append(errs, fmt.Errorf("%s:%d: language %q: want \"en\" or \"es\"", name, keyLine(data, toml.Key{"language"}), c.Language))
+	}
+	for _, kv := range [][2]string{{"content", c.Content}, {"output", c.Output}, {"lock", c.Lock}} {
+		key, v := kv[0], kv[1]
+		if !local(v) {
+			errs = append(errs, fmt.Errorf("%s:%d: %s %q must be a relative path inside the workspace", name, keyLine(data, toml.Key{key}), key, v))
+		}
+	}
+	if c.Output == "." || c.Output == c.Content {
+		errs = append(errs, fmt.Errorf("%s:%d: output %q must be a folder of its own: a build replaces it", name, keyLine(data, toml.Key{"output"}), c.Output))
+	}
+	for _, g := range slices.Concat(c.Code.Include, c.Code.Exclude) {
+		if !doublestar.ValidatePattern(g) {
+			errs = append(errs, fmt.Errorf("%s:%d: bad glob %q", name, keyLine(data, toml.Key{"code", "include"}), g))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+func (c *Config) fill(folder string) {
+	if c.Title == "" {
+		c.Title = folder
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "/"
+	}
+	if c.Language == "" {
+		c.Language = "en"
+	}
+	if c.Content == "" {
+		c.Content = "content"
+	}
+	if c.Output == "" {
+		c.Output = "public"
+	}
+	if c.Lock == "" {
+		c.Lock = "tracewiki.lock"
+	}
+	if c.Code.Include == nil {
+		c.Code.Include = defaultInclude
+	}
+	if c.Code.Exclude == nil {
+		c.Code.Exclude = defaultExclude
+	}
+	c.Content = path.Clean(c.Content)
+	c.Output = path.Clean(c.Output)
+	c.Lock = path.Clean(c.Lock)
+}
+
+// Slug is the config title as used in code:// URIs: lower case, runs of
+// anything but letters and digits turned into one '-'.
+func (c Config) Slug() string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(c.Title) {
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "repo"
+	}
+	return b.String()
+}
+
+// local reports whether p is a relative path that stays inside the root.
+func local(p string) bool {
+	return p != "" && !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../")
+}
+
+// keyLine finds the line of a TOML key, for messages: the line that assigns
+// the key's last part inside its table. It returns 1 when it cannot tell.
+func keyLine(data []byte, k toml.Key) int {
+	table, leaf := "", k[len(k)-1]
+	if len(k) > 1 {
+		table = strings.Join(k[:len(k)-1], ".")
+	}
+	cur := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			cur = strings.Trim(line, "[] ")
+			if cur == strings.Join(k, ".") {
+				return n
+			}
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if ok && cur == table && strings.Trim(strings.TrimSpace(name), `"'`) == leaf {
+			return n
+		}
+	}
+	return 1
+}

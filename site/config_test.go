@@ -1,0 +1,74 @@
+package site
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseConfigDefaults(t *testing.T) {
+	c, err := ParseConfig(ConfigFile, nil, "Acme Shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Title: "Acme Shop", BaseURL: "/", Language: "en", Content: "content", Output: "public", Lock: "tracewiki.lock",
+		Code: CodeConfig{Include: defaultInclude, Exclude: defaultExclude}}
+	if c.Title != want.Title || c.BaseURL != want.BaseURL || c.Language != want.Language || c.Content != want.Content ||
+		c.Output != want.Output || c.Lock != want.Lock || !slices.Equal(c.Code.Include, want.Code.Include) || !slices.Equal(c.Code.Exclude, want.Code.Exclude) {
+		t.Errorf("ParseConfig(empty) = %+v, want %+v", c, want)
+	}
+	if got := c.Slug(); got != "acme-shop" {
+		t.Errorf("Slug() = %q, want acme-shop", got)
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string // substrings, each must appear
+	}{
+		{"titel = \"x\"\n", []string{`tracewiki.toml:1: unknown key "titel"`}},
+		{"title = \"x\"\n\n[code]\ninclude = [\"**/*.go\"]\nexclud = []\n", []string{`tracewiki.toml:5: unknown key "code.exclud"`}},
+		{"a = 1\nb = 2\n", []string{`tracewiki.toml:1: unknown key "a"`, `tracewiki.toml:2: unknown key "b"`}},
+		{"language = \"fr\"\n", []string{`tracewiki.toml:1: language "fr": want "en" or "es"`}},
+		{"output = \"../elsewhere\"\n", []string{`tracewiki.toml:1: output "../elsewhere" must be a relative path inside the workspace`}},
+		{"output = \".\"\n", []string{`tracewiki.toml:1: output "." must be a folder of its own`}},
+		{"[code]\ninclude = [\"[\"]\n", []string{`bad glob "["`}},
+		{"title = \n", []string{"tracewiki.toml:1: "}},
+		{"title = 3\n", []string{"tracewiki.toml"}},
+	}
+	for _, tt := range tests {
+		_, err := ParseConfig(ConfigFile, []byte(tt.src), "x")
+		if err == nil {
+			t.Errorf("ParseConfig(%q) = nil error, want %q", tt.src, tt.want)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("ParseConfig(%q) = %q, want it to contain %q", tt.src, err, w)
+			}
+		}
+	}
+}
+
+func TestParseConfigValues(t *testing.T) {
+	src := `title = "Wiki"
+baseURL = "/pr-42/"
+language = "es"
+content = "./docs"
+output = "site"
+lock = "trace.lock"
+
+[code]
+include = ["src/**/*.go"]
+exclude = []
+`
+	c, err := ParseConfig(ConfigFile, []byte(src), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Content != "docs" || c.BaseURL != "/pr-42/" || c.Language != "es" || c.Lock != "trace.lock" ||
+		!slices.Equal(c.Code.Include, []string{"src/**/*.go"}) || c.Code.Exclude == nil || len(c.Code.Exclude) != 0 {
+		t.Errorf("ParseConfig = %+v", c)
+	}
+}

@@ -1,0 +1,126 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// ReadLock reads the lock file for a command that only reads it (check,
+// build --frozen). A missing lock is empty; a corrupt one is an error that
+// names it, and is left exactly as it is.
+func (p *Project) ReadLock() (*codeanchors.Lock, error) {
+	data, err := p.WS.ReadFile(p.Config.Lock)
+	if errors.Is(err, fs.ErrNotExist) {
+		return codeanchors.NewLock(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return codeanchors.ParseLock(p.Config.Lock, data)
+}
+
+// UpdateLock changes the lock file under an exclusive file lock: it reads
+// the lock, calls fn, and writes the result atomically (a temporary file
+// renamed over the old one), so a reader never sees half a lock and a failed
+// fn leaves the file untouched. A corrupt lock is never overwritten: it is
+// renamed to LOCK.corrupt-<timestamp>, fn starts from an empty lock, and the
+// rename is reported on notes.
+func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
+	name := p.Config.Lock
+	if err := p.refuseSymlink(name); err != nil {
+		return err
+	}
+	mutexName := name + ".lk"
+	if err := p.refuseSymlink(mutexName); err != nil {
+		return err
+	}
+	mu := flock.New(filepath.Join(p.WS.Dir, filepath.FromSlash(mutexName)))
+	if err := mu.Lock(); err != nil {
+		return fmt.Errorf("lock %s: %w", mutexName, err)
+	}
+	defer mu.Unlock()
+
+	old, _ := p.WS.ReadFile(name)
+	l, err := p.ReadLock()
+	if errors.Is(err, codeanchors.ErrCorruptLock) {
+		old = nil
+		aside := name + ".corrupt-" + Now().Format("20060102T150405Z")
+		if rerr := p.WS.root.Rename(filepath.FromSlash(name), filepath.FromSlash(aside)); rerr != nil {
+			return fmt.Errorf("%v; keeping it aside failed: %w", err, rerr)
+		}
+		fmt.Fprintf(notes, "tracewiki: %v\ntracewiki: kept the corrupt lock aside as %s; starting a new lock\n", err, aside)
+		l, err = codeanchors.NewLock(), nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := fn(l); err != nil {
+		return err
+	}
+	data, err := l.Marshal()
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(data, old) || (old == nil && len(l.Anchors) == 0 && len(l.Evidence) == 0) {
+		return nil // nothing changed: keep the file, and its mtime, as it is
+	}
+	return p.writeAtomic(name, data)
+}
+
+// writeAtomic writes data to name in the workspace through a synced
+// temporary file in the same folder and a rename.
+func (p *Project) writeAtomic(name string, data []byte) error {
+	osName := filepath.FromSlash(name)
+	tmp := osName + ".tmp-" + strconv.Itoa(os.Getpid())
+	f, err := p.WS.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = p.WS.root.Rename(tmp, osName)
+	}
+	if err != nil {
+		p.WS.root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// refuseSymlink fails when name is a symlink: tracewiki replaces the files
+// it writes, and must not be tricked into writing somewhere else.
+func (p *Project) refuseSymlink(name string) error {
+	st, err := p.WS.root.Lstat(filepath.FromSlash(name))
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symlink; refusing to replace it", name)
+	}
+	return nil
+}
+
+// Now is the time recorded in captures and evidence: SOURCE_DATE_EPOCH when
+// set (reproducible runs and tests), else the clock, in UTC, to the second.
+func Now() time.Time {
+	if s := strings.TrimSpace(os.Getenv("SOURCE_DATE_EPOCH")); s != "" {
+		if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.Unix(sec, 0).UTC()
+		}
+	}
+	return time.Now().UTC().Truncate(time.Second)
+}

@@ -1,0 +1,152 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// Project is a loaded workspace: its configuration and content model.
+type Project struct {
+	WS     *Workspace
+	Config Config
+	Model  *claims.Model
+	// Workers bounds the parallel stages; zero means GOMAXPROCS.
+	Workers int
+}
+
+// Load opens the workspace at dir, reads tracewiki.toml (optional) and parses
+// the content. Content problems come back as [claims.Diagnostics], all of
+// them; other failures as plain errors.
+func Load(dir string) (*Project, error) {
+	ws, err := OpenWorkspace(dir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{WS: ws}
+	cfgData, err := ws.ReadFile(ConfigFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ws.Close()
+		return nil, err
+	}
+	if p.Config, err = ParseConfig(ConfigFile, cfgData, ws.Name()); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	files, err := p.contentFiles()
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	model, diags := claims.Parse(p.Config.Content, files)
+	if len(diags) > 0 {
+		ws.Close()
+		return nil, diags.Sort()
+	}
+	p.Model = model
+	return p, nil
+}
+
+// Close releases the workspace.
+func (p *Project) Close() error { return p.WS.Close() }
+
+// contentFiles reads every Markdown and claim-record file under the content
+// folder, in lexical order. A missing content folder is an empty wiki.
+func (p *Project) contentFiles() ([]claims.File, error) {
+	dir := p.Config.Content
+	if !p.WS.Exists(dir) {
+		return nil, nil
+	}
+	var names []string
+	err := fs.WalkDir(p.WS.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name != dir && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch path.Ext(name) {
+		case ".md", ".json", ".yaml", ".yml":
+			names = append(names, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", dir, err)
+	}
+	files := make([]claims.File, len(names))
+	err = p.parallel(len(names), func(i int) error {
+		data, err := p.WS.ReadFile(names[i])
+		files[i] = claims.File{Name: names[i], Data: data}
+		return err
+	})
+	return files, err
+}
+
+// Sources reads and parses each path once, in parallel, for the drift check.
+// A path that is missing or outside the workspace gets a Source that says
+// so; any other read failure is an error.
+func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error) {
+	paths = slices.Compact(slices.Sorted(slices.Values(paths)))
+	out := make([]*codeanchors.Source, len(paths))
+	err := p.parallel(len(paths), func(i int) error {
+		name := paths[i]
+		data, err := p.WS.ReadFile(name)
+		switch {
+		case errors.Is(err, ErrOutside):
+			out[i] = &codeanchors.Source{Path: name, Absent: codeanchors.PathOutsideWorkspace}
+		case errors.Is(err, fs.ErrNotExist):
+			out[i] = &codeanchors.Source{Path: name, Absent: codeanchors.TargetMissing}
+		case err != nil:
+			return err
+		default:
+			out[i] = codeanchors.NewSource(codeanchors.Default, name, data)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]*codeanchors.Source, len(paths))
+	for i, name := range paths {
+		m[name] = out[i]
+	}
+	return m, nil
+}
+
+// parallel runs fn(0..n-1) on up to Workers goroutines. Each call writes its
+// own slot; the errors are joined in index order, so they are deterministic
+// too.
+func (p *Project) parallel(n int, fn func(i int) error) error {
+	workers := p.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,110 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// MaxSourceBytes caps the size of a file tracewiki reads. A larger file is
+// an error, not a silent truncation.
+const MaxSourceBytes = 16 << 20
+
+// ErrOutside is returned, wrapped, for a path that lies outside the
+// workspace, lexically or through a symlink.
+var ErrOutside = errors.New("path lies outside the workspace")
+
+// Workspace is the root folder every path of the model is relative to.
+// Every read goes through an [os.Root], so nothing outside it is ever read,
+// symlinks included.
+type Workspace struct {
+	Dir  string // the root as given
+	root *os.Root
+}
+
+// OpenWorkspace opens dir as the workspace root.
+func OpenWorkspace(dir string) (*Workspace, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace: %w", err)
+	}
+	return &Workspace{Dir: dir, root: r}, nil
+}
+
+// Close releases the workspace.
+func (w *Workspace) Close() error { return w.root.Close() }
+
+// Name is the workspace folder's base name, the default wiki title.
+func (w *Workspace) Name() string {
+	abs, err := filepath.Abs(w.Dir)
+	if err != nil {
+		return filepath.Base(w.Dir)
+	}
+	return filepath.Base(abs)
+}
+
+// ReadFile reads the file at the slash-separated, root-relative path p. It
+// fails with [ErrOutside] when p leaves the workspace (also through a
+// symlink) and with an error matching [fs.ErrNotExist] when it is missing.
+func (w *Workspace) ReadFile(p string) ([]byte, error) {
+	name, err := w.osPath(p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := w.root.Open(name)
+	if err != nil {
+		return nil, w.classify(p, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", p, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("read %q: is a directory", p)
+	}
+	if st.Size() > MaxSourceBytes {
+		return nil, fmt.Errorf("read %q: %d bytes, more than the %d a file may have", p, st.Size(), MaxSourceBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", p, err)
+	}
+	return data, nil
+}
+
+// Exists reports whether p names an existing file or folder in the workspace.
+func (w *Workspace) Exists(p string) bool {
+	name, err := w.osPath(p)
+	if err != nil {
+		return false
+	}
+	_, err = w.root.Stat(name)
+	return err == nil
+}
+
+// FS returns the workspace as an [fs.FS], for walking.
+func (w *Workspace) FS() fs.FS { return w.root.FS() }
+
+// osPath checks p lexically and converts it for the os.Root methods.
+func (w *Workspace) osPath(p string) (string, error) {
+	if !local(p) || strings.ContainsRune(p, '\\') {
+		return "", fmt.Errorf("read %q: %w", p, ErrOutside)
+	}
+	return filepath.FromSlash(path.Clean(p)), nil
+}
+
+// classify turns an os.Root error into ErrOutside or a not-exist error.
+// os.Root does not export its "escapes" error, so it is recognized by its
+// text; TestWorkspaceSymlinks fails if that text ever changes.
+func (w *Workspace) classify(p string, err error) error {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return fmt.Errorf("read %q: %w", p, ErrOutside)
+	}
+	return fmt.Errorf("read %q: %w", p, err)
+}

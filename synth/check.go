@@ -1,0 +1,135 @@
+package synth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// CheckSchemaVersion is the version of the check report's JSON.
+const CheckSchemaVersion = 1
+
+// CheckReport is the JSON of "tracewiki check --format json": one entry per
+// link target, in ref order, and the derived fields of every requirement.
+type CheckReport struct {
+	SchemaVersion int                `json:"schemaVersion"`
+	Targets       []CheckTarget      `json:"targets"`
+	Requirements  []CheckRequirement `json:"requirements"`
+	Totals        map[string]int     `json:"totals"` // per state; encoding/json sorts map keys
+}
+
+// CheckTarget is one link target: a code target (ref PATH@SYMBOL, PATH or
+// PATH#Lx-Ly) or an evidence entry (ref run:ID, claimed by its requirement).
+type CheckTarget struct {
+	Ref         string   `json:"ref"`
+	State       string   `json:"state"`
+	Reason      string   `json:"reason"`
+	Why         string   `json:"why"`
+	Moved       bool     `json:"moved"`
+	Reformatted bool     `json:"reformatted"`
+	ClaimedBy   []string `json:"claimed_by"`
+	// Start and End are the target's current lines (0 when not found);
+	// CapturedStart and CapturedEnd the lines recorded in the lock.
+	Start         int    `json:"start,omitempty"`
+	End           int    `json:"end,omitempty"`
+	CapturedStart int    `json:"captured_start,omitempty"`
+	CapturedEnd   int    `json:"captured_end,omitempty"`
+	Passed        *bool  `json:"passed,omitempty"` // evidence entries only
+	Note          string `json:"note,omitempty"`
+}
+
+// CheckRequirement holds a requirement's derived fields.
+type CheckRequirement struct {
+	ID          string `json:"id"`
+	Implemented bool   `json:"implemented"`
+	Tested      bool   `json:"tested"`
+	Verified    bool   `json:"verified"`
+}
+
+// NewCheckReport builds the check JSON from a drift report, with whys in
+// lang. Evidence entries come after code targets when their refs sort so
+// ("run:" sorts with the rest by ref).
+func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
+	out := &CheckReport{SchemaVersion: CheckSchemaVersion, Targets: []CheckTarget{}, Requirements: []CheckRequirement{}, Totals: map[string]int{}}
+	for _, s := range [...]codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown} {
+		out.Totals[string(s)] = 0
+	}
+	for _, ts := range rep.Targets {
+		t := CheckTarget{
+			Ref: ts.Target.String(), State: string(ts.Verdict.State), Reason: string(ts.Verdict.Reason),
+			Why: ts.Verdict.Reason.Why(lang), Moved: ts.Verdict.Moved, Reformatted: ts.Verdict.Reformatted,
+			Start: ts.Verdict.Start, End: ts.Verdict.End, Note: ts.Verdict.Note,
+		}
+		for _, u := range ts.Uses {
+			t.ClaimedBy = append(t.ClaimedBy, u.Node)
+		}
+		t.ClaimedBy = slices.Compact(t.ClaimedBy)
+		if ts.Anchor != nil {
+			t.CapturedStart, t.CapturedEnd = ts.Anchor.Start, ts.Anchor.End
+		}
+		out.Targets = append(out.Targets, t)
+	}
+	for _, es := range rep.Evidence {
+		passed := es.Evidence.Passed()
+		out.Targets = append(out.Targets, CheckTarget{
+			Ref: "run:" + es.Evidence.Run, State: string(es.Verdict.State), Reason: string(es.Verdict.Reason),
+			Why: es.Verdict.Reason.Why(lang), ClaimedBy: []string{"requirement:" + es.Evidence.Req},
+			Passed: &passed, Note: es.Verdict.Note,
+		})
+	}
+	slices.SortStableFunc(out.Targets, func(a, b CheckTarget) int {
+		if c := strings.Compare(a.Ref, b.Ref); c != 0 {
+			return c
+		}
+		return slices.Compare(a.ClaimedBy, b.ClaimedBy)
+	})
+	for _, t := range out.Targets {
+		out.Totals[t.State]++
+	}
+	for _, r := range rep.Requirements {
+		out.Requirements = append(out.Requirements, CheckRequirement{ID: r.ID, Implemented: r.Implemented, Tested: r.Tested, Verified: r.Verified})
+	}
+	return out
+}
+
+// Count returns how many targets have the state.
+func (c *CheckReport) Count(state codeanchors.State) int { return c.Totals[string(state)] }
+
+// Text renders the report for people: one line per target, then the
+// requirements, then totals.
+func (c *CheckReport) Text() string {
+	var b strings.Builder
+	for _, t := range c.Targets {
+		fmt.Fprintf(&b, "%-8s %s", t.State, t.Ref)
+		var flags []string
+		if t.Start > 0 && t.Reason == "" {
+			flags = append(flags, fmt.Sprintf("lines %d-%d", t.Start, t.End))
+		}
+		if t.Moved {
+			flags = append(flags, fmt.Sprintf("moved from %d-%d", t.CapturedStart, t.CapturedEnd))
+		}
+		if t.Reformatted {
+			flags = append(flags, "reformatted")
+		}
+		if t.Passed != nil && !*t.Passed {
+			flags = append(flags, "tests failed")
+		}
+		if len(flags) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(flags, ", "))
+		}
+		if t.Reason != "" {
+			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, t.Why)
+		}
+		if t.Note != "" {
+			fmt.Fprintf(&b, "\n         note: %s", t.Note)
+		}
+		fmt.Fprintf(&b, "\n         claimed by %s\n", strings.Join(t.ClaimedBy, ", "))
+	}
+	for _, r := range c.Requirements {
+		fmt.Fprintf(&b, "%s: implemented=%t tested=%t verified=%t\n", r.ID, r.Implemented, r.Tested, r.Verified)
+	}
+	fmt.Fprintf(&b, "%d links: %d linked, %d stale, %d unknown\n", len(c.Targets), c.Totals["linked"], c.Totals["stale"], c.Totals["unknown"])
+	return b.String()
+}
