@@ -52,6 +52,12 @@ func (w *Workspace) Name() string {
 // fails with [ErrOutside] when p leaves the workspace (also through a
 // symlink) and with an error matching [fs.ErrNotExist] when it is missing.
 func (w *Workspace) ReadFile(p string) ([]byte, error) {
+	return w.ReadFileLimit(p, MaxSourceBytes)
+}
+
+// ReadFileLimit is [Workspace.ReadFile] for a file that may be larger than a
+// source file, such as a test report: it fails past limit bytes.
+func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	name, err := w.osPath(p)
 	if err != nil {
 		return nil, err
@@ -68,12 +74,15 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("read %q: is a directory", p)
 	}
-	if st.Size() > MaxSourceBytes {
-		return nil, fmt.Errorf("read %q: %d bytes, more than the %d a file may have", p, st.Size(), MaxSourceBytes)
+	if st.Size() > limit {
+		return nil, fmt.Errorf("read %q: %d bytes, more than the %d it may have", p, st.Size(), limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", p, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("read %q: more than the %d bytes it may have", p, limit)
 	}
 	return data, nil
 }

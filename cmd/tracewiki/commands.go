@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -122,7 +123,7 @@ func runCheck(e *env, args []string) int {
 func runEvidence(e *env, args []string) int {
 	fs := e.flags("evidence")
 	run := fs.String("run", "", "the run `ID` (required)")
-	report := fs.String("report", "", "the test report `FILE`: JUnit XML or go test -json (required)")
+	report := fs.String("report", "", "the test report `FILE` in the workspace, or - for stdin: JUnit XML or go test -json (required)")
 	by := fs.String("by", "", "who records the evidence (default: git's user.email)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -135,7 +136,12 @@ func runEvidence(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
-	data, err := p.WS.ReadFile(*report)
+	var data []byte
+	if *report == "-" {
+		data, err = io.ReadAll(io.LimitReader(e.stdin, codeanchors.MaxReportSize+1))
+	} else {
+		data, err = p.WS.ReadFileLimit(*report, codeanchors.MaxReportSize)
+	}
 	if err != nil {
 		return e.fail(err)
 	}

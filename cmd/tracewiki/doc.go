@@ -54,9 +54,10 @@ and unknown, with a reason and its why in the configured language. --fail-on
 
 # evidence
 
-	tracewiki evidence --run ID --report FILE [--by WHO]
+	tracewiki evidence --run ID --report FILE|- [--by WHO]
 
-Evidence reads a test report (JUnit XML or go test -json) and records, for
+Evidence reads a test report (JUnit XML or go test -json; FILE is in the
+workspace, - reads standard input) and records, for
 every requirement whose linked tests all appear in it, an evidence entry
 against the requirement's current revision, with each test's outcome. A
 failed test is recorded as failed and never verifies a requirement.

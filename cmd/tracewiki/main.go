@@ -23,12 +23,13 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // env is what every command gets: the global flags and the outputs.
 type env struct {
 	root           string
+	stdin          io.Reader
 	stdout, stderr io.Writer
 }
 
@@ -40,8 +41,8 @@ var commands = map[string]func(e *env, args []string) int{
 	"evidence": runEvidence,
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr}
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet("tracewiki", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&e.root, "root", ".", "the workspace `DIR`")

@@ -12,7 +12,7 @@ var update = flag.Bool("update", false, "rewrite the expected sections of the sc
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tracewiki": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"tracewiki": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
