@@ -1,7 +1,3 @@
-// Package codeanchors finds symbols in source files, hashes their line
-// ranges, keeps the lock file's anchors and evidence, and judges drift: did
-// the anchored code change, move, vanish, or did the requirement change after
-// it was verified. See doc.go for the exact hash definitions.
 package codeanchors
 
 import (
