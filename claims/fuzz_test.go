@@ -3,8 +3,11 @@ package claims
 import (
 	"bytes"
 	"maps"
+	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzParse parses archives of content files (the txtar format of the parse
@@ -14,17 +17,20 @@ import (
 func FuzzParse(f *testing.F) {
 	cases := caseInputs(f)
 	for _, name := range slices.Sorted(maps.Keys(cases)) {
-		var a archive
+		var a txtar.Archive
 		for _, file := range cases[name] {
-			a.Files = append(a.Files, archiveFile{Name: file.Name, Data: file.Data})
+			a.Files = append(a.Files, txtar.File{Name: file.Name, Data: file.Data})
 		}
-		f.Add(formatArchive(&a))
+		f.Add(txtar.Format(&a))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if emptyMarker.Match(data) {
+			t.Skip(`txtar.Parse panics on a "-- --" line`)
+		}
 		var files []File
 		lines := map[string]int{} // file name → number of lines
 		dup := false
-		for _, af := range parseArchive(data).Files {
+		for _, af := range txtar.Parse(data).Files {
 			if _, ok := lines[af.Name]; ok {
 				dup = true
 			}
@@ -98,6 +104,10 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// emptyMarker matches a line "-- --", on which go-internal v1.16.0's
+// txtar.Parse panics (slice bounds out of range [3:2]).
+var emptyMarker = regexp.MustCompile(`(?m)^-- --\r?$`)
 
 func dataOf(files []File, name string) []byte {
 	for _, f := range files {

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/parse/*.txtar")
@@ -38,7 +40,7 @@ func TestParse(t *testing.T) {
 		}
 		t.Run(strings.TrimSuffix(e.Name(), ".txtar"), func(t *testing.T) {
 			file := filepath.Join("testdata/parse", e.Name())
-			ar, err := readArchive(file)
+			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +69,7 @@ func TestParse(t *testing.T) {
 }
 
 // inputs returns the input files of a case, failing on repeated sections.
-func inputs(t testing.TB, ar *archive) []File {
+func inputs(t testing.TB, ar *txtar.Archive) []File {
 	seen := map[string]bool{}
 	var files []File
 	for _, f := range ar.Files {
@@ -90,7 +92,7 @@ func unescapeCRLF(b []byte) []byte {
 	return bytes.ReplaceAll(b, []byte(`\r`+"\n"), []byte("\r\n"))
 }
 
-func section(ar *archive, name string) ([]byte, bool) {
+func section(ar *txtar.Archive, name string) ([]byte, bool) {
 	for _, f := range ar.Files {
 		if f.Name == name {
 			return f.Data, true
@@ -101,21 +103,21 @@ func section(ar *archive, name string) ([]byte, bool) {
 
 // writeGolden replaces or appends the output sections, writes the case and
 // reads it back, so that what is on disk is what the next run compares.
-func writeGolden(t *testing.T, file string, ar *archive, got map[string][]byte) {
-	var out []archiveFile
+func writeGolden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	var out []txtar.File
 	for _, f := range ar.Files {
 		if f.Name != sectionModel && f.Name != sectionDiags {
 			out = append(out, f)
 		}
 	}
 	out = append(out,
-		archiveFile{Name: sectionModel, Data: got[sectionModel]},
-		archiveFile{Name: sectionDiags, Data: got[sectionDiags]})
+		txtar.File{Name: sectionModel, Data: got[sectionModel]},
+		txtar.File{Name: sectionDiags, Data: got[sectionDiags]})
 	ar.Files = out
-	if err := os.WriteFile(file, formatArchive(ar), 0o666); err != nil {
+	if err := os.WriteFile(file, txtar.Format(ar), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readArchive(file)
+	back, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +286,7 @@ func caseInputs(t testing.TB) map[string][]File {
 	}
 	out := map[string][]File{}
 	for _, p := range paths {
-		ar, err := readArchive(p)
+		ar, err := txtar.ParseFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}

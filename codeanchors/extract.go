@@ -46,6 +46,25 @@ type File struct {
 	Tokens []Token
 	// Imports are the import paths as written, in source order.
 	Imports []string
+	// ImportNames[i] is the local name the source binds Imports[i] to (a Go
+	// import alias, "." or "_"), "" when it gives none.
+	ImportNames []string
+	// Package is the file's package name; "" where the language has none.
+	Package string
+	// Calls are the call sites inside the file's symbols, in source order:
+	// the raw material of located "calls" edges, matched by name only.
+	Calls []Call
+}
+
+// Call is a call site found without type checking: From calls Name,
+// qualified by Qual when the callee is written Qual.Name (an import name or
+// a variable: the index tells them apart) or by "." when the receiver is a
+// longer expression (a.b.Name()).
+type Call struct {
+	From string // the calling symbol
+	Qual string
+	Name string
+	Line int
 }
 
 // Lookup returns the symbol called name. ambiguous is true when the name is

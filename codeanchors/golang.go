@@ -38,13 +38,18 @@ func ExtractGo(path string, src []byte) (*File, error) {
 	tf := fset.File(af.FileStart)
 	off := func(p token.Pos) int { return tf.Offset(p) }
 
-	f := &File{Path: path, Parser: GoParser}
+	f := &File{Path: path, Parser: GoParser, Package: af.Name.Name}
 	for _, spec := range af.Imports {
 		p, err := strconv.Unquote(spec.Path.Value)
 		if err != nil {
 			p = spec.Path.Value // unreachable for parsed source; keep it as written
 		}
 		f.Imports = append(f.Imports, p)
+		name := ""
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		f.ImportNames = append(f.ImportNames, name)
 	}
 
 	var syms []Symbol
@@ -71,6 +76,9 @@ func ExtractGo(path string, src []byte) (*File, error) {
 				name, kind = recv+"."+name, KindMethod
 			}
 			add(name, kind, off(d.Pos()), off(d.End())-1)
+			if d.Body != nil {
+				f.Calls = goCalls(f.Calls, name, d.Body, func(p token.Pos) int { return lineOf(starts, off(p)) })
+			}
 		case *ast.GenDecl:
 			if d.Tok != token.TYPE {
 				continue
@@ -477,4 +485,41 @@ func normalizedNumber(x string) string {
 		x = "0b" + x[2:]
 	}
 	return x
+}
+
+// goCalls appends the call sites in body, made by the symbol from.
+func goCalls(calls []Call, from string, body *ast.BlockStmt, line func(token.Pos) int) []Call {
+	ast.Inspect(body, func(n ast.Node) bool {
+		ce, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fun := ce.Fun
+		for { // F[int](x) and pkg.F[K, V](x) call F
+			switch x := fun.(type) {
+			case *ast.IndexExpr:
+				fun = x.X
+				continue
+			case *ast.IndexListExpr:
+				fun = x.X
+				continue
+			case *ast.ParenExpr:
+				fun = x.X
+				continue
+			}
+			break
+		}
+		switch x := fun.(type) {
+		case *ast.Ident:
+			calls = append(calls, Call{From: from, Name: x.Name, Line: line(x.Pos())})
+		case *ast.SelectorExpr:
+			qual := "."
+			if id, ok := x.X.(*ast.Ident); ok {
+				qual = id.Name
+			}
+			calls = append(calls, Call{From: from, Qual: qual, Name: x.Sel.Name, Line: line(x.Sel.Pos())})
+		}
+		return true
+	})
+	return calls
 }

@@ -15,58 +15,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// A txtarFile is one section of a txtar archive (golang.org/x/tools/txtar,
-// which the standard library does not export).
-type txtarFile struct {
-	name string
-	data []byte
-}
-
-// parseTxtar splits a txtar archive into its leading comment and sections.
-// A section starts at a line "-- NAME --" and runs to the next one.
-func parseTxtar(data []byte) (comment []byte, files []txtarFile) {
-	var cur *[]byte = &comment
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line = data[:i+1]
-		}
-		data = data[len(line):]
-		if name, ok := txtarMarker(line); ok {
-			files = append(files, txtarFile{name: name})
-			cur = &files[len(files)-1].data
-			continue
-		}
-		*cur = append(*cur, line...)
-	}
-	return comment, files
-}
-
-func txtarMarker(line []byte) (string, bool) {
-	s := strings.TrimRight(string(line), "\r\n")
-	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 6 {
-		return "", false
-	}
-	return strings.TrimSpace(s[3 : len(s)-3]), true
-}
-
-// formatTxtar is the inverse of parseTxtar; every section ends in a newline.
-func formatTxtar(comment []byte, files []txtarFile) []byte {
-	var b bytes.Buffer
-	b.Write(comment)
-	for _, f := range files {
-		fmt.Fprintf(&b, "-- %s --\n", f.name)
-		b.Write(f.data)
-		if len(f.data) > 0 && f.data[len(f.data)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
-}
 
 // A goCase is one testdata/go/*.txtar file: the Go source in its first
 // section (named for the path it is extracted as, input.go unless a test
@@ -78,7 +31,7 @@ type goCase struct {
 	comment []byte
 	path    string
 	src     []byte
-	want    []txtarFile
+	want    []txtar.File
 }
 
 func readGoCases(tb testing.TB) []goCase {
@@ -96,11 +49,12 @@ func readGoCases(tb testing.TB) []goCase {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		comment, files := parseTxtar(data)
-		if len(files) == 0 || !strings.HasSuffix(files[0].name, ".go") {
+		a := txtar.Parse(data)
+		comment, files := a.Comment, a.Files
+		if len(files) == 0 || !strings.HasSuffix(files[0].Name, ".go") {
 			tb.Fatalf("%s: the first section must be the Go input (input.go)", name)
 		}
-		c := goCase{name, comment, files[0].name, files[0].data, files[1:]}
+		c := goCase{name, comment, files[0].Name, files[0].Data, files[1:]}
 		if bytes.Contains(comment, []byte("[crlf]")) {
 			c.src = bytes.ReplaceAll(c.src, []byte("\n"), []byte("\r\n"))
 		}
@@ -112,10 +66,10 @@ func readGoCases(tb testing.TB) []goCase {
 // goldenSections renders what ExtractGo returns as txtar sections: the
 // symbols (name kind start-end, then one ambiguous: line per name), or the
 // error.
-func goldenSections(path string, src []byte) []txtarFile {
+func goldenSections(path string, src []byte) []txtar.File {
 	f, err := ExtractGo(path, src)
 	if err != nil {
-		return []txtarFile{{"error", []byte(err.Error() + "\n")}}
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
 	var b bytes.Buffer
 	for _, s := range f.Symbols {
@@ -124,7 +78,7 @@ func goldenSections(path string, src []byte) []txtarFile {
 	for _, name := range f.Ambiguous {
 		fmt.Fprintf(&b, "ambiguous: %s\n", name)
 	}
-	return []txtarFile{{"symbols", b.Bytes()}}
+	return []txtar.File{{Name: "symbols", Data: b.Bytes()}}
 }
 
 func TestExtractGoGolden(t *testing.T) {
@@ -148,27 +102,27 @@ func TestExtractGoGolden(t *testing.T) {
 			got := goldenSections(c.path, c.src)
 			if *update {
 				input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n")) // see [crlf]
-				data := formatTxtar(c.comment, append([]txtarFile{{c.path, input}}, got...))
+				files := append([]txtar.File{{Name: c.path, Data: input}}, got...)
+				data := txtar.Format(&txtar.Archive{Comment: c.comment, Files: files})
 				if err := os.WriteFile(c.file, data, 0o666); err != nil {
 					t.Fatal(err)
 				}
 				// Read back what was written, and compare with that.
-				_, files := parseTxtar(mustRead(t, c.file))
-				c.want = files[1:]
+				c.want = txtar.Parse(mustRead(t, c.file)).Files[1:]
 			}
 			for _, w := range c.want {
-				if !slices.ContainsFunc(got, func(g txtarFile) bool { return g.name == w.name }) {
-					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.name)
+				if !slices.ContainsFunc(got, func(g txtar.File) bool { return g.Name == w.Name }) {
+					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.Name)
 				}
 			}
 			for _, g := range got {
-				i := slices.IndexFunc(c.want, func(w txtarFile) bool { return w.name == g.name })
+				i := slices.IndexFunc(c.want, func(w txtar.File) bool { return w.Name == g.Name })
 				if i < 0 {
-					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.name, g.data)
+					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.Name, g.Data)
 					continue
 				}
-				if !bytes.Equal(g.data, c.want[i].data) {
-					t.Errorf("ExtractGo(%q) %s:\n%s\nwant:\n%s", c.path, g.name, g.data, c.want[i].data)
+				if !bytes.Equal(g.Data, c.want[i].Data) {
+					t.Errorf("ExtractGo(%q) %s:\n%s\nwant:\n%s", c.path, g.Name, g.Data, c.want[i].Data)
 				}
 			}
 			if f, err := ExtractGo(c.path, c.src); err == nil {

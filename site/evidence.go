@@ -89,8 +89,7 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 func (p *Project) goPackages() func(dir string) (string, bool) {
 	var mu sync.Mutex
 	modules := map[string]string{} // folder → module path, "" when no go.mod
-	var module func(dir string) string
-	module = func(dir string) string {
+	module := func(dir string) string {
 		mu.Lock()
 		m, ok := modules[dir]
 		mu.Unlock()
