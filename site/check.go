@@ -14,6 +14,8 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 	return p.check(l)
 }
 
+// check judges the links of the model against l, reading only the files
+// the links reference.
 func (p *Project) check(l *codeanchors.Lock) (*codeanchors.Report, error) {
 	var paths []string
 	for _, r := range codeanchors.Targets(p.Model) {

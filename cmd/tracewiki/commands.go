@@ -170,3 +170,28 @@ func (e *env) writeJSON(v any) int {
 	e.stdout.Write(data)
 	return exitOK
 }
+
+func runNeighborhood(e *env, args []string) int {
+	fs := e.flags("neighborhood")
+	var q synth.Query
+	fs.StringVar(&q.Path, "path", "", "a workspace `file`")
+	fs.StringVar(&q.ReqKey, "req", "", "a requirement `id`")
+	fs.StringVar(&q.IssueKey, "issue", "", "a decision `id`")
+	fs.IntVar(&q.Depth, "depth", synth.DefaultDepth, "hops from the starting points, clamped to 1-3")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.usage("neighborhood: unexpected arguments %q", fs.Args())
+	}
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	g, _, err := p.Graph()
+	if err != nil {
+		return e.fail(err)
+	}
+	return e.writeJSON(g.Neighborhood(q))
+}

@@ -17,6 +17,7 @@ Commands:
 	capture     (re)capture code anchors into the lock file
 	check       report the drift of every link
 	evidence    record test evidence from a test report
+	neighborhood  print the graph around a file, requirement or decision
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -61,5 +62,19 @@ workspace, - reads standard input) and records, for
 every requirement whose linked tests all appear in it, an evidence entry
 against the requirement's current revision, with each test's outcome. A
 failed test is recorded as failed and never verifies a requirement.
+# neighborhood
+
+	tracewiki neighborhood [--path P] [--req K] [--issue K] [--depth N]
+
+Neighborhood prints, as JSON, the part of the traceability graph around a
+file (its symbols and the requirements that target it), a requirement and/or
+a decision, breadth-first to --depth hops (1 to 3; other values are clamped,
+and the JSON says which depth was used). Nodes are requirements, decisions,
+symbols, tests, runs, pages and files; edges are declared (written in the
+content), located (found in the code, or a decision mentioning a path or
+id: hints) or verified (evidence for the requirement's current revision).
+Every node and edge says whether it is stale and why. A key that does not
+exist is listed in "unknown". At most 400 nodes and 800 edges ("truncated"
+says when the answer was cut).
 */
 package main

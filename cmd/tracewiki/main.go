@@ -35,10 +35,11 @@ type env struct {
 
 // commands maps each command to its implementation.
 var commands = map[string]func(e *env, args []string) int{
-	"symbols":  runSymbols,
-	"capture":  runCapture,
-	"check":    runCheck,
-	"evidence": runEvidence,
+	"symbols":      runSymbols,
+	"capture":      runCapture,
+	"check":        runCheck,
+	"evidence":     runEvidence,
+	"neighborhood": runNeighborhood,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

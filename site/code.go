@@ -1,0 +1,98 @@
+package site
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// CodeFiles lists the files of the code index: those matching an include
+// glob of the config and no exclude glob, never the output folder, sorted.
+// Symlinked folders are not followed; an unreadable folder is an error, not
+// a silently smaller index.
+func (p *Project) CodeFiles() ([]string, error) {
+	exclude := append(slices.Clone(p.Config.Code.Exclude), p.Config.Output+"/**")
+	var files []string
+	for _, pattern := range p.Config.Code.Include {
+		err := doublestar.GlobWalk(p.WS.FS(), pattern, func(name string, d fs.DirEntry) error {
+			for _, x := range exclude {
+				if ok, _ := doublestar.Match(x, name); ok {
+					return nil
+				}
+			}
+			files = append(files, name)
+			return nil
+		}, doublestar.WithFailOnIOErrors(), doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+		if err != nil {
+			return nil, fmt.Errorf("code glob %q: %w", pattern, err)
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// Analysis is one run's view of the workspace: every code file and every
+// referenced file read, parsed and hashed once, the drift of every link,
+// and the code index.
+type Analysis struct {
+	Lock    *codeanchors.Lock
+	Sources map[string]*codeanchors.Source
+	Report  *codeanchors.Report
+	Index   *codeanchors.Index
+	// Unparsed lists the code files that did not parse, with the error.
+	Unparsed []error
+}
+
+// Analyze reads the lock, the code files and the referenced files, judges
+// drift and builds the code index.
+func (p *Project) Analyze() (*Analysis, error) {
+	l, err := p.ReadLock()
+	if err != nil {
+		return nil, err
+	}
+	return p.analyze(l)
+}
+
+func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
+	code, err := p.CodeFiles()
+	if err != nil {
+		return nil, err
+	}
+	paths := slices.Clone(code)
+	for _, r := range codeanchors.Targets(p.Model) {
+		paths = append(paths, r.Target.Path)
+	}
+	sources, err := p.Sources(paths)
+	if err != nil {
+		return nil, err
+	}
+	a := &Analysis{Lock: l, Sources: sources, Report: codeanchors.Check(p.Model, l, sources)}
+	var files []*codeanchors.File
+	for _, name := range code {
+		s := sources[name]
+		switch {
+		case s.File != nil:
+			files = append(files, s.File)
+		case s.ParseErr != nil:
+			a.Unparsed = append(a.Unparsed, s.ParseErr)
+		}
+	}
+	a.Index = codeanchors.BuildIndex(files, p.goPackages())
+	return a, nil
+}
+
+// Graph analyzes the workspace and draws its graph.
+func (p *Project) Graph() (*synth.Graph, *Analysis, error) {
+	a, err := p.Analyze()
+	if err != nil {
+		return nil, nil, err
+	}
+	g := synth.Build(synth.Input{
+		ProjectID: p.Config.Slug(), Model: p.Model, Report: a.Report, Index: a.Index, Lang: p.Config.Language,
+	})
+	return g, a, nil
+}

@@ -1,0 +1,476 @@
+package synth
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// Node types, in the order neighborhoods list them.
+const (
+	TypeRequirement = "requirement"
+	TypeDecision    = "decision"
+	TypeSymbol      = "symbol"
+	TypeTest        = "test"
+	TypeRun         = "run"
+	TypePage        = "page"
+	TypeFile        = "file"
+)
+
+var typeRank = map[string]int{
+	TypeRequirement: 0, TypeDecision: 1, TypeSymbol: 2, TypeTest: 3, TypeRun: 4, TypePage: 5, TypeFile: 6,
+}
+
+// Edge relations: exactly these three.
+const (
+	// Declared edges were recorded on purpose: a requirement's implements,
+	// tests and issues, a claim, a link to a requirement, decision or page.
+	Declared = "declared"
+	// Located edges were found mechanically: code structure from the index,
+	// a decision mentioning a path or key. A hint, never a declaration.
+	Located = "located"
+	// Verified is an evidences edge that resolves against the requirement's
+	// current revision with its tests passed: the only relation called
+	// verified.
+	Verified = "verified"
+)
+
+// Declared and located edge kinds of the graph (the code index adds
+// defines, imports, calls and tests).
+const (
+	KindImplements = "implements"
+	KindTests      = "tests"
+	KindIssues     = "issues"
+	KindClaims     = "claims"
+	KindLinks      = "links"
+	KindSupersedes = "supersedes"
+	KindEvidences  = "evidences"
+	KindMentions   = "mentions"
+)
+
+// Node is one node of the graph. Fields that do not apply to its type are
+// left out of its JSON.
+type Node struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Label string `json:"label"`
+	// Stale and Why: a stale node carries a stale badge and says why. For a
+	// code target Why also explains an unknown state (a deleted test
+	// degrades, it is not stale).
+	Stale bool   `json:"stale"`
+	Why   string `json:"why"`
+	// State and Reason are the drift verdict of a code target node.
+	State       string `json:"state,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	Moved       bool   `json:"moved,omitempty"`
+	Reformatted bool   `json:"reformatted,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Status      string `json:"status,omitempty"`
+	Path        string `json:"path,omitempty"`
+	Symbol      string `json:"symbol,omitempty"`
+	Kind        string `json:"kind,omitempty"`  // symbol kind, page type
+	Start       int    `json:"start,omitempty"` // current lines of a symbol
+	End         int    `json:"end,omitempty"`
+	// Implemented, Tested and Verified are set on requirement nodes only.
+	Implemented *bool  `json:"implemented,omitempty"`
+	Tested      *bool  `json:"tested,omitempty"`
+	Verified    *bool  `json:"verified,omitempty"`
+	Revision    string `json:"revision,omitempty"`
+}
+
+// Edge is one directed edge.
+type Edge struct {
+	Src      string `json:"src"`
+	Dst      string `json:"dst"`
+	Relation string `json:"relation"`
+	Kind     string `json:"kind"`
+	Stale    bool   `json:"stale"`
+	Why      string `json:"why"`
+	State    string `json:"state,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Graph is the traceability graph. Nodes are sorted by type then id, edges
+// by src, dst and kind; both are read-only once built.
+type Graph struct {
+	ProjectID string
+	Nodes     []Node
+	Edges     []Edge
+	ids       map[string]int32
+	ends      [][2]int32         // per edge: its src and dst node
+	adj       [][]int32          // per node: incident edges, by neighbor then edge
+	byPath    map[string][]int32 // path → its file, symbol and test nodes, and requirements targeting it
+}
+
+// Input is what [Build] draws the graph from.
+type Input struct {
+	ProjectID string
+	Model     *claims.Model
+	Report    *codeanchors.Report // drift of every link; the only source of stale and why
+	Index     *codeanchors.Index  // code structure; nil for none
+	Lang      string              // language of the whys
+}
+
+// TargetNodeID is the node id of a code target: symbol:PATH@SYMBOL (test:
+// for a test, as [codeanchors.IsTest] decides), file:PATH for a whole file,
+// symbol:PATH#Lx-Ly for a bare line range.
+func TargetNodeID(t claims.Target) string {
+	switch {
+	case t.IsSymbol():
+		return symbolNodeID(t.Path, t.Symbol)
+	case t.IsRange():
+		return TypeSymbol + ":" + t.String()
+	}
+	return TypeFile + ":" + t.Path
+}
+
+func symbolNodeID(path, symbol string) string {
+	if codeanchors.IsTest(path, symbol) {
+		return TypeTest + ":" + path + "@" + symbol
+	}
+	return TypeSymbol + ":" + path + "@" + symbol
+}
+
+func refNodeID(r codeanchors.Ref) string {
+	if r.Symbol == "" {
+		return TypeFile + ":" + r.Path
+	}
+	return symbolNodeID(r.Path, r.Symbol)
+}
+
+// builder collects nodes and edges; Build sorts and indexes them.
+type builder struct {
+	in    Input
+	nodes map[string]*Node
+	edges []Edge
+	// targets maps a requirement node to the paths of its implements and
+	// tests targets, for path neighborhoods.
+	targets map[string][]string
+}
+
+func (b *builder) node(id, typ string) *Node {
+	n := b.nodes[id]
+	if n == nil {
+		n = &Node{ID: id, Type: typ, Label: id[len(typ)+1:]}
+		b.nodes[id] = n
+	}
+	return n
+}
+
+func (b *builder) edge(src, dst, rel, kind string, v *codeanchors.Verdict) {
+	e := Edge{Src: src, Dst: dst, Relation: rel, Kind: kind}
+	if v != nil {
+		e.State, e.Reason = string(v.State), string(v.Reason)
+		e.Stale = v.State == codeanchors.Stale
+		e.Why = v.Reason.Why(b.in.Lang)
+		if e.Why == "" {
+			e.Why = v.Note
+		}
+	}
+	b.edges = append(b.edges, e)
+}
+
+// Build draws the graph: linear in the model's links, the report and the
+// index's edges.
+func Build(in Input) *Graph {
+	b := &builder{in: in, nodes: map[string]*Node{}, targets: map[string][]string{}}
+	b.addRequirements()
+	b.addDocs()
+	b.addTargets()
+	b.addEvidence()
+	b.addIndex()
+	b.addMentions()
+	b.markStale()
+	return b.finish()
+}
+
+func (b *builder) addRequirements() {
+	status := map[string]codeanchors.RequirementStatus{}
+	if b.in.Report != nil {
+		for _, s := range b.in.Report.Requirements {
+			status[s.ID] = s
+		}
+	}
+	for _, r := range b.in.Model.Requirements {
+		n := b.node(TypeRequirement+":"+r.ID, TypeRequirement)
+		s := status[r.ID]
+		n.Title, n.Status, n.Revision = r.Title, r.Status, r.Revision
+		n.Implemented, n.Tested, n.Verified = &s.Implemented, &s.Tested, &s.Verified
+		for _, d := range r.Issues {
+			b.edge(n.ID, TypeDecision+":"+d.ID, Declared, KindIssues, nil)
+		}
+		for _, t := range slices.Concat(r.Implements, r.Tests) {
+			b.targets[n.ID] = append(b.targets[n.ID], t.Target.Path)
+		}
+	}
+	for _, d := range b.in.Model.Decisions {
+		n := b.node(TypeDecision+":"+d.ID, TypeDecision)
+		n.Title, n.Status = d.Title, d.Status
+		for _, s := range d.Supersedes {
+			b.edge(n.ID, TypeDecision+":"+s.ID, Declared, KindSupersedes, nil)
+		}
+	}
+	for _, p := range b.in.Model.Pages {
+		n := b.node(TypePage+":"+p.Path, TypePage)
+		n.Title, n.Kind, n.Path = p.Title, p.Type, p.Doc.File
+	}
+}
+
+// addDocs adds the links of every document: to requirements, decisions and
+// pages.
+func (b *builder) addDocs() {
+	each(b.in.Model, func(id string, d *claims.Doc) {
+		for _, l := range d.Links {
+			dst := ""
+			switch l.Kind {
+			case claims.LinkRequirement:
+				dst = TypeRequirement + ":" + l.To
+			case claims.LinkDecision:
+				dst = TypeDecision + ":" + l.To
+			case claims.LinkPage:
+				dst = TypePage + ":" + l.To
+			}
+			if dst != id && b.nodes[dst] != nil {
+				b.edge(id, dst, Declared, KindLinks, nil)
+			}
+		}
+	})
+}
+
+// each calls fn for every document of m with its node id.
+func each(m *claims.Model, fn func(id string, d *claims.Doc)) {
+	for _, r := range m.Requirements {
+		fn(TypeRequirement+":"+r.ID, &r.Doc)
+	}
+	for _, d := range m.Decisions {
+		fn(TypeDecision+":"+d.ID, &d.Doc)
+	}
+	for _, p := range m.Pages {
+		fn(TypePage+":"+p.Path, &p.Doc)
+	}
+}
+
+// addTargets adds every code target with its verdict, and the declared
+// edges to it: implements, tests, claims.
+func (b *builder) addTargets() {
+	if b.in.Report == nil {
+		return
+	}
+	for i := range b.in.Report.Targets {
+		ts := &b.in.Report.Targets[i]
+		id := TargetNodeID(ts.Target)
+		n := b.node(id, id[:strings.IndexByte(id, ':')])
+		v := ts.Verdict
+		n.Path, n.Symbol = ts.Target.Path, ts.Target.Symbol
+		n.State, n.Reason = string(v.State), string(v.Reason)
+		n.Stale = v.State == codeanchors.Stale
+		n.Why = v.Reason.Why(b.in.Lang)
+		n.Moved, n.Reformatted = v.Moved, v.Reformatted
+		n.Start, n.End = v.Start, v.End
+		for _, u := range ts.Uses {
+			b.edge(u.Node, id, Declared, u.Role, &ts.Verdict)
+		}
+	}
+}
+
+// addEvidence adds a run node per evidence entry and its evidences edge:
+// verified when linked with its tests passed, declared otherwise.
+func (b *builder) addEvidence() {
+	if b.in.Report == nil {
+		return
+	}
+	for _, es := range b.in.Report.Evidence {
+		run := b.node(TypeRun+":"+es.Evidence.Run, TypeRun)
+		rel := Declared
+		if es.Verdict.State == codeanchors.Linked && es.Evidence.Passed() {
+			rel = Verified
+		}
+		b.edge(TypeRequirement+":"+es.Evidence.Req, run.ID, rel, KindEvidences, &es.Verdict)
+	}
+}
+
+// addIndex adds the located structure of the code: every indexed file and
+// symbol, and the defines, imports, calls and tests edges.
+func (b *builder) addIndex() {
+	if b.in.Index == nil {
+		return
+	}
+	for _, f := range b.in.Index.Files {
+		fn := b.node(TypeFile+":"+f.Path, TypeFile)
+		fn.Path = f.Path
+		for _, s := range f.Symbols {
+			id := symbolNodeID(f.Path, s.Name)
+			n := b.node(id, id[:strings.IndexByte(id, ':')])
+			n.Path, n.Symbol, n.Kind = f.Path, s.Name, s.Kind
+			if n.State == "" { // a target's current lines come from its verdict
+				n.Start, n.End = s.Start, s.End
+			}
+		}
+	}
+	for _, e := range b.in.Index.Edges {
+		b.edge(refNodeID(e.From), refNodeID(e.To), Located, e.Kind, nil)
+		b.edges[len(b.edges)-1].Why = e.Why
+	}
+}
+
+// addMentions adds a located mentions edge from a decision to every file
+// path and requirement id its title or body names, unless a declared link
+// already joins them.
+func (b *builder) addMentions() {
+	declared := map[[2]string]bool{}
+	for _, e := range b.edges {
+		if e.Relation != Located {
+			declared[[2]string{e.Src, e.Dst}] = true
+			declared[[2]string{e.Dst, e.Src}] = true
+		}
+	}
+	for _, d := range b.in.Model.Decisions {
+		src := TypeDecision + ":" + d.ID
+		seen := map[string]bool{}
+		for _, w := range words(d.Title + "\n" + string(d.Doc.Body)) {
+			for _, dst := range []string{TypeFile + ":" + w, TypeRequirement + ":" + w} {
+				if b.nodes[dst] == nil || seen[dst] || declared[[2]string{src, dst}] {
+					continue
+				}
+				seen[dst] = true
+				b.edge(src, dst, Located, KindMentions, nil)
+				b.edges[len(b.edges)-1].Why = "the decision's text mentions " + w + "; a located hint, not a declared link"
+			}
+		}
+	}
+}
+
+// words splits text into the words a mention can be: runs of letters,
+// digits and the characters of paths and ids, without trailing
+// punctuation, and a PATH@SYMBOL word also as its PATH.
+func words(text string) []string {
+	var out []string
+	for w := range strings.FieldsFuncSeq(text, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == '@' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		w = strings.TrimRight(w, ".-")
+		if p, _, ok := strings.Cut(w, "@"); ok {
+			w = p
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// markStale makes a requirement, decision or page stale when one of its
+// declared links is, with the distinct whys of those links.
+func (b *builder) markStale() {
+	whys := map[string][]string{}
+	for _, e := range b.edges {
+		if e.Stale && e.Relation != Located {
+			whys[e.Src] = append(whys[e.Src], e.Why)
+		}
+	}
+	for id, ws := range whys {
+		n := b.nodes[id]
+		if n == nil || n.Type == TypeSymbol || n.Type == TypeTest || n.Type == TypeFile {
+			continue
+		}
+		slices.Sort(ws)
+		n.Stale, n.Why = true, strings.Join(slices.Compact(ws), "; ")
+	}
+}
+
+func (b *builder) finish() *Graph {
+	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[string]int32, len(b.nodes)), byPath: map[string][]int32{}}
+	g.Nodes = make([]Node, 0, len(b.nodes))
+	for _, n := range b.nodes {
+		g.Nodes = append(g.Nodes, *n)
+	}
+	slices.SortFunc(g.Nodes, compareNodes)
+	for i, n := range g.Nodes {
+		g.ids[n.ID] = int32(i)
+	}
+	// Drop edges to nodes that do not exist (a link the parser already
+	// reported), sort, and keep one edge per src, dst, kind.
+	edges := slices.DeleteFunc(b.edges, func(e Edge) bool {
+		_, okS := g.ids[e.Src]
+		_, okD := g.ids[e.Dst]
+		return !okS || !okD
+	})
+	slices.SortStableFunc(edges, compareEdges)
+	g.Edges = slices.CompactFunc(edges, func(a, b Edge) bool { return a.Src == b.Src && a.Dst == b.Dst && a.Kind == b.Kind })
+
+	g.adj = make([][]int32, len(g.Nodes))
+	g.ends = make([][2]int32, len(g.Edges))
+	for i, e := range g.Edges {
+		s, d := g.ids[e.Src], g.ids[e.Dst]
+		g.ends[i] = [2]int32{s, d}
+		g.adj[s] = append(g.adj[s], int32(i))
+		if d != s {
+			g.adj[d] = append(g.adj[d], int32(i))
+		}
+	}
+	for i, inc := range g.adj {
+		slices.SortFunc(inc, func(x, y int32) int {
+			return cmp.Or(cmp.Compare(g.other(int32(i), x), g.other(int32(i), y)), cmp.Compare(x, y))
+		})
+	}
+	for i, n := range g.Nodes {
+		switch n.Type {
+		case TypeFile, TypeSymbol, TypeTest:
+			g.byPath[n.Path] = append(g.byPath[n.Path], int32(i))
+		}
+	}
+	for req, paths := range b.targets {
+		for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
+			g.byPath[p] = append(g.byPath[p], g.ids[req])
+		}
+	}
+	for p, ns := range g.byPath {
+		slices.Sort(ns)
+		g.byPath[p] = slices.Compact(ns)
+	}
+	return g
+}
+
+// other returns the node at the other end of edge e from node n.
+func (g *Graph) other(n, e int32) int32 {
+	if g.ends[e][0] == n {
+		return g.ends[e][1]
+	}
+	return g.ends[e][0]
+}
+
+// Node returns the node with the id, and whether it exists.
+func (g *Graph) Node(id string) (Node, bool) {
+	i, ok := g.ids[id]
+	if !ok {
+		return Node{}, false
+	}
+	return g.Nodes[i], true
+}
+
+func compareNodes(a, b Node) int {
+	return cmp.Or(cmp.Compare(typeRank[a.Type], typeRank[b.Type]), cmp.Compare(a.ID, b.ID))
+}
+
+func compareEdges(a, b Edge) int {
+	return cmp.Or(cmp.Compare(a.Src, b.Src), cmp.Compare(a.Dst, b.Dst), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Relation, b.Relation))
+}
+
+// GraphSchemaVersion versions the whole-graph JSON.
+const GraphSchemaVersion = 1
+
+// GraphJSON is the whole graph as JSON (api/graph.json).
+type GraphJSON struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	ProjectID     string `json:"project_id"`
+	Nodes         []Node `json:"nodes"`
+	Edges         []Edge `json:"edges"`
+}
+
+// JSON returns the whole graph as its JSON document.
+func (g *Graph) JSON() GraphJSON {
+	return GraphJSON{SchemaVersion: GraphSchemaVersion, ProjectID: g.ProjectID, Nodes: g.Nodes, Edges: g.Edges}
+}
