@@ -3,7 +3,6 @@ package codeanchors
 import (
 	"cmp"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 )
@@ -11,7 +10,7 @@ import (
 // Located edge kinds: structure found mechanically in the code.
 const (
 	EdgeDefines = "defines" // file → symbol
-	EdgeImports = "imports" // file → file of an imported package
+	EdgeImports = "imports" // file → file it imports
 	EdgeCalls   = "calls"   // symbol → symbol, a lexical match
 	EdgeTests   = "tests"   // test → symbol it calls
 )
@@ -39,10 +38,22 @@ type Index struct {
 	Edges []Located // sorted by from, to, kind
 	// Unresolved lists, sorted, at most MaxUnresolved "path: import" pairs
 	// for imports that look like workspace code but resolve to no file
-	// here (a module not in the workspace). UnresolvedTotal counts them all.
-	// Standard-library imports are not listed.
+	// here. UnresolvedTotal counts them all. Standard-library and
+	// third-party imports a language can tell apart are not listed.
 	Unresolved      []string
 	UnresolvedTotal int
+}
+
+// IndexInput is what [BuildIndex] reads.
+type IndexInput struct {
+	Files []*File
+	// GoPackage gives the import path of a folder's Go package (from its
+	// go.mod); false outside any module.
+	GoPackage func(dir string) (pkg string, ok bool)
+	// Project holds the project files that resolve imports, by
+	// root-relative path: every pyproject.toml, tsconfig.json and
+	// jsconfig.json of the workspace.
+	Project map[string][]byte
 }
 
 // Whys of located edges. A lexical match is a hint, and says so.
@@ -51,81 +62,81 @@ const (
 	whyTests = "lexical hint: the test calls it, matched by name, without type checking"
 )
 
-// goPkg is one Go package of the workspace: the files of one folder that
-// share a package name.
-type goPkg struct {
-	files   []*File
-	funcs   map[string][]Ref // func name → its definitions
-	methods map[string][]Ref // method name (after the dot) → its definitions
+// A linker resolves the imports and calls of one language's files.
+type linker interface {
+	// imports returns the workspace files f imports, and the imports that
+	// should be in the workspace but resolve to nothing here.
+	imports(f *File) (files, unresolved []string)
+	// resolveCall returns the one definition call c of f refers to; false
+	// when no definition or several match.
+	resolveCall(f *File, c Call) (Ref, bool)
 }
 
-// BuildIndex builds the code index of files. goPackage gives the import path
-// of a folder's Go package (from its go.mod), false outside any module. The
-// work is linear in the files' symbols, imports and call sites.
-func BuildIndex(files []*File, goPackage func(dir string) (string, bool)) *Index {
-	files = slices.Clone(files)
+// linkers returns the linker of each language present in files, keyed by
+// the parser name before its "@version" ("go/ast").
+func linkers(in IndexInput, files []*File) map[string]linker {
+	byLang := map[string][]*File{}
+	for _, f := range files {
+		byLang[parserName(f.Parser)] = append(byLang[parserName(f.Parser)], f)
+	}
+	ls := map[string]linker{}
+	for lang, fs := range byLang {
+		switch lang {
+		case parserName(GoParser):
+			ls[lang] = newGoLinker(fs, in.GoPackage)
+		}
+	}
+	return ls
+}
+
+func parserName(p string) string {
+	name, _, _ := strings.Cut(p, "@")
+	return name
+}
+
+// BuildIndex builds the code index. The work is linear in the files'
+// symbols, imports and call sites.
+func BuildIndex(in IndexInput) *Index {
+	files := slices.Clone(in.Files)
 	slices.SortFunc(files, func(a, b *File) int { return cmp.Compare(a.Path, b.Path) })
 	ix := &Index{Files: files}
-	pkgs := map[string]*goPkg{}     // dir + "\x00" + package name
-	byImport := map[string]*goPkg{} // import path → its non-test package
-	for _, f := range files {
-		for _, s := range f.Symbols {
-			ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{f.Path, s.Name}, Kind: EdgeDefines})
-		}
-		if f.Parser != GoParser {
-			continue
-		}
-		dir := path.Dir(f.Path)
-		key := dir + "\x00" + f.Package
-		p := pkgs[key]
-		if p == nil {
-			p = &goPkg{funcs: map[string][]Ref{}, methods: map[string][]Ref{}}
-			pkgs[key] = p
-			if imp, ok := goPackage(dir); ok && !strings.HasSuffix(f.Package, "_test") {
-				byImport[imp] = p
-			}
-		}
-		p.files = append(p.files, f)
-		for _, s := range f.Symbols {
-			switch s.Kind {
-			case KindFunc, KindTest:
-				p.funcs[s.Name] = append(p.funcs[s.Name], Ref{f.Path, s.Name})
-			case KindMethod:
-				_, m, _ := strings.Cut(s.Name, ".")
-				p.methods[m] = append(p.methods[m], Ref{f.Path, s.Name})
-			}
-		}
-	}
-
+	ls := linkers(in, files)
 	var unresolved []string
 	for _, f := range files {
-		if f.Parser != GoParser {
+		defined := make(map[string]Symbol, len(f.Symbols))
+		for _, s := range f.Symbols {
+			defined[s.Name] = s
+			ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{f.Path, s.Name}, Kind: EdgeDefines})
+		}
+		l := ls[parserName(f.Parser)]
+		if l == nil {
 			continue
 		}
-		own := pkgs[path.Dir(f.Path)+"\x00"+f.Package]
-		names := map[string]*goPkg{} // local import name → package
-		for i, imp := range f.Imports {
-			target, ok := byImport[imp]
+		imported, missing := l.imports(f)
+		for _, p := range imported {
+			if p != f.Path {
+				ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{Path: p}, Kind: EdgeImports})
+			}
+		}
+		for _, imp := range missing {
+			unresolved = append(unresolved, f.Path+": "+imp)
+		}
+		for _, c := range f.Calls {
+			caller, ok := defined[c.From]
 			if !ok {
-				if !isStdlib(imp) {
-					unresolved = append(unresolved, f.Path+": "+imp)
-				}
+				continue // an ambiguous caller
+			}
+			to, ok := l.resolveCall(f, c)
+			if !ok || to == (Ref{f.Path, c.From}) {
 				continue
 			}
-			for _, g := range target.files {
-				if !strings.HasSuffix(g.Path, "_test.go") {
-					ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{Path: g.Path}, Kind: EdgeImports})
-				}
+			e := Located{From: Ref{f.Path, c.From}, To: to, Kind: EdgeCalls, Why: whyCalls}
+			if caller.Kind == KindTest && !IsTest(to.Path, to.Symbol) {
+				e.Kind, e.Why = EdgeTests, whyTests
 			}
-			name := f.ImportNames[i]
-			if name == "" {
-				name = target.files[0].Package
-			}
-			names[name] = target
+			ix.Edges = append(ix.Edges, e)
 		}
-		ix.Edges = appendCalls(ix.Edges, f, own, names)
 	}
-
 	slices.SortFunc(ix.Edges, func(a, b Located) int {
 		return cmp.Or(cmp.Compare(a.From.Path, b.From.Path), cmp.Compare(a.From.Symbol, b.From.Symbol),
 			cmp.Compare(a.To.Path, b.To.Path), cmp.Compare(a.To.Symbol, b.To.Symbol), cmp.Compare(a.Kind, b.Kind))
@@ -136,48 +147,6 @@ func BuildIndex(files []*File, goPackage func(dir string) (string, bool)) *Index
 	ix.UnresolvedTotal = len(unresolved)
 	ix.Unresolved = unresolved[:min(len(unresolved), MaxUnresolved)]
 	return ix
-}
-
-// appendCalls adds the calls and tests edges of f's call sites: an
-// unqualified call to a func of its own package, Qual.Name to a func of the
-// imported package named Qual, and x.Name to the one method called Name in
-// its own package. A name with several definitions matches nothing.
-func appendCalls(edges []Located, f *File, own *goPkg, imports map[string]*goPkg) []Located {
-	defined := map[string]Symbol{}
-	for _, s := range f.Symbols {
-		defined[s.Name] = s
-	}
-	for _, c := range f.Calls {
-		caller, ok := defined[c.From]
-		if !ok {
-			continue // an ambiguous caller
-		}
-		var cands []Ref
-		switch pkg, imported := imports[c.Qual]; {
-		case c.Qual == "":
-			cands = own.funcs[c.Name]
-		case imported:
-			cands = pkg.funcs[c.Name]
-		default:
-			cands = own.methods[c.Name]
-		}
-		if len(cands) != 1 || cands[0] == (Ref{f.Path, c.From}) {
-			continue
-		}
-		e := Located{From: Ref{f.Path, c.From}, To: cands[0], Kind: EdgeCalls, Why: whyCalls}
-		if caller.Kind == KindTest && !IsTest(cands[0].Path, cands[0].Symbol) {
-			e.Kind, e.Why = EdgeTests, whyTests
-		}
-		edges = append(edges, e)
-	}
-	return edges
-}
-
-// isStdlib reports whether a Go import path names the standard library: its
-// first element has no dot.
-func isStdlib(imp string) bool {
-	first, _, _ := strings.Cut(imp, "/")
-	return !strings.Contains(first, ".")
 }
 
 // String describes e for messages.

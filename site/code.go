@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -81,7 +82,7 @@ func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
 			a.Unparsed = append(a.Unparsed, s.ParseErr)
 		}
 	}
-	a.Index = codeanchors.BuildIndex(files, p.goPackages())
+	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, GoPackage: p.goPackages(), Project: p.projectFiles(code)})
 	return a, nil
 }
 
@@ -95,4 +96,26 @@ func (p *Project) Graph() (*synth.Graph, *Analysis, error) {
 		ProjectID: p.Config.Slug(), Model: p.Model, Report: a.Report, Index: a.Index, Lang: p.Config.Language,
 	})
 	return g, a, nil
+}
+
+// projectFiles reads the files that resolve imports (pyproject.toml,
+// tsconfig.json, jsconfig.json) anywhere in the workspace outside excluded
+// folders; code lists the code files, whose folders are searched.
+func (p *Project) projectFiles(code []string) map[string][]byte {
+	out := map[string][]byte{}
+	seen := map[string]bool{}
+	for _, f := range code {
+		for dir := path.Dir(f); !seen[dir]; dir = path.Dir(dir) {
+			seen[dir] = true
+			for _, name := range []string{"pyproject.toml", "tsconfig.json", "jsconfig.json"} {
+				if data, err := p.WS.ReadFile(path.Join(dir, name)); err == nil {
+					out[path.Join(dir, name)] = data
+				}
+			}
+			if dir == "." {
+				break
+			}
+		}
+	}
+	return out
 }

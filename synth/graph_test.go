@@ -69,7 +69,7 @@ func buildFixture(t testing.TB, order []string) *Graph {
 	return Build(Input{
 		ProjectID: "shop", Model: m, Lang: "en",
 		Report: codeanchors.Check(m, codeanchors.NewLock(), sources),
-		Index:  codeanchors.BuildIndex(code, goPkg),
+		Index:  codeanchors.BuildIndex(codeanchors.IndexInput{Files: code, GoPackage: goPkg}),
 	})
 }
 
