@@ -29,9 +29,20 @@ type TestMatcher struct {
 //     followed by the symbol's enclosing classes; Name is the symbol's last
 //     part. Without a symbol, every such result of the file.
 func (m TestMatcher) Match(t claims.Target, results []TestResult) []TestResult {
-	if path.Ext(t.Path) == ".go" {
+	switch path.Ext(t.Path) {
+	case ".go":
 		return m.matchGo(t, results)
+	case ".py":
+		return m.matchPython(t, results)
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts":
+		return m.matchJS(t, results)
 	}
+	return m.matchOther(t, results)
+}
+
+// matchOther matches results by file, or by a suite that is the target's
+// dotted module name.
+func (m TestMatcher) matchOther(t claims.Target, results []TestResult) []TestResult {
 	module := strings.ReplaceAll(strings.TrimSuffix(t.Path, path.Ext(t.Path)), "/", ".")
 	suite, name := module, ""
 	if t.IsSymbol() {
@@ -89,4 +100,16 @@ func (m TestMatcher) matchGo(t claims.Target, results []TestResult) []TestResult
 		}
 	}
 	return out
+}
+
+// matchPython matches pytest results to a Python tests target. (Being
+// written: until then, the generic rule.)
+func (m TestMatcher) matchPython(t claims.Target, results []TestResult) []TestResult {
+	return m.matchOther(t, results)
+}
+
+// matchJS matches Jest, Vitest and Mocha results to a JavaScript or
+// TypeScript tests target. (Being written: until then, the generic rule.)
+func (m TestMatcher) matchJS(t claims.Target, results []TestResult) []TestResult {
+	return m.matchOther(t, results)
 }

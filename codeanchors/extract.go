@@ -128,5 +128,7 @@ func (r *Registry) Names() []string {
 var Default = func() *Registry {
 	r := NewRegistry()
 	r.Register(ExtractorFunc(ExtractGo), ".go")
+	r.Register(ExtractorFunc(ExtractPython), ".py", ".pyi")
+	r.Register(ExtractorFunc(ExtractJavaScript), ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts")
 	return r
 }()

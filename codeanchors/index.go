@@ -80,11 +80,17 @@ func linkers(in IndexInput, files []*File) map[string]linker {
 		byLang[parserName(f.Parser)] = append(byLang[parserName(f.Parser)], f)
 	}
 	ls := map[string]linker{}
-	for lang, fs := range byLang {
-		switch lang {
-		case parserName(GoParser):
-			ls[lang] = newGoLinker(fs, in.GoPackage)
-		}
+	if fs := byLang[parserName(GoParser)]; fs != nil {
+		ls[parserName(GoParser)] = newGoLinker(fs, in.GoPackage)
+	}
+	if fs := byLang[parserName(PythonParser)]; fs != nil {
+		ls[parserName(PythonParser)] = newPythonLinker(fs, in.Project)
+	}
+	// JavaScript and TypeScript import each other: one linker for both.
+	js, ts := parserName(JavaScriptParser), parserName(TypeScriptParser)
+	if fs := append(byLang[js], byLang[ts]...); fs != nil {
+		l := newJSLinker(fs, in.Project)
+		ls[js], ls[ts] = l, l
 	}
 	return ls
 }
