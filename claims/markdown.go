@@ -333,11 +333,11 @@ func (w *mdWalker) link(n *ast.Link, at int, links *[]codeLink) {
 			w.ds.Add(pos, CodeBadLink, "%s link %q: %q is not a valid %s id", scheme, dest, rest, what)
 			return
 		}
-		w.res.links = append(w.res.links, Link{Kind: kind, To: rest, Pos: pos})
+		w.res.links = append(w.res.links, Link{Kind: kind, To: rest, Pos: pos, Off: n.Pos()})
 	case hasScheme || strings.HasPrefix(dest, "//"):
 		// External (http:, https:, mailto:, ...): not ours to check.
 	default:
-		w.pageLink(dest, pos)
+		w.pageLink(dest, pos, n.Pos())
 	}
 }
 
@@ -369,7 +369,7 @@ type selfLink struct {
 // pageLink records a relative link to a .md file as a page link, its
 // target resolved against the file's directory (or, with a leading '/',
 // against the root, as GitHub does) and made a content path without .md.
-func (w *mdWalker) pageLink(dest string, pos Pos) {
+func (w *mdWalker) pageLink(dest string, pos Pos, off int) {
 	p, frag, _ := strings.Cut(dest, "#")
 	p, _, _ = strings.Cut(p, "?")
 	if p == "" {
@@ -395,7 +395,7 @@ func (w *mdWalker) pageLink(dest string, pos Pos) {
 		w.ds.Add(pos, CodeBadLink, "link %q leaves the content directory", dest)
 		return
 	}
-	w.res.links = append(w.res.links, Link{Kind: LinkPage, To: strings.TrimSuffix(rel, ".md"), Fragment: frag, Pos: pos})
+	w.res.links = append(w.res.links, Link{Kind: LinkPage, To: strings.TrimSuffix(rel, ".md"), Fragment: frag, Pos: pos, Off: off})
 }
 
 func (w *mdWalker) checkSelfLinks() {

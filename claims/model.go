@@ -119,4 +119,7 @@ type Link struct {
 	// Fragment is the heading anchor of a page link, without '#'.
 	Fragment string
 	Pos      Pos
+	// Off is the byte offset in Doc.Body of the link's node (goldmark's
+	// ast.Link Pos), so a renderer can find the link it parses again.
+	Off int
 }

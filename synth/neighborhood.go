@@ -89,6 +89,33 @@ func (g *Graph) Neighborhood(q Query) NeighborhoodJSON {
 		}
 	}
 
+	g.walk(starts, &nb)
+	return NeighborhoodJSON{SchemaVersion: NeighborhoodSchemaVersion, Neighborhood: nb}
+}
+
+func clampDepth(d int) int {
+	return min(max(d, MinDepth), MaxDepth)
+}
+
+// NeighborhoodOf is the neighborhood of the given nodes, with no query
+// keys: the twin of a node's page.
+func (g *Graph) NeighborhoodOf(ids []string, depth int) Neighborhood {
+	nb := Neighborhood{
+		ProjectID: g.ProjectID, Depth: clampDepth(depth),
+		Nodes: []Node{}, Edges: []Edge{}, Unknown: []string{}, StaleRefs: []string{},
+	}
+	var starts []int32
+	for _, id := range ids {
+		if i, ok := g.ids[id]; ok {
+			starts = append(starts, i)
+		}
+	}
+	g.walk(starts, &nb)
+	return nb
+}
+
+// walk fills nb breadth-first from starts to nb.Depth hops.
+func (g *Graph) walk(starts []int32, nb *Neighborhood) {
 	dist := map[int32]int{}
 	var order []int32 // nodes in the order reached
 	for _, s := range starts {
@@ -142,9 +169,4 @@ func (g *Graph) Neighborhood(q Query) NeighborhoodJSON {
 	for _, e := range edges {
 		nb.Edges = append(nb.Edges, g.Edges[e])
 	}
-	return NeighborhoodJSON{SchemaVersion: NeighborhoodSchemaVersion, Neighborhood: nb}
-}
-
-func clampDepth(d int) int {
-	return min(max(d, MinDepth), MaxDepth)
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -71,16 +73,7 @@ func runCheck(e *env, args []string) int {
 	fs := e.flags("check")
 	format := fs.String("format", "text", "output `format`: text or json")
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
-	var failOn []string
-	fs.Func("fail-on", "exit 1 when a link is `stale|unknown` (repeatable, comma-separated)", func(s string) error {
-		for v := range strings.SplitSeq(s, ",") {
-			if v != "stale" && v != "unknown" {
-				return fmt.Errorf("want stale or unknown, not %q", v)
-			}
-			failOn = append(failOn, v)
-		}
-		return nil
-	})
+	failOn := failOnFlag(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -110,9 +103,30 @@ func runCheck(e *env, args []string) int {
 	} else {
 		fmt.Fprint(e.stdout, out.Text())
 	}
+	return e.failOn(out, *failOn)
+}
+
+// failOnFlag declares --fail-on: the link states that make the command exit 1.
+func failOnFlag(fs *flag.FlagSet) *[]string {
+	var states []string
+	fs.Func("fail-on", "exit 1 when a link is `stale|unknown` (repeatable, comma-separated)", func(s string) error {
+		for v := range strings.SplitSeq(s, ",") {
+			if v != "stale" && v != "unknown" {
+				return fmt.Errorf("want stale or unknown, not %q", v)
+			}
+			states = append(states, v)
+		}
+		return nil
+	})
+	return &states
+}
+
+// failOn reports the links in the given states and returns exit code 1 when
+// there are any.
+func (e *env) failOn(rep *synth.CheckReport, states []string) int {
 	code := exitOK
-	for _, s := range slices.Compact(slices.Sorted(slices.Values(failOn))) {
-		if n := out.Count(codeanchors.State(s)); n > 0 {
+	for _, s := range slices.Compact(slices.Sorted(slices.Values(states))) {
+		if n := rep.Count(codeanchors.State(s)); n > 0 {
 			fmt.Fprintf(e.stderr, "tracewiki: %d %s link%s\n", n, s, plural(n))
 			code = exitFindings
 		}
@@ -194,4 +208,39 @@ func runNeighborhood(e *env, args []string) int {
 		return e.fail(err)
 	}
 	return e.writeJSON(g.Neighborhood(q))
+}
+
+func runBuild(e *env, args []string) int {
+	fs := e.flags("build")
+	var opts site.BuildOptions
+	out := fs.String("out", "", "the output `DIR` (default: the config's output, public)")
+	fs.StringVar(&opts.BaseURL, "base-url", "", "the `URL` path the site is served under (default: the config's baseURL)")
+	fs.BoolVar(&opts.Frozen, "frozen", false, "do not capture new targets; report them as unknown")
+	fs.StringVar(&opts.By, "by", "", "who vouches for captures of new targets (default: git's user.email)")
+	failOn := failOnFlag(fs)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.usage("build: unexpected arguments %q", fs.Args())
+	}
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	s, err := p.Build(opts, e.stderr)
+	if err != nil {
+		return e.fail(err)
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join(e.root, filepath.FromSlash(p.Config.Output))
+	}
+	if err := s.Write(dir); err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintf(e.stdout, "built %d pages into %s: %d links linked, %d stale, %d unknown\n",
+		s.Pages, dir, s.Check.Count(codeanchors.Linked), s.Check.Count(codeanchors.Stale), s.Check.Count(codeanchors.Unknown))
+	return e.failOn(s.Check, *failOn)
 }

@@ -35,6 +35,7 @@ type env struct {
 
 // commands maps each command to its implementation.
 var commands = map[string]func(e *env, args []string) int{
+	"build":        runBuild,
 	"symbols":      runSymbols,
 	"capture":      runCapture,
 	"check":        runCheck,

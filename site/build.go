@@ -1,0 +1,251 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/assets"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+	"github.com/tracewiki/tracewiki/templates"
+)
+
+// BuildOptions says how to build the site.
+type BuildOptions struct {
+	// BaseURL is the URL path the site is served under; "" means the
+	// config's. Links are relative either way; the base URL is recorded
+	// in the manifest and makes the JSON artifacts' URLs absolute.
+	BaseURL string
+	// Frozen builds without capturing: targets never captured are
+	// reported as unknown (uncaptured) and the lock is not written.
+	Frozen bool
+	// By names who vouches for captures of new targets; "" means git's
+	// user.email.
+	By string
+}
+
+// Site is a built site, in memory: every output file by slash-separated
+// path, and the drift it reports.
+type Site struct {
+	Files  map[string][]byte
+	Report *codeanchors.Report
+	Check  *synth.CheckReport
+	Pages  int // HTML pages
+}
+
+// Build builds the site in memory. Unless opts.Frozen, targets never
+// captured are captured first (and the lock written); nothing else is
+// written. Pages are rendered in parallel; the result depends only on the
+// inputs.
+func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
+	if !opts.Frozen {
+		res, err := p.Capture(CaptureOptions{By: opts.By}, notes)
+		if err != nil {
+			return nil, err
+		}
+		for _, err := range res.Failed {
+			fmt.Fprintf(notes, "tracewiki: not captured: %v\n", err)
+		}
+	}
+	g, a, err := p.Graph()
+	if err != nil {
+		return nil, err
+	}
+	for _, err := range a.Unparsed {
+		fmt.Fprintf(notes, "tracewiki: %v\n", err)
+	}
+	baseURL := opts.BaseURL
+	if baseURL == "" {
+		baseURL = p.Config.BaseURL
+	}
+	if !strings.HasSuffix(baseURL, "/") {
+		baseURL += "/"
+	}
+	b := &builder{
+		p: p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
+		baseURL: baseURL, hl: newHighlighter(), targets: map[string]*codeanchors.TargetStatus{},
+	}
+	for i := range a.Report.Targets {
+		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
+	}
+	if b.tmpl, err = parseTemplates(); err != nil {
+		return nil, err
+	}
+	return b.build()
+}
+
+// builder holds one build's state; it is read-only while pages render.
+type builder struct {
+	p       *Project
+	graph   *synth.Graph
+	a       *Analysis
+	targets map[string]*codeanchors.TargetStatus // by ref
+	lang    string
+	repo    string // the config title's slug, the <repo> of code:// URIs
+	title   string
+	baseURL string
+	hl      *highlighter
+	tmpl    map[string]*template.Template
+	drift   synth.DriftJSON
+}
+
+// page is one HTML page to render, with its JSON twin.
+type page struct {
+	dir  string // output folder relative to the site root; "" for the home page
+	tmpl string // template name
+	data func(b *builder, root string) (*pageData, any, error)
+}
+
+func (b *builder) build() (*Site, error) {
+	b.drift = synth.NewDrift(b.a.Report, b.lang, b.absURL)
+	pages := b.pages()
+	out := make([][2][]byte, len(pages))
+	err := b.p.parallel(len(pages), func(i int) error {
+		html, js, err := b.render(pages[i])
+		out[i] = [2][]byte{html, js}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.a.Report, b.lang), Pages: len(pages)}
+	for i, pg := range pages {
+		prefix := pg.dir
+		if prefix != "" {
+			prefix += "/"
+		}
+		if _, dup := s.Files[prefix+"index.html"]; dup {
+			return nil, fmt.Errorf("two pages would be written to %sindex.html", prefix)
+		}
+		s.Files[prefix+"index.html"] = out[i][0]
+		s.Files[prefix+"index.json"] = out[i][1]
+	}
+	if err := b.addStatic(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// render executes a page's template and encodes its JSON twin.
+func (b *builder) render(pg page) (html, twin []byte, err error) {
+	root := rel(pg.dir)
+	data, js, err := pg.data(b, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
+	data.DriftCount = len(b.drift.Links)
+	var buf bytes.Buffer
+	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&buf, "layout", data); err != nil {
+		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
+	}
+	twin, err = synth.MarshalJSON(js)
+	return buf.Bytes(), twin, err
+}
+
+// addStatic adds the stylesheets, scripts, JSON artifacts and schemas.
+func (b *builder) addStatic(s *Site) error {
+	err := fs.WalkDir(assets.FS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(assets.FS, name)
+		if strings.HasPrefix(name, "schemas/") {
+			s.Files["api/"+name] = data
+		} else {
+			s.Files["assets/"+name] = data
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	css, err := chromaCSS()
+	if err != nil {
+		return err
+	}
+	s.Files["assets/chroma.css"] = css
+	search := synth.NewSearch(b.graph, b.p.Model, b.relURL)
+	searchJSON, err := synth.MarshalJSON(search)
+	if err != nil {
+		return err
+	}
+	s.Files["api/search.json"] = searchJSON
+	// The search page loads the index as a script, so it works from the
+	// file system, where fetch() of a local file is refused.
+	s.Files["api/search.js"] = append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...)
+	artifacts := []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
+	var truncated []string
+	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
+		truncated = append(truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
+	}
+	for _, v := range []struct {
+		name string
+		v    any
+	}{
+		{"api/graph.json", b.graph.JSON()},
+		{"api/drift.json", b.drift},
+		{"api/manifest.json", synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, s.Pages, artifacts, truncated)},
+	} {
+		data, err := synth.MarshalJSON(v.v)
+		if err != nil {
+			return err
+		}
+		s.Files[v.name] = data
+	}
+	return nil
+}
+
+// relURL is a node's page URL relative to the site root.
+func (b *builder) relURL(id string) string {
+	n, ok := b.graph.Node(id)
+	if !ok {
+		return ""
+	}
+	return nodeURL(n)
+}
+
+// absURL is a node's page URL under the base URL.
+func (b *builder) absURL(id string) string {
+	u := b.relURL(id)
+	if u == "" {
+		return ""
+	}
+	return b.baseURL + u
+}
+
+func parseTemplates() (map[string]*template.Template, error) {
+	base, err := template.New("").Funcs(template.FuncMap{}).ParseFS(templates.FS, "layout.html")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*template.Template{}
+	for _, name := range []string{"home", "node", "list", "drift", "search"} {
+		t, err := template.Must(base.Clone()).ParseFS(templates.FS, name+".html")
+		if err != nil {
+			return nil, err
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+// Write replaces the folder out with the site: the files are written to a
+// new folder beside it, which is swapped in only when complete, so a failed
+// build never damages the previous site. out must not be the workspace root
+// or contain it.
+func (s *Site) Write(out string) error {
+	return writeTree(out, s.Files)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+var errNoOutput = errors.New("no output folder")

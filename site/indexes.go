@@ -1,0 +1,264 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// matrixFilters are the requirement matrix's filters: plain pages, so they
+// work without JavaScript.
+var matrixFilters = []struct {
+	slug, text string
+	keep       func(n synth.Node) bool
+}{
+	{"stale", "stale", func(n synth.Node) bool { return n.Stale }},
+	{"unimplemented", "not implemented", func(n synth.Node) bool { return !isTrue(n.Implemented) }},
+	{"untested", "not tested", func(n synth.Node) bool { return !isTrue(n.Tested) }},
+	{"unverified", "not verified", func(n synth.Node) bool { return !isTrue(n.Verified) }},
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// matrix is the traceability matrix: every requirement with its status,
+// implemented, tested, verified and stale, filtered by slug ("" for all).
+func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
+	return func(b *builder, root string) (*pageData, any, error) {
+		keep := func(synth.Node) bool { return true }
+		d := &pageData{Title: "Requirements", Heading: "Requirements"}
+		d.Filters = append(d.Filters, filter{Text: "all", URL: root + "requirements/", Current: slug == ""})
+		for _, f := range matrixFilters {
+			if f.slug == slug {
+				keep = f.keep
+				d.Heading = "Requirements: " + f.text
+			}
+			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + "requirements/filter/" + f.slug + "/", Current: f.slug == slug})
+		}
+		t := table{Class: "matrix", Head: []string{"requirement", "title", "status", "implemented", "tested", "verified", "stale"}, Empty: "no requirements here"}
+		var nodes []synth.Node
+		var impl, tested, verified, stale int
+		for _, n := range b.graph.Nodes {
+			if n.Type != synth.TypeRequirement || !keep(n) {
+				continue
+			}
+			nodes = append(nodes, n)
+			staleCell := cell{Text: "no", Badge: "no"}
+			if n.Stale {
+				staleCell = cell{Text: "stale", Badge: "stale", Title: n.Why}
+				stale++
+			}
+			for _, c := range []struct {
+				v *bool
+				n *int
+			}{{n.Implemented, &impl}, {n.Tested, &tested}, {n.Verified, &verified}} {
+				if isTrue(c.v) {
+					*c.n++
+				}
+			}
+			t.Rows = append(t.Rows, row{Stale: n.Stale, Cells: []cell{
+				{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Status},
+				yesNo(n.Implemented, "implemented"), yesNo(n.Tested, "tested"), yesNo(n.Verified, "verified"), staleCell,
+			}})
+		}
+		t.Title = fmt.Sprintf("%d requirements: %d implemented, %d tested, %d verified, %d stale", len(nodes), impl, tested, verified, stale)
+		d.Tables = []table{t}
+		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: "requirements", Title: d.Heading, Nodes: orEmpty(nodes)}, nil
+	}
+}
+
+// listOf is the index of one node type.
+func listOf(typ, title string) func(b *builder, root string) (*pageData, any, error) {
+	return func(b *builder, root string) (*pageData, any, error) {
+		d := &pageData{Title: title, Heading: title}
+		t := table{Empty: "none yet"}
+		switch typ {
+		case synth.TypeDecision:
+			t.Head = []string{"decision", "title", "status", "state"}
+		case synth.TypePage:
+			t.Head = []string{"page", "title", "type", "state"}
+		case synth.TypeFile:
+			t.Head = []string{"file", "symbols", "anchored", "state"}
+		}
+		symbols, anchored := map[string]int{}, map[string]int{}
+		staleIn := map[string]bool{}
+		for _, n := range b.graph.Nodes {
+			if n.Type == synth.TypeSymbol || n.Type == synth.TypeTest {
+				symbols[n.Path]++
+				if n.State != "" {
+					anchored[n.Path]++
+				}
+				if n.Stale {
+					staleIn[n.Path] = true
+				}
+			}
+		}
+		var nodes []synth.Node
+		for _, n := range b.graph.Nodes {
+			if n.Type != typ {
+				continue
+			}
+			nodes = append(nodes, n)
+			st := cell{}
+			if n.Stale || staleIn[n.Path] && typ == synth.TypeFile {
+				st = cell{Text: "stale", Badge: "stale", Title: n.Why}
+			}
+			var cells []cell
+			switch typ {
+			case synth.TypeFile:
+				cells = []cell{{Text: n.Path, URL: root + nodeURL(n), Code: true}, {Text: fmt.Sprint(symbols[n.Path])}, {Text: fmt.Sprint(anchored[n.Path])}, st}
+			case synth.TypePage:
+				cells = []cell{{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Kind}, st}
+			default:
+				cells = []cell{{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Status}, st}
+			}
+			t.Rows = append(t.Rows, row{Stale: st.Badge == "stale", Cells: cells})
+		}
+		t.Title = fmt.Sprintf("%d %s", len(nodes), strings.ToLower(title))
+		d.Tables = []table{t}
+		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: typ, Title: title, Nodes: orEmpty(nodes)}, nil
+	}
+}
+
+func orEmpty(ns []synth.Node) []synth.Node {
+	if ns == nil {
+		return []synth.Node{}
+	}
+	return ns
+}
+
+// home is the front page: the wiki's own index page, counts, and what is
+// out of date.
+func (b *builder) home(root string) (*pageData, any, error) {
+	d := &pageData{Title: "Home"}
+	if n, ok := b.graph.Node(synth.TypePage + ":index"); ok {
+		var err error
+		if d.Body, err = b.body(&b.wiki(strings.TrimPrefix(n.ID, synth.TypePage+":")).Doc, root); err != nil {
+			return nil, nil, err
+		}
+	}
+	count := map[string]int{}
+	verified, staleReqs := 0, 0
+	for _, n := range b.graph.Nodes {
+		count[n.Type]++
+		if n.Type == synth.TypeRequirement {
+			if isTrue(n.Verified) {
+				verified++
+			}
+			if n.Stale {
+				staleReqs++
+			}
+		}
+	}
+	states := map[codeanchors.State]int{}
+	for _, l := range b.drift.Links {
+		states[codeanchors.State(l.State)]++
+	}
+	d.Cards = []card{
+		{Text: "requirements", URL: root + "requirements/", Value: count[synth.TypeRequirement]},
+		{Text: "verified", URL: root + "requirements/filter/unverified/", Value: verified},
+		{Text: "stale requirements", URL: root + "requirements/filter/stale/", Value: staleReqs, Stale: staleReqs > 0},
+		{Text: "decisions", URL: root + "decisions/", Value: count[synth.TypeDecision]},
+		{Text: "pages", URL: root + "pages/", Value: count[synth.TypePage]},
+		{Text: "source files", URL: root + "code/", Value: count[synth.TypeFile]},
+		{Text: "stale links", URL: root + "drift/", Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
+		{Text: "unknown links", URL: root + "drift/", Value: states[codeanchors.Unknown]},
+	}
+	t := table{Title: "Out of date", Head: []string{"link", "reason", "claimed by"}, Empty: "Every link is linked."}
+	for i, l := range b.drift.Links {
+		if i == 10 {
+			t.Rows = append(t.Rows, row{Cells: []cell{{Text: fmt.Sprintf("… and %d more", len(b.drift.Links)-10), URL: root + "drift/"}, {}, {}}})
+			break
+		}
+		t.Rows = append(t.Rows, row{Stale: l.State == string(codeanchors.Stale), Cells: []cell{
+			{Text: l.Ref, URL: root + "drift/#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, {Text: strings.Join(l.ClaimedBy, ", ")},
+		}})
+	}
+	d.Tables = []table{t}
+	m := synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, 0, nil, nil)
+	return d, m, nil
+}
+
+// driftGroup is the drift page's section for one reason.
+type driftGroup struct {
+	Reason, State, Why string
+	Links              []driftEntry
+}
+
+type driftEntry struct {
+	Ref, URL, Where, Captured, Current, Note string
+	ClaimedBy                                []cell
+	Diff                                     []diffLine
+}
+
+type diffLine struct{ Class, Text string }
+
+// driftPage lists every stale and unknown link grouped by reason, in the
+// order of SPEC 2, each with a captured-versus-current diff.
+func (b *builder) driftPage(root string) (*pageData, any, error) {
+	d := &pageData{Title: "Out of date", Heading: "Out of date"}
+	byReason := map[string][]synth.DriftLink{}
+	for _, l := range b.drift.Links {
+		byReason[l.Reason] = append(byReason[l.Reason], l)
+	}
+	for _, r := range codeanchors.Reasons {
+		links := byReason[string(r)]
+		if len(links) == 0 {
+			continue
+		}
+		g := driftGroup{Reason: string(r), State: string(r.State()), Why: r.Why(b.lang)}
+		for _, l := range links {
+			e := driftEntry{Ref: l.Ref, Note: l.Note, Where: strings.Join(l.ClaimedAt, ", ")}
+			if u := strings.TrimPrefix(l.URL, b.baseURL); l.URL != "" {
+				e.URL = root + u
+			}
+			for _, c := range l.ClaimedBy {
+				e.ClaimedBy = append(e.ClaimedBy, cell{Text: strings.SplitN(c, ":", 2)[1], URL: root + b.relURL(c)})
+			}
+			if l.CapturedStart > 0 {
+				e.Captured = fmt.Sprintf("%d–%d", l.CapturedStart, l.CapturedEnd)
+			}
+			if l.Start > 0 {
+				e.Current = fmt.Sprintf("%d–%d", l.Start, l.End)
+			}
+			e.Diff = b.driftDiff(l)
+			g.Links = append(g.Links, e)
+		}
+		d.Groups = append(d.Groups, g)
+	}
+	return d, b.drift, nil
+}
+
+// driftDiff is the unified diff between a target's captured text and its
+// current lines (none when it was never captured).
+func (b *builder) driftDiff(l synth.DriftLink) []diffLine {
+	ts := b.targets[l.Ref]
+	if ts == nil || ts.Anchor == nil {
+		return nil
+	}
+	old := strings.Split(strings.TrimSuffix(ts.Anchor.CapturedText, "\n"), "\n")
+	var cur []string
+	if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" && l.Start > 0 {
+		for _, line := range src.Lines[l.Start-1 : min(l.End, len(src.Lines))] {
+			cur = append(cur, string(line))
+		}
+	}
+	text := UnifiedDiff(fmt.Sprintf("captured %s (lines %d–%d)", l.Ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, 3)
+	var out []diffLine
+	for line := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
+		class := ""
+		switch {
+		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
+			class = "file"
+		case strings.HasPrefix(line, "@@"):
+			class = "hunk"
+		case strings.HasPrefix(line, "+"):
+			class = "add"
+		case strings.HasPrefix(line, "-"):
+			class = "del"
+		}
+		out = append(out, diffLine{Class: class, Text: line})
+	}
+	return out
+}

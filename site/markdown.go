@@ -1,0 +1,181 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// docRender is what rendering one document's Markdown needs: where the
+// page is, the links the parser found, and the drift of code targets.
+type docRender struct {
+	b     *builder
+	root  string              // relative prefix from the page to the site root
+	links map[int]claims.Link // the document's links by byte offset in its body
+}
+
+// renderMarkdown renders a document body to HTML with claims as linked
+// sentences carrying their state, req:, dec: and page links made site
+// links, and raw HTML escaped, never passed through.
+func (b *builder) renderMarkdown(d *claims.Doc, root string) (string, error) {
+	if len(d.Body) == 0 {
+		return "", nil
+	}
+	r := &docRender{b: b, root: root, links: make(map[int]claims.Link, len(d.Links))}
+	for _, l := range d.Links {
+		r.links[l.Off] = l
+	}
+	md := goldmark.New(
+		goldmark.WithParser(claims.MarkdownParser()),
+		goldmark.WithRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
+			util.Prioritized(ghtml.NewRenderer(), 1000),
+			util.Prioritized(extension.NewTableHTMLRenderer(), 500),
+			util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500),
+			util.Prioritized(extension.NewTaskCheckBoxHTMLRenderer(), 500),
+			// Lower numbers register last and win: ours replace the
+			// default renderers of links and raw HTML.
+			util.Prioritized(r, 100),
+		))),
+	)
+	var buf bytes.Buffer
+	if err := md.Convert(d.Body, &buf); err != nil {
+		return "", fmt.Errorf("%s: render: %w", d.File, err)
+	}
+	return buf.String(), nil
+}
+
+// RegisterFuncs implements goldmark's renderer.NodeRenderer.
+func (r *docRender) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindLink, r.link)
+	reg.Register(ast.KindRawHTML, r.rawHTML)
+	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
+}
+
+func (r *docRender) link(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	dest := string(n.Destination)
+	if t, ok := codeTarget(dest); ok {
+		r.claimLink(w, t, entering)
+		return ast.WalkContinue, nil
+	}
+	href := dest
+	if l, ok := r.links[n.Pos()]; ok {
+		href = r.linkURL(l)
+	} else if scheme, _, _ := strings.Cut(strings.ToLower(dest), ":"); scheme == "javascript" || scheme == "vbscript" || scheme == "data" {
+		href = "#" // never emit a script URL from content
+	}
+	if entering {
+		fmt.Fprintf(w, `<a href="%s"`, html.EscapeString(href))
+		if len(n.Title) > 0 {
+			fmt.Fprintf(w, ` title="%s"`, html.EscapeString(string(n.Title)))
+		}
+		w.WriteString(">")
+	} else {
+		w.WriteString("</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+// linkURL is the site URL of a requirement, decision or page link.
+func (r *docRender) linkURL(l claims.Link) string {
+	var id string
+	switch l.Kind {
+	case claims.LinkRequirement:
+		id = synth.TypeRequirement + ":" + l.To
+	case claims.LinkDecision:
+		id = synth.TypeDecision + ":" + l.To
+	case claims.LinkPage:
+		id = synth.TypePage + ":" + l.To
+	}
+	n, ok := r.b.graph.Node(id)
+	if !ok {
+		return "#"
+	}
+	u := r.root + nodeURL(n)
+	if l.Fragment != "" {
+		u += "#" + l.Fragment
+	}
+	return u
+}
+
+// codeTarget parses a code: link destination (or a code:// URI).
+func codeTarget(dest string) (claims.Target, bool) {
+	low := strings.ToLower(dest)
+	switch {
+	case strings.HasPrefix(low, "code://"):
+		_, t, err := claims.ParseCodeURI("code://" + dest[len("code://"):])
+		return t, err == nil
+	case strings.HasPrefix(low, "code:"):
+		t, err := claims.ParseTarget(dest[len("code:"):])
+		return t, err == nil
+	}
+	return claims.Target{}, false
+}
+
+// claimLink renders a claim's link: its text links to the anchored code,
+// followed by a marker with the link's state and, when stale or unknown, a
+// badge that says why.
+func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering bool) {
+	ts := r.b.targets[t.String()]
+	state, why := string(codeanchors.Uncaptured.State()), codeanchors.Uncaptured.Why(r.b.lang)
+	if ts != nil {
+		state, why = string(ts.Verdict.State), ts.Verdict.Reason.Why(r.b.lang)
+	}
+	title := t.URI(r.b.repo)
+	if why != "" {
+		title += " · " + state + ": " + why
+	}
+	if entering {
+		href := "#"
+		if n, ok := r.b.graph.Node(synth.TargetNodeID(t)); ok {
+			href = r.root + nodeURL(n)
+		}
+		fmt.Fprintf(w, `<a class="claim state-%s" href="%s" title="%s">`, state, html.EscapeString(href), html.EscapeString(title))
+		return
+	}
+	w.WriteString("</a>")
+	mark := map[string]string{"linked": "✓", "stale": "!", "unknown": "?"}[state]
+	fmt.Fprintf(w, `<sup class="claim-state state-%s" title="%s">%s</sup>`, state, html.EscapeString(title), mark)
+	if state != "linked" {
+		fmt.Fprintf(w, ` <span class="badge badge-%s" title="%s">%s</span>`, state, html.EscapeString(why), state)
+	}
+}
+
+// rawHTML and htmlBlock escape raw HTML: it is shown as text, never run.
+func (r *docRender) rawHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*ast.RawHTML)
+		for i := 0; i < n.Segments.Len(); i++ {
+			s := n.Segments.At(i)
+			w.WriteString(html.EscapeString(string(s.Value(src))))
+		}
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *docRender) htmlBlock(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*ast.HTMLBlock)
+		w.WriteString(`<pre class="raw-html">`)
+		for i := 0; i < n.Lines().Len(); i++ {
+			s := n.Lines().At(i)
+			w.WriteString(html.EscapeString(string(s.Value(src))))
+		}
+		if n.HasClosure() {
+			w.WriteString(html.EscapeString(string(n.ClosureLine.Value(src))))
+		}
+		w.WriteString("</pre>\n")
+	}
+	return ast.WalkSkipChildren, nil
+}

@@ -1,0 +1,520 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// pageData is what every template reads; each kind of page fills the parts
+// it shows.
+type pageData struct {
+	Lang, SiteTitle, Root, JSON string
+	DriftCount                  int
+
+	Title, Heading string
+	Node           synth.Node
+	Facts          []fact
+	Body           template.HTML
+	Tables         []table
+	Fragments      []fragment
+	Claims         []claimRow
+	SVG            template.HTML
+	Neighbors      []neighborRow
+	OpenNeighbors  bool
+	Filters        []filter
+	Cards          []card
+	Groups         []driftGroup
+}
+
+type fact struct{ Name, Value, URL string }
+
+type table struct {
+	Title, Class, Empty string
+	Head                []string
+	Rows                []row
+}
+
+type row struct {
+	Stale bool
+	Cells []cell
+}
+
+// cell is a table cell: a link when URL is set, a badge when Badge is.
+type cell struct {
+	Text, URL, Badge, Title string
+	Code                    bool
+}
+
+type fragment struct {
+	Anchor, Ref, State, Why, Detail string
+	Start, End, More                int
+	HTML                            template.HTML
+}
+
+type claimRow struct {
+	Text, URI, URL, Captured, State, Why, Detail string
+}
+
+type neighborRow struct {
+	Node synth.Node
+	Edge synth.Edge
+	Dir  string // "→" for an edge from this page's node, "←" for one to it
+	URL  string
+}
+
+type filter struct {
+	Text, URL string
+	Current   bool
+}
+
+type card struct {
+	Text, URL string
+	Value     int
+	Stale     bool
+}
+
+// ListJSON is the twin of an index page: the nodes it lists.
+type ListJSON struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	Kind          string       `json:"kind"`
+	Title         string       `json:"title"`
+	Nodes         []synth.Node `json:"nodes"`
+}
+
+// pages lists every page of the site.
+func (b *builder) pages() []page {
+	var out []page
+	add := func(dir, tmpl string, data func(b *builder, root string) (*pageData, any, error)) {
+		out = append(out, page{dir: dir, tmpl: tmpl, data: data})
+	}
+	add("", "home", (*builder).home)
+	add("requirements", "list", matrix(""))
+	for _, f := range matrixFilters {
+		add("requirements/filter/"+f.slug, "list", matrix(f.slug))
+	}
+	add("decisions", "list", listOf(synth.TypeDecision, "Decisions"))
+	add("pages", "list", listOf(synth.TypePage, "Pages"))
+	add("code", "list", listOf(synth.TypeFile, "Code"))
+	add("drift", "drift", (*builder).driftPage)
+	add("search", "search", func(b *builder, root string) (*pageData, any, error) {
+		return &pageData{Title: "Search", Heading: "Search"}, synth.NewSearch(b.graph, b.p.Model, b.relURL), nil
+	})
+	files := map[string]bool{}
+	for _, n := range b.graph.Nodes {
+		switch n.Type {
+		case synth.TypeSymbol:
+			files[n.Path] = true
+		case synth.TypeFile:
+			files[n.Path] = true
+		default:
+			n := n
+			add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+		}
+		if n.Type == synth.TypeTest {
+			files[n.Path] = true
+		}
+	}
+	// Every file with a node on it gets a page, also one that no longer
+	// exists: its symbols' links must lead somewhere that says so.
+	for _, p := range sortedKeys(files) {
+		n, ok := b.graph.Node(synth.TypeFile + ":" + p)
+		if !ok {
+			n = synth.Node{ID: synth.TypeFile + ":" + p, Type: synth.TypeFile, Label: p, Path: p,
+				State: string(codeanchors.Unknown), Why: codeanchors.TargetMissing.Why(b.lang)}
+		}
+		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+	}
+	return out
+}
+
+// nodePage is the page of one node: its facts, body, links, code, claims
+// and neighborhood.
+func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
+	d := &pageData{Node: n, Title: n.Label, Heading: n.Label}
+	if n.Title != "" && n.Title != n.Label {
+		d.Title = n.Label + " " + n.Title
+		d.Heading = n.Title
+		if n.Type == synth.TypeRequirement || n.Type == synth.TypeDecision {
+			d.Heading = n.Label + ": " + n.Title
+		}
+	}
+	nb := b.graph.Neighbors(n.ID)
+	if n.Type == synth.TypeFile {
+		// A file's page shows its symbols' neighbors too.
+		nb = b.fileNeighborhood(n)
+	}
+	b.addGraph(d, n, nb, root)
+	var err error
+	switch n.Type {
+	case synth.TypeRequirement:
+		err = b.requirementPage(d, n, root)
+	case synth.TypeDecision:
+		err = b.decisionPage(d, n, root)
+	case synth.TypePage:
+		err = b.wikiPage(d, n, root)
+	case synth.TypeFile:
+		b.filePage(d, n, root)
+	case synth.TypeTest:
+		b.testPage(d, n, root)
+	case synth.TypeRun:
+		b.runPage(d, n, root)
+	}
+	return d, synth.NodeJSON{SchemaVersion: synth.SchemaVersion, Node: n, Neighborhood: nb}, err
+}
+
+func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
+	ids := []string{n.ID}
+	for _, m := range b.graph.Nodes {
+		if m.Path == n.Path && (m.Type == synth.TypeSymbol || m.Type == synth.TypeTest) {
+			ids = append(ids, m.ID)
+		}
+	}
+	return b.graph.NeighborhoodOf(ids, 1)
+}
+
+// addGraph draws the neighborhood and lists every neighbor.
+func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
+	href := func(m synth.Node) string { return root + nodeURL(m) }
+	d.SVG = GraphSVG(nb, n.ID, href)
+	byID := map[string]synth.Node{}
+	for _, m := range nb.Nodes {
+		byID[m.ID] = m
+	}
+	for _, e := range nb.Edges {
+		var other, dir string
+		switch {
+		case e.Src == n.ID:
+			other, dir = e.Dst, "→"
+		case e.Dst == n.ID:
+			other, dir = e.Src, "←"
+		case n.Type == synth.TypeFile && byID[e.Src].Path == n.Path:
+			other, dir = e.Dst, "→"
+		case n.Type == synth.TypeFile && byID[e.Dst].Path == n.Path:
+			other, dir = e.Src, "←"
+		default:
+			continue
+		}
+		m := byID[other]
+		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
+			continue // the file's own symbols are listed in its symbol table
+		}
+		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, URL: root + nodeURL(m)})
+	}
+	d.OpenNeighbors = len(d.Neighbors) <= 20
+}
+
+func yesNo(v *bool, what string) cell {
+	if v != nil && *v {
+		return cell{Text: "yes", Badge: "yes", Title: what}
+	}
+	return cell{Text: "no", Badge: "no", Title: "not " + what}
+}
+
+func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error {
+	r := b.requirement(n.Label)
+	d.Facts = append(d.Facts, fact{Name: "revision", Value: short(n.Revision)})
+	for _, f := range []struct {
+		name string
+		v    *bool
+	}{{"implemented", n.Implemented}, {"tested", n.Tested}, {"verified", n.Verified}} {
+		v := "no"
+		if f.v != nil && *f.v {
+			v = "yes"
+		}
+		d.Facts = append(d.Facts, fact{Name: f.name, Value: v})
+	}
+	for _, is := range r.Issues {
+		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + "decisions/" + segment(is.ID) + "/"})
+	}
+	var err error
+	if d.Body, err = b.body(&r.Doc, root); err != nil {
+		return err
+	}
+	for _, group := range []struct {
+		title string
+		refs  []claims.TargetRef
+	}{{"Implemented by", r.Implements}, {"Tested by", r.Tests}} {
+		t := table{Title: group.title, Head: []string{"target", "lines", "state"}, Empty: "none declared"}
+		for _, ref := range group.refs {
+			t.Rows = append(t.Rows, b.targetRow(ref.Target, root))
+			d.Fragments = append(d.Fragments, b.fragments(ref.Target, root)...)
+		}
+		d.Tables = append(d.Tables, t)
+	}
+	ev := table{Title: "Evidence", Head: []string{"run", "recorded against", "tests", "state"}, Empty: "no test run recorded"}
+	for _, es := range b.a.Report.Evidence {
+		if es.Evidence.Req != r.ID {
+			continue
+		}
+		against := "the current revision"
+		if es.Evidence.Revision != r.Revision {
+			against = "revision " + short(es.Evidence.Revision)
+		}
+		passed := 0
+		for _, t := range es.Evidence.Tests {
+			if t.Outcome == codeanchors.OutcomePass {
+				passed++
+			}
+		}
+		ev.Rows = append(ev.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
+			{Text: es.Evidence.Run, URL: root + "runs/" + segment(es.Evidence.Run) + "/"},
+			{Text: against},
+			{Text: fmt.Sprintf("%d of %d passed", passed, len(es.Evidence.Tests))},
+			stateCell(es.Verdict, b.lang),
+		}})
+	}
+	d.Tables = append(d.Tables, ev)
+	d.Claims = b.claimRows(r.Doc.Claims, root)
+	return nil
+}
+
+func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
+	dec := b.decision(n.Label)
+	if dec.Date != "" {
+		d.Facts = append(d.Facts, fact{Name: "date", Value: dec.Date})
+	}
+	for _, s := range dec.Supersedes {
+		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + "decisions/" + segment(s.ID) + "/"})
+	}
+	var err error
+	d.Body, err = b.body(&dec.Doc, root)
+	d.Claims = b.claimRows(dec.Doc.Claims, root)
+	return err
+}
+
+func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
+	pg := b.wiki(strings.TrimPrefix(n.ID, synth.TypePage+":"))
+	if pg.Type != "" {
+		d.Facts = append(d.Facts, fact{Name: "type", Value: pg.Type})
+	}
+	for _, s := range pg.Sources {
+		d.Facts = append(d.Facts, fact{Name: "source", Value: s})
+	}
+	if pg.Synthesized {
+		d.Facts = append(d.Facts, fact{Name: "made from", Value: pg.Doc.File})
+	}
+	var err error
+	d.Body, err = b.body(&pg.Doc, root)
+	d.Claims = b.claimRows(pg.Doc.Claims, root)
+	return err
+}
+
+func (b *builder) filePage(d *pageData, n synth.Node, root string) {
+	d.Heading = n.Path
+	src := b.a.Sources[n.Path]
+	if src != nil && src.Absent == "" {
+		d.Facts = append(d.Facts, fact{Name: "lines", Value: fmt.Sprint(len(src.Lines))}, fact{Name: "parser", Value: src.Parser()})
+		if src.ParseErr != nil {
+			d.Facts = append(d.Facts, fact{Name: "parse error", Value: src.ParseErr.Error()})
+		}
+	} else if n.Why == "" {
+		n.Why = codeanchors.TargetMissing.Why(b.lang)
+	}
+	t := table{Title: "Symbols", Head: []string{"symbol", "kind", "lines", "state", "claimed by"}, Empty: "no symbols found"}
+	var syms []synth.Node
+	for _, m := range b.graph.Nodes {
+		if m.Path == n.Path && (m.Type == synth.TypeSymbol || m.Type == synth.TypeTest) {
+			syms = append(syms, m)
+		}
+	}
+	slices.SortStableFunc(syms, func(x, y synth.Node) int { return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.ID, y.ID)) })
+	for _, m := range syms {
+		name := strings.TrimPrefix(m.Ref(), n.Path)
+		name = strings.TrimPrefix(name, "@")
+		lines := ""
+		if m.Start > 0 {
+			lines = fmt.Sprintf("%d–%d", m.Start, m.End)
+		}
+		st := cell{}
+		var by []string
+		if ts := b.targets[m.Ref()]; ts != nil {
+			st = stateCell(ts.Verdict, b.lang)
+			for _, u := range ts.Uses {
+				by = append(by, strings.SplitN(u.Node, ":", 2)[1])
+			}
+		}
+		link := "#" + symbolAnchor(m)
+		if m.Type == synth.TypeTest {
+			link = root + nodeURL(m)
+		}
+		t.Rows = append(t.Rows, row{Stale: m.Stale, Cells: []cell{
+			{Text: name, URL: link, Code: true}, {Text: m.Kind}, {Text: lines}, st, {Text: strings.Join(slices.Compact(by), ", ")},
+		}})
+	}
+	d.Tables = append(d.Tables, t)
+	// The code of every anchored symbol, and the whole file when a claim
+	// anchors it.
+	for _, m := range syms {
+		if ts := b.targets[m.Ref()]; ts != nil {
+			d.Fragments = append(d.Fragments, b.fragments(ts.Target, root)...)
+		}
+	}
+	if ts := b.targets[n.Path]; ts != nil {
+		d.Fragments = append(d.Fragments, b.fragments(ts.Target, root)...)
+	}
+	d.Claims = nil
+}
+
+func (b *builder) testPage(d *pageData, n synth.Node, root string) {
+	d.Heading = n.Label
+	t, err := claims.ParseTarget(n.Ref())
+	if err == nil {
+		d.Fragments = b.fragments(t, root)
+	}
+	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + "code/" + pathSegments(n.Path) + "/"})
+}
+
+func (b *builder) runPage(d *pageData, n synth.Node, root string) {
+	d.Heading = "Run " + n.Label
+	t := table{Title: "Evidence", Head: []string{"requirement", "test", "outcome", "state"}, Empty: "no evidence"}
+	for _, es := range b.a.Report.Evidence {
+		if es.Evidence.Run != n.Label {
+			continue
+		}
+		for _, test := range es.Evidence.Tests {
+			badge := "yes"
+			if test.Outcome != codeanchors.OutcomePass {
+				badge = "stale"
+			}
+			tn, _ := claims.ParseTarget(test.Target)
+			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
+				{Text: es.Evidence.Req, URL: root + "requirements/" + segment(es.Evidence.Req) + "/"},
+				{Text: test.Target, URL: root + b.relURL(synth.TargetNodeID(tn)), Code: true},
+				{Text: test.Outcome, Badge: badge},
+				stateCell(es.Verdict, b.lang),
+			}})
+		}
+	}
+	d.Tables = append(d.Tables, t)
+}
+
+// targetRow is a table row for a code target: its link, current lines and
+// state.
+func (b *builder) targetRow(t claims.Target, root string) row {
+	ts := b.targets[t.String()]
+	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(synth.TargetNodeID(t)), Code: true}}}
+	if ts == nil {
+		return row{Cells: append(r.Cells, cell{}, cell{})}
+	}
+	v := ts.Verdict
+	lines := ""
+	if v.Start > 0 {
+		lines = fmt.Sprintf("%d–%d", v.Start, v.End)
+	}
+	r.Stale = v.State == codeanchors.Stale
+	r.Cells = append(r.Cells, cell{Text: lines}, stateCell(v, b.lang))
+	return r
+}
+
+func stateCell(v codeanchors.Verdict, lang string) cell {
+	text := string(v.State)
+	switch {
+	case v.Moved && v.Reformatted:
+		text += " (moved, reformatted)"
+	case v.Moved:
+		text += " (moved)"
+	case v.Reformatted:
+		text += " (reformatted)"
+	}
+	why := v.Reason.Why(lang)
+	if why == "" {
+		why = v.Note
+	}
+	return cell{Text: text, Badge: string(v.State), Title: why}
+}
+
+// fragments returns the highlighted code of a target as it is now, with its
+// state; none when its file cannot be read.
+func (b *builder) fragments(t claims.Target, root string) []fragment {
+	ts := b.targets[t.String()]
+	src := b.a.Sources[t.Path]
+	if ts == nil || src == nil || src.Absent != "" || ts.Verdict.Start == 0 {
+		return nil
+	}
+	v := ts.Verdict
+	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Reason.Why(b.lang)}
+	n := synth.Node{Path: t.Path, Symbol: t.Symbol, ID: synth.TargetNodeID(t)}
+	f.Anchor = symbolAnchor(n)
+	if ts.Anchor != nil && (v.Moved || ts.Anchor.Start != v.Start || ts.Anchor.End != v.End) {
+		f.Detail = fmt.Sprintf("captured at lines %d–%d", ts.Anchor.Start, ts.Anchor.End)
+		if v.Moved {
+			f.Detail = fmt.Sprintf("moved: captured at lines %d–%d, now %d–%d", ts.Anchor.Start, ts.Anchor.End, v.Start, v.End)
+		}
+	}
+	if v.Reformatted {
+		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
+	}
+	f.HTML, f.More = b.hl.fragment(t.Path, src.Lines, v.Start, v.End)
+	return []fragment{f}
+}
+
+// claimRows lists a document's claims with their code URI, the captured
+// range and the anchor's state.
+func (b *builder) claimRows(cs []claims.Claim, root string) []claimRow {
+	var out []claimRow
+	for _, c := range cs {
+		r := claimRow{Text: c.Text}
+		if !c.HasTarget {
+			out = append(out, r)
+			continue
+		}
+		r.URI = c.Target.URI(b.repo)
+		r.URL = root + b.relURL(synth.TargetNodeID(c.Target))
+		if ts := b.targets[c.Target.String()]; ts != nil {
+			v := ts.Verdict
+			r.State, r.Why = string(v.State), v.Reason.Why(b.lang)
+			if ts.Anchor != nil {
+				r.Captured = fmt.Sprintf("lines %d–%d", ts.Anchor.Start, ts.Anchor.End)
+			} else {
+				r.Captured = "not captured"
+			}
+			switch {
+			case v.Moved:
+				r.Detail = fmt.Sprintf("moved to lines %d–%d", v.Start, v.End)
+			case v.Reformatted:
+				r.Detail = "reformatted"
+			case v.State != codeanchors.Linked:
+				r.Detail = r.Why
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// body renders a document's Markdown.
+func (b *builder) body(d *claims.Doc, root string) (template.HTML, error) {
+	s, err := b.renderMarkdown(d, root)
+	return template.HTML(s), err
+}
+
+func (b *builder) requirement(id string) *claims.Requirement {
+	i, _ := slices.BinarySearchFunc(b.p.Model.Requirements, id, func(r *claims.Requirement, id string) int { return cmp.Compare(r.ID, id) })
+	return b.p.Model.Requirements[i]
+}
+
+func (b *builder) decision(id string) *claims.Decision {
+	i, _ := slices.BinarySearchFunc(b.p.Model.Decisions, id, func(d *claims.Decision, id string) int { return cmp.Compare(d.ID, id) })
+	return b.p.Model.Decisions[i]
+}
+
+func (b *builder) wiki(p string) *claims.Page {
+	i, _ := slices.BinarySearchFunc(b.p.Model.Pages, p, func(pg *claims.Page, p string) int { return cmp.Compare(pg.Path, p) })
+	return b.p.Model.Pages[i]
+}
+
+// short abbreviates a hash for display.
+func short(h string) string {
+	h = strings.TrimPrefix(h, codeanchors.HashPrefix)
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

@@ -1,0 +1,106 @@
+package site
+
+import (
+	"strings"
+
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// The site's URL scheme. Every page is a folder with an index.html and an
+// index.json twin; links between pages are relative, so the site works
+// under any base URL and from the file system.
+//
+//	requirements/ID/     decisions/ID/     pages/PATH/
+//	code/PATH/           tests/PATH/SYMBOL/   runs/ID/
+//	symbols live on their file's page, at #sym-SYMBOL.
+
+// nodeDir returns the folder of a node's own page, relative to the site
+// root, or "" for a node that has none (a symbol: it lives on its file's
+// page).
+func nodeDir(n synth.Node) string {
+	switch n.Type {
+	case synth.TypeRequirement:
+		return "requirements/" + segment(n.Label)
+	case synth.TypeDecision:
+		return "decisions/" + segment(n.Label)
+	case synth.TypePage:
+		return "pages/" + pathSegments(strings.TrimPrefix(n.ID, synth.TypePage+":"))
+	case synth.TypeFile:
+		return "code/" + pathSegments(n.Path)
+	case synth.TypeTest:
+		return "tests/" + pathSegments(n.Path) + "/" + segment(testName(n))
+	case synth.TypeRun:
+		return "runs/" + segment(n.Label)
+	}
+	return ""
+}
+
+// testName is the part of a test node's ref after the path: its symbol, or
+// its line range.
+func testName(n synth.Node) string {
+	if n.Symbol != "" {
+		return n.Symbol
+	}
+	return strings.TrimPrefix(n.Ref(), n.Path)
+}
+
+// nodeURL returns the URL of a node's page relative to the site root: its
+// folder with a trailing slash, or for a symbol its file's page and anchor.
+func nodeURL(n synth.Node) string {
+	if d := nodeDir(n); d != "" {
+		return d + "/"
+	}
+	return "code/" + pathSegments(n.Path) + "/#" + symbolAnchor(n)
+}
+
+// symbolAnchor is the HTML id of a symbol on its file's page.
+func symbolAnchor(n synth.Node) string {
+	if n.Symbol != "" {
+		return "sym-" + segment(n.Symbol)
+	}
+	return "range-" + segment(strings.TrimPrefix(n.Ref(), n.Path+"#"))
+}
+
+// rel returns the relative prefix from a page folder to the site root:
+// "" for the root, "../../" for "requirements/REQ-1".
+func rel(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return strings.Repeat("../", strings.Count(dir, "/")+1)
+}
+
+// pathSegments escapes each segment of a slash-separated path.
+func pathSegments(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = segment(s)
+	}
+	return strings.Join(parts, "/")
+}
+
+// segment makes s safe as one folder name and one URL path segment alike:
+// letters, digits, '-', '_', '.' and '@' stay; every other byte becomes
+// '~' and two hex digits ('~' itself included), so distinct names stay
+// distinct. "." and ".." are escaped too.
+func segment(s string) string {
+	if s == "" {
+		return "~"
+	}
+	if s == "." || s == ".." {
+		return strings.Repeat("~2e", len(s))
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '@':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('~')
+			b.WriteByte("0123456789abcdef"[c>>4])
+			b.WriteByte("0123456789abcdef"[c&15])
+		}
+	}
+	return b.String()
+}

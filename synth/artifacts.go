@@ -1,0 +1,224 @@
+package synth
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// SchemaVersion is the version of every JSON artifact of a built site. The
+// schemas are in the repository's schemas/ folder.
+const SchemaVersion = 1
+
+// NodeJSON is the index.json twin of a node's page: the node and its depth-1
+// neighborhood.
+type NodeJSON struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	Node          Node         `json:"node"`
+	Neighborhood  Neighborhood `json:"neighborhood"`
+}
+
+// DriftJSON is api/drift.json: every link that is not linked.
+type DriftJSON struct {
+	SchemaVersion int         `json:"schemaVersion"`
+	Links         []DriftLink `json:"links"` // in ref order
+}
+
+// DriftLink is one stale or unknown link and where it is claimed.
+type DriftLink struct {
+	Ref       string   `json:"ref"`
+	State     string   `json:"state"`
+	Reason    string   `json:"reason"`
+	Why       string   `json:"why"`
+	ClaimedBy []string `json:"claimed_by"` // node ids
+	// ClaimedAt lists the places the link is written, file:line.
+	ClaimedAt     []string `json:"claimed_at"`
+	Start         int      `json:"start,omitempty"` // current lines, when found
+	End           int      `json:"end,omitempty"`
+	CapturedStart int      `json:"captured_start,omitempty"`
+	CapturedEnd   int      `json:"captured_end,omitempty"`
+	Note          string   `json:"note,omitempty"`
+	URL           string   `json:"url,omitempty"` // the target's page, under the base URL
+}
+
+// NewDrift lists every non-linked link of a report: code targets, then
+// evidence entries, in ref order. url gives a target's page URL ("" for
+// none).
+func NewDrift(rep *codeanchors.Report, lang string, url func(nodeID string) string) DriftJSON {
+	d := DriftJSON{SchemaVersion: SchemaVersion, Links: []DriftLink{}}
+	for _, ts := range rep.Targets {
+		v := ts.Verdict
+		if v.State == codeanchors.Linked {
+			continue
+		}
+		l := DriftLink{
+			Ref: ts.Target.String(), State: string(v.State), Reason: string(v.Reason), Why: v.Reason.Why(lang),
+			ClaimedBy: []string{}, ClaimedAt: []string{}, Start: v.Start, End: v.End, Note: v.Note,
+			URL: url(TargetNodeID(ts.Target)),
+		}
+		if ts.Anchor != nil {
+			l.CapturedStart, l.CapturedEnd = ts.Anchor.Start, ts.Anchor.End
+		}
+		for _, u := range ts.Uses {
+			l.ClaimedBy = append(l.ClaimedBy, u.Node)
+			l.ClaimedAt = append(l.ClaimedAt, u.Pos.String())
+		}
+		l.ClaimedBy = slices.Compact(l.ClaimedBy)
+		d.Links = append(d.Links, l)
+	}
+	for _, es := range rep.Evidence {
+		if es.Verdict.State == codeanchors.Linked {
+			continue
+		}
+		req := TypeRequirement + ":" + es.Evidence.Req
+		d.Links = append(d.Links, DriftLink{
+			Ref: TypeRun + ":" + es.Evidence.Run, State: string(es.Verdict.State), Reason: string(es.Verdict.Reason),
+			Why: es.Verdict.Reason.Why(lang), ClaimedBy: []string{req}, ClaimedAt: []string{}, Note: es.Verdict.Note,
+			URL: url(req),
+		})
+	}
+	slices.SortStableFunc(d.Links, func(a, b DriftLink) int {
+		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.Compare(a.ClaimedBy, b.ClaimedBy))
+	})
+	return d
+}
+
+// SearchJSON is api/search.json, the client search index.
+type SearchJSON struct {
+	SchemaVersion int           `json:"schemaVersion"`
+	Entries       []SearchEntry `json:"entries"` // in node order
+}
+
+// SearchEntry is one searchable node.
+type SearchEntry struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	Text  string `json:"text"` // plain text, capped at MaxSearchText bytes
+	// URL is the node's page relative to the site root ("requirements/REQ-1/").
+	URL   string `json:"url"`
+	Stale bool   `json:"stale"`
+}
+
+// MaxSearchText caps the text of a search entry, so the index stays small.
+const MaxSearchText = 600
+
+// NewSearch indexes requirements, decisions, pages, symbols and tests by id,
+// title and text. url gives each node's page, relative to the site root.
+func NewSearch(g *Graph, m *claims.Model, url func(nodeID string) string) SearchJSON {
+	text := map[string]string{}
+	each(m, func(id string, d *claims.Doc) { text[id] = plainText(d.Body) })
+	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: []SearchEntry{}}
+	for _, n := range g.Nodes {
+		switch n.Type {
+		case TypeRequirement, TypeDecision, TypePage, TypeSymbol, TypeTest:
+		default:
+			continue
+		}
+		title := n.Title
+		if title == "" {
+			title = n.Label
+		}
+		s.Entries = append(s.Entries, SearchEntry{ID: n.ID, Type: n.Type, Title: title, Text: text[n.ID], URL: url(n.ID), Stale: n.Stale})
+	}
+	return s
+}
+
+// plainText squeezes Markdown into searchable text: whitespace collapsed,
+// capped at MaxSearchText bytes on a rune boundary.
+func plainText(body []byte) string {
+	t := strings.Join(strings.Fields(string(body)), " ")
+	if len(t) <= MaxSearchText {
+		return t
+	}
+	cut := MaxSearchText
+	for cut > 0 && t[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return t[:cut]
+}
+
+// ManifestJSON is api/manifest.json: what the build holds.
+type ManifestJSON struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	ProjectID     string `json:"project_id"`
+	Title         string `json:"title"`
+	BaseURL       string `json:"baseURL"`
+	// Nodes counts nodes per type; every type is present.
+	Nodes map[string]int `json:"nodes"`
+	Edges int            `json:"edges"`
+	// Links counts link states, Reasons the non-linked links per reason;
+	// every state and reason is present.
+	Links     map[string]int `json:"links"`
+	Reasons   map[string]int `json:"reasons"`
+	Pages     int            `json:"pages"` // HTML pages written
+	Artifacts []string       `json:"artifacts"`
+	// Truncated lists what a cap cut: "code index: 12 unresolved imports
+	// not listed", and the like.
+	Truncated []string `json:"truncated"`
+}
+
+// NewManifest counts a build.
+func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages int, artifacts, truncated []string) ManifestJSON {
+	m := ManifestJSON{
+		SchemaVersion: SchemaVersion, ProjectID: g.ProjectID, Title: title, BaseURL: baseURL,
+		Nodes: map[string]int{}, Edges: len(g.Edges), Links: map[string]int{}, Reasons: map[string]int{},
+		Pages: pages, Artifacts: artifacts, Truncated: truncated,
+	}
+	if m.Truncated == nil {
+		m.Truncated = []string{}
+	}
+	for t := range typeRank {
+		m.Nodes[t] = 0
+	}
+	for _, n := range g.Nodes {
+		m.Nodes[n.Type]++
+	}
+	for _, s := range []codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown} {
+		m.Links[string(s)] = 0
+	}
+	for _, r := range codeanchors.Reasons {
+		m.Reasons[string(r)] = 0
+	}
+	count := func(v codeanchors.Verdict) {
+		m.Links[string(v.State)]++
+		if v.Reason != "" {
+			m.Reasons[string(v.Reason)]++
+		}
+	}
+	for _, ts := range rep.Targets {
+		count(ts.Verdict)
+	}
+	for _, es := range rep.Evidence {
+		count(es.Verdict)
+	}
+	return m
+}
+
+// Ref returns the SPEC 1.3 reference of a code node ("path@Symbol"), or its
+// id for other nodes.
+func (n Node) Ref() string {
+	switch n.Type {
+	case TypeSymbol, TypeTest, TypeFile:
+		return strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(n.ID, TypeSymbol+":"), TypeTest+":"), TypeFile+":")
+	}
+	return n.ID
+}
+
+// Neighbors returns the depth-1 neighborhood of a node.
+func (g *Graph) Neighbors(id string) Neighborhood {
+	n, ok := g.Node(id)
+	if !ok {
+		return g.Neighborhood(Query{}).Neighborhood
+	}
+	return g.NeighborhoodOf([]string{n.ID}, 1)
+}
+
+// String describes a neighborhood for messages.
+func (nb Neighborhood) String() string {
+	return fmt.Sprintf("%d nodes, %d edges", len(nb.Nodes), len(nb.Edges))
+}
