@@ -94,6 +94,7 @@ type builder struct {
 	hl      *highlighter
 	tmpl    map[string]*template.Template
 	drift   synth.DriftJSON
+	symbols map[string][]synth.Node // symbol and test nodes by path, in node order
 }
 
 // page is one HTML page to render, with its JSON twin.

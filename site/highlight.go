@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"path"
 	"strings"
 	"sync"
 
@@ -24,24 +25,38 @@ const (
 // shown.
 const MaxFragmentLines = 200
 
-// highlighter lexes each source file once and cuts fragments from its
-// token lines. Safe for concurrent use.
+// highlighter renders highlighted fragments. Each distinct fragment (file
+// and lines) is lexed and formatted once, however many pages show it, and
+// each file extension's lexer is looked up once. Safe for concurrent use.
 type highlighter struct {
-	mu    sync.Mutex
-	files map[string]*lexed
+	mu        sync.Mutex
+	fragments map[fragmentKey]*rendered
+	lexers    map[string]chroma.Lexer
 }
 
-type lexed struct {
-	once  sync.Once
-	lines [][]chroma.Token
+type fragmentKey struct {
+	path       string
+	start, end int
+	anchor     string
 }
 
-func newHighlighter() *highlighter { return &highlighter{files: map[string]*lexed{}} }
+type rendered struct {
+	once sync.Once
+	html template.HTML
+}
+
+func newHighlighter() *highlighter {
+	return &highlighter{fragments: map[fragmentKey]*rendered{}, lexers: map[string]chroma.Lexer{}}
+}
 
 // fragment returns lines start..end of the file as highlighted HTML with
-// their real line numbers, and how many lines past MaxFragmentLines were
-// left out.
-func (h *highlighter) fragment(path string, lines [][]byte, start, end int) (template.HTML, int) {
+// their real line numbers, each linkable as #<anchor>-L<n>, and how many
+// lines past MaxFragmentLines were left out.
+//
+// Only the fragment's lines are lexed, not the whole file: anchored ranges
+// start at a declaration, where a lexer's state is the initial one, and
+// lexing whole files dominated the build time of large sites.
+func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anchor string) (template.HTML, int) {
 	if start < 1 || end < start || start > len(lines) {
 		return "", 0
 	}
@@ -51,50 +66,47 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int) (tem
 		more = end - start + 1 - MaxFragmentLines
 		end = start + MaxFragmentLines - 1
 	}
+	key := fragmentKey{path, start, end, anchor}
 	h.mu.Lock()
-	l := h.files[path]
-	if l == nil {
-		l = &lexed{}
-		h.files[path] = l
+	r := h.fragments[key]
+	if r == nil {
+		r = &rendered{}
+		h.fragments[key] = r
 	}
 	h.mu.Unlock()
-	l.once.Do(func() { l.lines = lex(path, lines) })
-
-	var toks []chroma.Token
-	for _, line := range l.lines[start-1 : min(end, len(l.lines))] {
-		toks = append(toks, line...)
-	}
-	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start),
-		chtml.WithLinkableLineNumbers(true, "L"))
-	var buf bytes.Buffer
-	if err := f.Format(&buf, styles.Get(lightStyle), chroma.Literator(toks...)); err != nil {
-		return template.HTML(fmt.Sprintf("<pre>%s</pre>", template.HTMLEscapeString(err.Error()))), more
-	}
-	return template.HTML(buf.String()), more
+	r.once.Do(func() { r.html = h.render(path, lines[start-1:end], start, anchor) })
+	return r.html, more
 }
 
-// lex tokenizes a whole file, so a fragment is highlighted in the context
-// of the file (a line inside a long string stays a string), and splits the
-// tokens into lines. A file chroma cannot lex is plain text.
-func lex(path string, lines [][]byte) [][]chroma.Token {
+func (h *highlighter) render(path string, lines [][]byte, start int, anchor string) template.HTML {
 	src := string(bytes.Join(lines, []byte("\n"))) + "\n"
-	lexer := lexers.Match(path)
-	if lexer == nil {
-		lexer = lexers.Fallback
+	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start),
+		chtml.WithLinkableLineNumbers(true, anchor+"-L"))
+	it, err := chroma.Coalesce(h.lexer(path)).Tokenise(nil, src)
+	var buf bytes.Buffer
+	if err == nil {
+		err = f.Format(&buf, styles.Get(lightStyle), it)
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, src)
 	if err != nil {
-		out := make([][]chroma.Token, len(lines))
-		for i, l := range lines {
-			out[i] = []chroma.Token{{Type: chroma.Text, Value: string(l) + "\n"}}
+		return template.HTML(fmt.Sprintf("<pre>%s</pre>", template.HTMLEscapeString(src)))
+	}
+	return template.HTML(buf.String())
+}
+
+// lexer returns chroma's lexer for a file name, by extension, cached.
+func (h *highlighter) lexer(p string) chroma.Lexer {
+	ext := strings.ToLower(path.Ext(p))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.lexers[ext]
+	if !ok {
+		l = lexers.Match(path.Base(p))
+		if l == nil {
+			l = lexers.Fallback
 		}
-		return out
+		h.lexers[ext] = l
 	}
-	out := chroma.SplitTokensIntoLines(it.Tokens())
-	for len(out) < len(lines) {
-		out = append(out, nil)
-	}
-	return out
+	return l
 }
 
 // chromaCSS is the highlighting stylesheet: the light theme, and the dark

@@ -107,7 +107,11 @@ func (b *builder) pages() []page {
 		return &pageData{Title: "Search", Heading: "Search"}, synth.NewSearch(b.graph, b.p.Model, b.relURL), nil
 	})
 	files := map[string]bool{}
+	b.symbols = map[string][]synth.Node{}
 	for _, n := range b.graph.Nodes {
+		if n.Type == synth.TypeSymbol || n.Type == synth.TypeTest {
+			b.symbols[n.Path] = append(b.symbols[n.Path], n)
+		}
 		switch n.Type {
 		case synth.TypeSymbol:
 			files[n.Path] = true
@@ -171,10 +175,8 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 
 func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
 	ids := []string{n.ID}
-	for _, m := range b.graph.Nodes {
-		if m.Path == n.Path && (m.Type == synth.TypeSymbol || m.Type == synth.TypeTest) {
-			ids = append(ids, m.ID)
-		}
+	for _, m := range b.symbols[n.Path] {
+		ids = append(ids, m.ID)
 	}
 	return b.graph.NeighborhoodOf(ids, 1)
 }
@@ -318,12 +320,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 		n.Why = codeanchors.TargetMissing.Why(b.lang)
 	}
 	t := table{Title: "Symbols", Head: []string{"symbol", "kind", "lines", "state", "claimed by"}, Empty: "no symbols found"}
-	var syms []synth.Node
-	for _, m := range b.graph.Nodes {
-		if m.Path == n.Path && (m.Type == synth.TypeSymbol || m.Type == synth.TypeTest) {
-			syms = append(syms, m)
-		}
-	}
+	syms := slices.Clone(b.symbols[n.Path])
 	slices.SortStableFunc(syms, func(x, y synth.Node) int { return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.ID, y.ID)) })
 	for _, m := range syms {
 		name := strings.TrimPrefix(m.Ref(), n.Path)
@@ -451,7 +448,7 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 	if v.Reformatted {
 		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
 	}
-	f.HTML, f.More = b.hl.fragment(t.Path, src.Lines, v.Start, v.End)
+	f.HTML, f.More = b.hl.fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
 	return []fragment{f}
 }
 

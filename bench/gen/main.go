@@ -1,0 +1,132 @@
+// Command gen writes a synthetic tracewiki workspace for benchmarks: Go
+// packages with functions and tests, requirements that implement and test
+// them, decisions, and wiki pages full of claims. The same flags always
+// write the same bytes (fixed seed).
+//
+//	go run ./bench/gen -out /tmp/big -pages 5000 -claims 10
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	out := flag.String("out", "", "the workspace `DIR` to write (must not exist)")
+	pages := flag.Int("pages", 5000, "wiki pages")
+	claims := flag.Int("claims", 10, "claims per wiki page")
+	reqs := flag.Int("reqs", 2000, "requirements")
+	decs := flag.Int("decisions", 500, "decisions")
+	files := flag.Int("files", 1000, "Go source files (each with a test file every fourth)")
+	funcs := flag.Int("funcs", 10, "functions per Go file")
+	seed := flag.Uint64("seed", 1, "random seed")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("gen: ")
+	if *out == "" {
+		log.Fatal("-out is required")
+	}
+	if _, err := os.Stat(*out); err == nil {
+		log.Fatalf("%s exists; refusing to overwrite it", *out)
+	}
+	g := &gen{dir: *out, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))}
+	g.write("go.mod", "module example.com/big\n\ngo 1.26\n")
+	g.write("tracewiki.toml", "title = \"Big\"\n")
+	for f := range *files {
+		g.goFile(f, *funcs)
+	}
+	for r := range *reqs {
+		g.requirement(r, *files, *funcs, *decs)
+	}
+	for d := range *decs {
+		g.write(fmt.Sprintf("content/decisions/DEC-%d.md", d),
+			fmt.Sprintf("---\ntitle: Decision %d\nstatus: accepted\n---\nWe decided %s, see pkg%03d/f%04d.go.\n", d, g.words(12), d%(*files/20+1), d%*files))
+	}
+	for p := range *pages {
+		g.page(p, *claims, *files, *funcs, *reqs)
+	}
+	if g.err != nil {
+		log.Fatal(g.err)
+	}
+}
+
+type gen struct {
+	dir string
+	rng *rand.Rand
+	err error
+}
+
+func (g *gen) write(name, data string) {
+	if g.err != nil {
+		return
+	}
+	p := filepath.Join(g.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		g.err = err
+		return
+	}
+	g.err = os.WriteFile(p, []byte(data), 0o644)
+}
+
+var vocabulary = strings.Fields("the order is validated before it is stored and every payment is checked against the account limit so that a retry never charges twice while the ledger keeps one entry per event")
+
+func (g *gen) words(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = vocabulary[g.rng.IntN(len(vocabulary))]
+	}
+	return strings.Join(w, " ")
+}
+
+func goPath(f int) string { return fmt.Sprintf("pkg%03d/f%04d.go", f/20, f) }
+
+func (g *gen) goFile(f, funcs int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package pkg%03d\n\n", f/20)
+	for i := range funcs {
+		fmt.Fprintf(&b, "// F%04d_%d %s.\nfunc F%04d_%d(x int) int {\n", f, i, g.words(6), f, i)
+		for range 3 + g.rng.IntN(12) {
+			fmt.Fprintf(&b, "\tx = x*%d + %d\n", g.rng.IntN(97), g.rng.IntN(89))
+		}
+		if i > 0 {
+			fmt.Fprintf(&b, "\tx += F%04d_%d(x)\n", f, i-1)
+		}
+		b.WriteString("\treturn x\n}\n\n")
+	}
+	g.write(goPath(f), b.String())
+	if f%4 == 0 {
+		var t strings.Builder
+		fmt.Fprintf(&t, "package pkg%03d\n\nimport \"testing\"\n\n", f/20)
+		for i := range funcs {
+			fmt.Fprintf(&t, "func TestF%04d_%d(t *testing.T) {\n\tif F%04d_%d(1) == 0 {\n\t\tt.Skip()\n\t}\n}\n\n", f, i, f, i)
+		}
+		g.write(strings.TrimSuffix(goPath(f), ".go")+"_test.go", t.String())
+	}
+}
+
+func (g *gen) requirement(r, files, funcs, decs int) {
+	f, i := g.rng.IntN(files), g.rng.IntN(funcs)
+	tf := f - f%4
+	g.write(fmt.Sprintf("content/requirements/REQ-%d.md", r), fmt.Sprintf(
+		"---\ntitle: Requirement %d\nstatus: accepted\nimplements: [%s@F%04d_%d]\ntests: [%s@TestF%04d_%d]\nissues: [DEC-%d]\n---\nThe system shall %s.\n",
+		r, goPath(f), f, i, strings.TrimSuffix(goPath(tf), ".go")+"_test.go", tf, i, r%decs, g.words(15)))
+}
+
+func (g *gen) page(p, claims, files, funcs, reqs int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\ntitle: Page %d\ntype: implementation\n---\n# Page %d\n\n", p, p)
+	for c := range claims {
+		f, i := g.rng.IntN(files), g.rng.IntN(funcs)
+		fmt.Fprintf(&b, "Claim %d: %s ([code](code:%s@F%04d_%d)).\n", c, g.words(10), goPath(f), f, i)
+		if c%5 == 4 {
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "\nSee [REQ-%d](req:REQ-%d).\n", p%reqs, p%reqs)
+	g.write(fmt.Sprintf("content/area%02d/page%05d.md", p%50, p), b.String())
+}
