@@ -28,13 +28,13 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 	return func(b *builder, root string) (*pageData, any, error) {
 		keep := func(synth.Node) bool { return true }
 		d := &pageData{Title: "Requirements", Heading: "Requirements"}
-		d.Filters = append(d.Filters, filter{Text: "all", URL: root + "requirements/", Current: slug == ""})
+		d.Filters = append(d.Filters, filter{Text: "all", URL: root + pageURL("requirements"), Current: slug == ""})
 		for _, f := range matrixFilters {
 			if f.slug == slug {
 				keep = f.keep
 				d.Heading = "Requirements: " + f.text
 			}
-			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + "requirements/filter/" + f.slug + "/", Current: f.slug == slug})
+			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + pageURL("requirements/filter/"+f.slug), Current: f.slug == slug})
 		}
 		t := table{Class: "matrix", Head: []string{"requirement", "title", "status", "implemented", "tested", "verified", "stale"}, Empty: "no requirements here"}
 		var nodes []synth.Node
@@ -156,23 +156,33 @@ func (b *builder) home(root string) (*pageData, any, error) {
 		states[codeanchors.State(l.State)]++
 	}
 	d.Cards = []card{
-		{Text: "requirements", URL: root + "requirements/", Value: count[synth.TypeRequirement]},
-		{Text: "verified", URL: root + "requirements/filter/unverified/", Value: verified},
-		{Text: "stale requirements", URL: root + "requirements/filter/stale/", Value: staleReqs, Stale: staleReqs > 0},
-		{Text: "decisions", URL: root + "decisions/", Value: count[synth.TypeDecision]},
-		{Text: "pages", URL: root + "pages/", Value: count[synth.TypePage]},
-		{Text: "source files", URL: root + "code/", Value: count[synth.TypeFile]},
-		{Text: "stale links", URL: root + "drift/", Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
-		{Text: "unknown links", URL: root + "drift/", Value: states[codeanchors.Unknown]},
+		{Text: "requirements", URL: root + pageURL("requirements"), Value: count[synth.TypeRequirement]},
+		{Text: "verified", URL: root + pageURL("requirements/filter/unverified"), Value: verified},
+		{Text: "stale requirements", URL: root + pageURL("requirements/filter/stale"), Value: staleReqs, Stale: staleReqs > 0},
+		{Text: "decisions", URL: root + pageURL("decisions"), Value: count[synth.TypeDecision]},
+		{Text: "pages", URL: root + pageURL("pages"), Value: count[synth.TypePage]},
+		{Text: "source files", URL: root + pageURL("code"), Value: count[synth.TypeFile]},
+		{Text: "stale links", URL: root + pageURL("drift"), Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
+		{Text: "unknown links", URL: root + pageURL("drift"), Value: states[codeanchors.Unknown]},
 	}
 	t := table{Title: "Out of date", Head: []string{"link", "reason", "claimed by"}, Empty: "Every link is linked."}
+	claimedBy := func(ids []string) cell {
+		if len(ids) == 0 {
+			return cell{}
+		}
+		c := cell{Text: strings.SplitN(ids[0], ":", 2)[1], URL: root + b.relURL(ids[0])}
+		if len(ids) > 1 {
+			c.Text += fmt.Sprintf(" and %d more", len(ids)-1)
+		}
+		return c
+	}
 	for i, l := range b.drift.Links {
 		if i == 10 {
-			t.Rows = append(t.Rows, row{Cells: []cell{{Text: fmt.Sprintf("… and %d more", len(b.drift.Links)-10), URL: root + "drift/"}, {}, {}}})
+			t.Rows = append(t.Rows, row{Cells: []cell{{Text: fmt.Sprintf("… and %d more", len(b.drift.Links)-10), URL: root + pageURL("drift")}, {}, {}}})
 			break
 		}
 		t.Rows = append(t.Rows, row{Stale: l.State == string(codeanchors.Stale), Cells: []cell{
-			{Text: l.Ref, URL: root + "drift/#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, {Text: strings.Join(l.ClaimedBy, ", ")},
+			{Text: l.Ref, URL: root + pageURL("drift") + "#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, claimedBy(l.ClaimedBy),
 		}})
 	}
 	d.Tables = []table{t}

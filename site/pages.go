@@ -42,6 +42,7 @@ type table struct {
 }
 
 type row struct {
+	ID    string // the row's HTML id, "" for none
 	Stale bool
 	Cells []cell
 }
@@ -233,7 +234,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		d.Facts = append(d.Facts, fact{Name: f.name, Value: v})
 	}
 	for _, is := range r.Issues {
-		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + "decisions/" + segment(is.ID) + "/"})
+		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + pageURL("decisions/"+segment(is.ID))})
 	}
 	var err error
 	if d.Body, err = b.body(&r.Doc, root); err != nil {
@@ -266,7 +267,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 			}
 		}
 		ev.Rows = append(ev.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
-			{Text: es.Evidence.Run, URL: root + "runs/" + segment(es.Evidence.Run) + "/"},
+			{Text: es.Evidence.Run, URL: root + pageURL("runs/"+segment(es.Evidence.Run))},
 			{Text: against},
 			{Text: fmt.Sprintf("%d of %d passed", passed, len(es.Evidence.Tests))},
 			stateCell(es.Verdict, b.lang),
@@ -283,7 +284,7 @@ func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
 		d.Facts = append(d.Facts, fact{Name: "date", Value: dec.Date})
 	}
 	for _, s := range dec.Supersedes {
-		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + "decisions/" + segment(s.ID) + "/"})
+		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + pageURL("decisions/"+segment(s.ID))})
 	}
 	var err error
 	d.Body, err = b.body(&dec.Doc, root)
@@ -337,11 +338,14 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 				by = append(by, strings.SplitN(u.Node, ":", 2)[1])
 			}
 		}
-		link := "#" + symbolAnchor(m)
+		link := ""
+		if b.targets[m.Ref()] != nil {
+			link = "#code-" + symbolAnchor(m)
+		}
 		if m.Type == synth.TypeTest {
 			link = root + nodeURL(m)
 		}
-		t.Rows = append(t.Rows, row{Stale: m.Stale, Cells: []cell{
+		t.Rows = append(t.Rows, row{ID: symbolAnchor(m), Stale: m.Stale, Cells: []cell{
 			{Text: name, URL: link, Code: true}, {Text: m.Kind}, {Text: lines}, st, {Text: strings.Join(slices.Compact(by), ", ")},
 		}})
 	}
@@ -365,7 +369,7 @@ func (b *builder) testPage(d *pageData, n synth.Node, root string) {
 	if err == nil {
 		d.Fragments = b.fragments(t, root)
 	}
-	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + "code/" + pathSegments(n.Path) + "/"})
+	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + pageURL("code/"+pathSegments(n.Path))})
 }
 
 func (b *builder) runPage(d *pageData, n synth.Node, root string) {
@@ -382,7 +386,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 			}
 			tn, _ := claims.ParseTarget(test.Target)
 			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
-				{Text: es.Evidence.Req, URL: root + "requirements/" + segment(es.Evidence.Req) + "/"},
+				{Text: es.Evidence.Req, URL: root + pageURL("requirements/"+segment(es.Evidence.Req))},
 				{Text: test.Target, URL: root + b.relURL(synth.TargetNodeID(tn)), Code: true},
 				{Text: test.Outcome, Badge: badge},
 				stateCell(es.Verdict, b.lang),
@@ -438,7 +442,7 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 	v := ts.Verdict
 	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Reason.Why(b.lang)}
 	n := synth.Node{Path: t.Path, Symbol: t.Symbol, ID: synth.TargetNodeID(t)}
-	f.Anchor = symbolAnchor(n)
+	f.Anchor = "code-" + symbolAnchor(n)
 	if ts.Anchor != nil && (v.Moved || ts.Anchor.Start != v.Start || ts.Anchor.End != v.End) {
 		f.Detail = fmt.Sprintf("captured at lines %d–%d", ts.Anchor.Start, ts.Anchor.End)
 		if v.Moved {

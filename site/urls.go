@@ -45,12 +45,22 @@ func testName(n synth.Node) string {
 }
 
 // nodeURL returns the URL of a node's page relative to the site root: its
-// folder with a trailing slash, or for a symbol its file's page and anchor.
+// folder's index.html, or for a symbol its file's page and anchor.
 func nodeURL(n synth.Node) string {
 	if d := nodeDir(n); d != "" {
-		return d + "/"
+		return pageURL(d)
 	}
-	return "code/" + pathSegments(n.Path) + "/#" + symbolAnchor(n)
+	return pageURL("code/"+pathSegments(n.Path)) + "#" + symbolAnchor(n)
+}
+
+// pageURL is the URL of the page in folder dir, relative to the site root.
+// It names index.html: opened from the file system, a link to a folder
+// shows the folder, not its page.
+func pageURL(dir string) string {
+	if dir == "" {
+		return "index.html"
+	}
+	return dir + "/index.html"
 }
 
 // symbolAnchor is the HTML id of a symbol on its file's page.

@@ -127,6 +127,19 @@ func TargetNodeID(t claims.Target) string {
 	return TypeFile + ":" + t.Path
 }
 
+// label is a node's short display name: its id without the type, and for
+// code nodes inside a folder, the file's base name and the symbol
+// ("graph.go@Build"); the id keeps the full path.
+func label(typ, ref string) string {
+	if typ != TypeSymbol && typ != TypeTest {
+		return ref
+	}
+	if i := strings.LastIndexByte(strings.Split(ref, "@")[0], '/'); i >= 0 {
+		return ref[i+1:]
+	}
+	return ref
+}
+
 func symbolNodeID(path, symbol string) string {
 	if codeanchors.IsTest(path, symbol) {
 		return TypeTest + ":" + path + "@" + symbol
@@ -154,7 +167,7 @@ type builder struct {
 func (b *builder) node(id, typ string) *Node {
 	n := b.nodes[id]
 	if n == nil {
-		n = &Node{ID: id, Type: typ, Label: id[len(typ)+1:]}
+		n = &Node{ID: id, Type: typ, Label: label(typ, id[len(typ)+1:])}
 		b.nodes[id] = n
 	}
 	return n
