@@ -71,14 +71,14 @@ func runCapture(e *env, args []string) int {
 
 func runCheck(e *env, args []string) int {
 	fs := e.flags("check")
-	format := fs.String("format", "text", "output `format`: text or json")
+	format := fs.String("format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
 	failOn := failOnFlag(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	if *format != "text" && *format != "json" {
-		return e.usage("check: --format %q: want text or json", *format)
+	if !slices.Contains(checkFormats, *format) {
+		return e.usage("check: --format %q: want one of %s", *format, strings.Join(checkFormats, ", "))
 	}
 	if fs.NArg() > 0 {
 		return e.usage("check: unexpected arguments %q", fs.Args())
@@ -96,12 +96,8 @@ func runCheck(e *env, args []string) int {
 		*lang = p.Config.Language
 	}
 	out := synth.NewCheckReport(rep, *lang)
-	if *format == "json" {
-		if code := e.writeJSON(out); code != exitOK {
-			return code
-		}
-	} else {
-		fmt.Fprint(e.stdout, out.Text())
+	if code := writeCheck(e, p, out, *format); code != exitOK {
+		return code
 	}
 	return e.failOn(out, *failOn)
 }

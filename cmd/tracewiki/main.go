@@ -41,6 +41,9 @@ var commands = map[string]func(e *env, args []string) int{
 	"check":        runCheck,
 	"evidence":     runEvidence,
 	"neighborhood": runNeighborhood,
+	"serve":        runServe,
+	"diff":         runDiff,
+	"impact":       runImpact,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -1,0 +1,5 @@
+package main
+
+func runDiff(e *env, args []string) int {
+	return e.usage("diff: not written yet")
+}
