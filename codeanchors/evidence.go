@@ -102,10 +102,79 @@ func (m TestMatcher) matchGo(t claims.Target, results []TestResult) []TestResult
 	return out
 }
 
-// matchPython matches pytest results to a Python tests target. (Being
-// written: until then, the generic rule.)
+// matchPython matches pytest JUnit results (xunit1 or xunit2) to a Python
+// tests target. A result belongs to the target's file when its File is the
+// target's path (or a suffix of it after a "/": pytest's rootdir may be a
+// subfolder) or, without File, when its Suite (classname) starts with a
+// module path that is the target's dotted path or a dotted suffix of it
+// ("tests.test_auth", or "test_auth" from a rootdir of tests/, or
+// "pkg.tests.test_x" for src/pkg/tests/test_x.py). The rest of the Suite
+// is the test's classes: PATH@TestLogin.test_ok is the result of
+// classname MODULE.TestLogin named test_ok; PATH@test_x the one of
+// classname MODULE named test_x; PATH@TestLogin every test of that class.
+// A parametrized test (test_x[1-2]) counts for test_x, its results merged
+// into one under the plain name: fail if any failed, else skip if any was
+// skipped, else pass. A whole-file target stands for every test of the
+// file and needs at least one.
 func (m TestMatcher) matchPython(t claims.Target, results []TestResult) []TestResult {
-	return m.matchOther(t, results)
+	module := strings.ReplaceAll(strings.TrimSuffix(t.Path, path.Ext(t.Path)), "/", ".")
+	type test struct {
+		classes, name string
+		r             TestResult
+	}
+	var tests []test
+	for _, r := range results {
+		file := strings.TrimPrefix(r.File, "./")
+		byFile := file != "" && (file == t.Path || strings.HasSuffix(t.Path, "/"+file))
+		if file != "" && !byFile {
+			continue
+		}
+		classes, ok := pyClasses(module, r.Suite)
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(r.Name, "[")
+		tests = append(tests, test{classes, name, r})
+	}
+	inClass := func(classes, _ string) bool { return classes == t.Symbol || strings.HasPrefix(classes, t.Symbol+".") }
+	isClass := false
+	for _, x := range tests {
+		isClass = isClass || t.IsSymbol() && inClass(x.classes, x.name)
+	}
+	var keep func(classes, name string) bool
+	switch {
+	case !t.IsSymbol():
+		keep = func(string, string) bool { return true }
+	case isClass:
+		keep = inClass
+	default:
+		classes, name := "", t.Symbol
+		if i := strings.LastIndexByte(t.Symbol, '.'); i >= 0 {
+			classes, name = t.Symbol[:i], t.Symbol[i+1:]
+		}
+		keep = func(c, n string) bool { return c == classes && n == name }
+	}
+	var out []TestResult
+	index := map[[2]string]int{}
+	for _, x := range tests {
+		if !keep(x.classes, x.name) {
+			continue
+		}
+		key := [2]string{x.classes, x.name}
+		i, seen := index[key]
+		if !seen {
+			index[key] = len(out)
+			r := x.r
+			r.Name = x.name
+			out = append(out, r)
+			continue
+		}
+		// All parameters must pass: fail wins, then skip.
+		if o := x.r.Outcome; o == OutcomeFail || o == OutcomeSkip && out[i].Outcome == OutcomePass {
+			out[i].Outcome = o
+		}
+	}
+	return out
 }
 
 // matchJS matches Jest, Vitest and Mocha results to a JavaScript or

@@ -21,7 +21,7 @@ const (
 
 	svgColumnWidth = 240 // box width plus the gap the edges cross
 	svgBoxWidth    = 200
-	svgRowHeight   = 34 // box height plus the gap between boxes
+	svgRowHeight   = 42 // box height plus the gap between boxes, wide enough to route edges in
 	svgBoxHeight   = 26
 	svgHeader      = 26 // height of a column's header line
 	// svgBow lifts the control points of an edge that crosses a column, so
@@ -342,11 +342,17 @@ func svgEdgePath(s, d svgPlace) string {
 		}
 		c1, c2 = (x1+x2)/2, (x1+x2)/2
 		if svgAbs(d.col-s.col) > 1 {
-			// Across columns: bow up into the gap above the row, or the
-			// bits visible between the boxes it passes under would read
-			// as a chain of edges through them.
+			// Across columns: run through the middle of the gap between
+			// rows, above the row, or the bits visible between the boxes
+			// it passes under would read as a chain of edges through them.
+			// On the first row the gap above holds the column titles, so
+			// such an edge runs below instead.
 			c1, c2 = x1+(x2-x1)/4, x2-(x2-x1)/4
-			cy1, cy2 = sy-svgBow, dy-svgBow
+			bow := -svgBow
+			if s.row == 0 && d.row == 0 {
+				bow = svgBow
+			}
+			cy1, cy2 = sy+bow, dy+bow
 		}
 	case s.row == d.row: // a loop on one box
 		x1, x2 = sx+svgBoxWidth, sx+svgBoxWidth

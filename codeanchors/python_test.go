@@ -1,0 +1,492 @@
+package codeanchors
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// A pyCase is one testdata/python/*.txtar file: the Python source in its
+// first section (named for the path it is extracted as) and the expected
+// output in the sections after it. [crlf] in the comment extracts the input
+// with CRLF line endings; [tokens] adds a tokens section.
+type pyCase struct {
+	file    string
+	comment []byte
+	path    string
+	src     []byte
+	want    []txtar.File
+}
+
+func readPyCases(tb testing.TB) []pyCase {
+	tb.Helper()
+	names, err := filepath.Glob(filepath.Join("testdata", "python", "*.txtar"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(names) == 0 {
+		tb.Fatal("no testdata/python/*.txtar cases")
+	}
+	var cases []pyCase
+	for _, name := range names {
+		a := txtar.Parse(mustRead(tb, name))
+		if len(a.Files) == 0 || !strings.HasSuffix(a.Files[0].Name, ".py") && !strings.HasSuffix(a.Files[0].Name, ".pyi") {
+			tb.Fatalf("%s: the first section must be the Python input (input.py)", name)
+		}
+		c := pyCase{name, a.Comment, a.Files[0].Name, a.Files[0].Data, a.Files[1:]}
+		if bytes.Contains(a.Comment, []byte("[crlf]")) {
+			c.src = bytes.ReplaceAll(c.src, []byte("\n"), []byte("\r\n"))
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// pyGoldenSections renders what ExtractPython returns as txtar sections:
+// symbols (name kind start-end, then ambiguous: name), imports (IMPORT as
+// NAME), calls (FROM: QUAL.NAME line, <expr>.NAME for a longer receiver) and, when asked, tokens (line text);
+// or the error.
+func pyGoldenSections(path string, src []byte, withTokens bool) []txtar.File {
+	f, err := ExtractPython(path, src)
+	if err != nil {
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
+	}
+	var syms, imps, calls, toks bytes.Buffer
+	for _, s := range f.Symbols {
+		fmt.Fprintf(&syms, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
+	}
+	for _, name := range f.Ambiguous {
+		fmt.Fprintf(&syms, "ambiguous: %s\n", name)
+	}
+	out := []txtar.File{{Name: "symbols", Data: syms.Bytes()}}
+	for i, imp := range f.Imports {
+		fmt.Fprintf(&imps, "%s as %q\n", imp, f.ImportNames[i])
+	}
+	if imps.Len() > 0 {
+		out = append(out, txtar.File{Name: "imports", Data: imps.Bytes()})
+	}
+	for _, c := range f.Calls {
+		callee := c.Name
+		switch c.Qual {
+		case "":
+		case ".":
+			callee = "<expr>." + c.Name
+		default:
+			callee = c.Qual + "." + c.Name
+		}
+		fmt.Fprintf(&calls, "%s: %s %d\n", c.From, callee, c.Line)
+	}
+	if calls.Len() > 0 {
+		out = append(out, txtar.File{Name: "calls", Data: calls.Bytes()})
+	}
+	if withTokens {
+		for _, t := range f.Tokens {
+			fmt.Fprintf(&toks, "%d %s\n", t.Line, t.Text)
+		}
+		out = append(out, txtar.File{Name: "tokens", Data: toks.Bytes()})
+	}
+	return out
+}
+
+func TestExtractPythonGolden(t *testing.T) {
+	if *update && os.Getenv("CI") != "" {
+		t.Fatal("-update is refused when CI is set: goldens are written by people")
+	}
+	entries, err := os.ReadDir(filepath.Join("testdata", "python"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasSuffix(n, ".txtar") && n != "README.md" && n != "astsymbols.py" {
+			t.Errorf("testdata/python/%s: not a .txtar case; no test reads it", n)
+		}
+	}
+	for _, c := range readPyCases(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
+			got := pyGoldenSections(c.path, c.src, bytes.Contains(c.comment, []byte("[tokens]")))
+			if *update {
+				input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
+				files := append([]txtar.File{{Name: c.path, Data: input}}, got...)
+				if err := os.WriteFile(c.file, txtar.Format(&txtar.Archive{Comment: c.comment, Files: files}), 0o666); err != nil {
+					t.Fatal(err)
+				}
+				c.want = txtar.Parse(mustRead(t, c.file)).Files[1:]
+			}
+			for _, w := range c.want {
+				if !slices.ContainsFunc(got, func(g txtar.File) bool { return g.Name == w.Name }) {
+					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.Name)
+				}
+			}
+			for _, g := range got {
+				i := slices.IndexFunc(c.want, func(w txtar.File) bool { return w.Name == g.Name })
+				if i < 0 {
+					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.Name, g.Data)
+					continue
+				}
+				if !bytes.Equal(g.Data, c.want[i].Data) {
+					t.Errorf("ExtractPython(%q) %s:\n%s\nwant:\n%s", c.path, g.Name, g.Data, c.want[i].Data)
+				}
+			}
+			if f, err := ExtractPython(c.path, c.src); err == nil {
+				pyCheckFile(t, c.src, f)
+			}
+		})
+	}
+}
+
+// TestExtractPythonCRLF checks that CRLF line endings change nothing but
+// offsets: the same symbols on the same lines, the same tokens.
+func TestExtractPythonCRLF(t *testing.T) {
+	for _, c := range readPyCases(t) {
+		lf := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
+		crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
+		a, errA := ExtractPython(c.path, lf)
+		b, errB := ExtractPython(c.path, crlf)
+		if errA != nil || errB != nil {
+			if fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Errorf("%s: errors %v (LF) and %v (CRLF)", c.file, errA, errB)
+			}
+			continue
+		}
+		pyCheckFile(t, crlf, b)
+		for i := range a.Symbols {
+			a.Symbols[i].StartOff, a.Symbols[i].EndOff = b.Symbols[i].StartOff, b.Symbols[i].EndOff
+		}
+		if !slices.Equal(a.Symbols, b.Symbols) || !slices.Equal(a.Ambiguous, b.Ambiguous) || !slices.Equal(a.Tokens, b.Tokens) {
+			t.Errorf("%s: CRLF changed the result:\n%+v\n%+v", c.file, a, b)
+		}
+	}
+}
+
+func FuzzExtractPython(f *testing.F) {
+	for _, c := range readPyCases(f) {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := ExtractPython("fuzz.py", src)
+		if err != nil {
+			if file != nil {
+				t.Fatalf("ExtractPython returned a File and error %v", err)
+			}
+			if !strings.HasPrefix(err.Error(), "fuzz.py:") {
+				t.Fatalf("error %q does not start with the path", err)
+			}
+			return
+		}
+		pyCheckFile(t, src, file)
+	})
+}
+
+// pyCheckFile is [checkFile] for Python, where _ is a name like any other:
+// a def _ is a symbol (often an ambiguous one).
+func pyCheckFile(t *testing.T, src []byte, f *File) {
+	t.Helper()
+	g := *f
+	g.Symbols = slices.DeleteFunc(slices.Clone(f.Symbols), func(s Symbol) bool {
+		return s.Name == "_" || strings.HasPrefix(s.Name, "_.") || strings.HasSuffix(s.Name, "._")
+	})
+	checkFile(t, src, &g)
+	for _, s := range f.Symbols {
+		if s.Start < 1 || s.Start > s.End || s.End > len(Lines(src)) {
+			t.Fatalf("%s: lines %d-%d outside 1-%d", s.Name, s.Start, s.End, len(Lines(src)))
+		}
+	}
+}
+
+// TestExtractPythonBounded feeds inputs built to make a careless scanner
+// recurse, loop or allocate without bound; each must end quickly, with a
+// File or an error.
+func TestExtractPythonBounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	garbage := make([]byte, 1<<20)
+	for i := range garbage {
+		garbage[i] = byte(rng.UintN(256))
+	}
+	// Printable garbage gets further than random bytes before it fails.
+	printable := make([]byte, 1<<20)
+	const alphabet = "abc def class if:\n  \t()[]{}'\"#\\fr.@=,;0x1e5"
+	for i := range printable {
+		printable[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	var deepIndent strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&deepIndent, "%sif x:\n", strings.Repeat(" ", i))
+	}
+	inputs := map[string][]byte{
+		"random bytes":      garbage,
+		"printable garbage": printable,
+		"open brackets":     bytes.Repeat([]byte("(["), 1<<19),
+		"nested f-strings":  []byte(strings.Repeat(`f"{`, 1<<16)),
+		"f-string fields":   []byte(`f"` + strings.Repeat("{x:{y:", 1<<16)),
+		"unclosed string":   append([]byte(`x = """`), bytes.Repeat([]byte("a\n"), 1<<19)...),
+		"deep indentation":  []byte(deepIndent.String()),
+		"decorators":        bytes.Repeat([]byte("@d\n"), 1<<18),
+		"many classes":      bytes.Repeat([]byte("class C:\n  def f(self): pass\n"), 1<<15),
+		"continuations":     bytes.Repeat([]byte("x = 1 + \\\n"), 1<<17),
+	}
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range inputs {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		start := time.Now()
+		f, err := ExtractPython("big.py", inputs[name])
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: %v", name, d)
+		}
+		if err == nil {
+			pyCheckFile(t, inputs[name], f)
+		}
+		t.Logf("%s: %v, error %v", name, time.Since(start).Round(time.Millisecond), err)
+	}
+}
+
+// pySample is the module the drift and index tests change.
+const pySample = `"""Accounts."""
+import os
+
+
+class Account:
+    """An account."""
+
+    def __init__(self, owner):
+        self.owner = owner
+        self.balance = 0
+
+    def deposit(self, amount):
+        # Reject nonsense.
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        self.balance += amount
+        return self.balance
+
+    @property
+    def label(self):
+        return f"{self.owner}: {self.balance}"
+
+
+def open_account(owner):
+    return Account(owner)
+`
+
+// pyDriftCase captures target in before and judges it in after.
+func pyDriftCase(t *testing.T, target, before, after string) Verdict {
+	t.Helper()
+	tg, err := claims.ParseTarget(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s0 := NewSource(Default, tg.Path, []byte(before))
+	if s0.ParseErr != nil {
+		t.Fatal(s0.ParseErr)
+	}
+	a, err := Capture(tg, Resolve(tg, nil, s0), s0, "t", "me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Parser != PythonParser {
+		t.Fatalf("captured with %s, want %s", a.Parser, PythonParser)
+	}
+	s1 := NewSource(Default, tg.Path, []byte(after))
+	return Judge(&a, Resolve(tg, &a, s1))
+}
+
+func TestPythonDrift(t *testing.T) {
+	const target = "bank/accounts.py@Account.deposit"
+	tests := []struct {
+		name   string
+		target string
+		after  string
+		want   Verdict
+	}{
+		{"unchanged", target, pySample, Verdict{State: Linked, Start: 12, End: 17}},
+		{"moved", target, strings.Replace(pySample, "import os\n", "import os\nimport sys\n\nLIMIT = 10\n", 1),
+			Verdict{State: Linked, Moved: true, Start: 15, End: 20}},
+		{"changed", target, strings.Replace(pySample, "self.balance += amount", "self.balance += amount * 2", 1),
+			Verdict{State: Stale, Reason: ContentChanged, Start: 12, End: 17}},
+		{"vanished", target, strings.Replace(pySample, "def deposit(", "def put(", 1),
+			Verdict{State: Stale, Reason: SymbolNotFound}},
+		{"decorator added", target, strings.Replace(pySample, "    def deposit(", "    @audited\n    def deposit(", 1),
+			Verdict{State: Stale, Reason: ContentChanged, Start: 12, End: 18}},
+		{"reformatted", target, strings.NewReplacer(
+			"        # Reject nonsense.\n", "",
+			"raise ValueError(\"amount must be positive\")", "raise ValueError('amount must be positive')  # say why",
+			"        self.balance += amount\n", "\n        self.balance += amount\n\n",
+		).Replace(pySample), Verdict{State: Linked, Reformatted: true, Start: 12, End: 18}},
+		{"reindented", target, strings.Replace(pySample, "            raise", "              raise", 1),
+			Verdict{State: Linked, Reformatted: true, Start: 12, End: 17}},
+		{"dedented", target, strings.Replace(pySample, "        self.balance += amount\n", "            self.balance += amount\n", 1),
+			Verdict{State: Stale, Reason: ContentChanged, Start: 12, End: 17}},
+		{"property setter added", "bank/accounts.py@Account.label", strings.Replace(pySample,
+			"        return f\"{self.owner}: {self.balance}\"\n",
+			"        return f\"{self.owner}: {self.balance}\"\n\n    @label.setter\n    def label(self, v):\n        self.owner = v\n", 1),
+			Verdict{State: Stale, Reason: ContentChanged, Start: 19, End: 25}},
+		{"redefined", "bank/accounts.py@open_account", pySample + "\n\ndef open_account(owner, kind):\n    return Account(owner)\n",
+			Verdict{State: Unknown, Reason: Ambiguous}},
+		{"does not parse", target, pySample + "\ndef broken(:\n",
+			Verdict{State: Stale, Reason: SymbolNotFound}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := pyDriftCase(t, tt.target, pySample, tt.after)
+			got.Note = ""
+			if got != tt.want {
+				t.Errorf("Judge = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPythonTokensFormatting checks what the token hash ignores (quotes,
+// string prefixes, number case, comments, blank lines, continuations,
+// indentation width) and what it does not (indentation levels, values).
+func TestPythonTokensFormatting(t *testing.T) {
+	base := "def f(x):\n    if x:\n        return 'a\\n' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n    return None\n"
+	same := []string{
+		"def f(x):  # doc\n  if x:\n\n     return \"a\\n\" + B\"\\0\" + F\"{ x !r:>{ 10 }}\" + 0xff\n  return None\n",
+		"def f(x):\n    if x:\n        return \"\"\"a\n\"\"\" + b'\\000' + rf'{x!r:>{10}}' + \\\n            0xFF\n    return None\n",
+		"def f(x):\n\tif x:\n\t\treturn u'a\\x0a' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n\treturn None\n",
+	}
+	differ := []string{
+		"def f(x):\n    if x:\n        return 'a\\n' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n        return None\n",
+		"def f(x):\n    if x:\n        return r'a\\n' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n    return None\n",
+		"def f(x):\n    if x:\n        return 'a\\n' + '\\x00' + f'{x!r:>{10}}' + 0XFF\n    return None\n",
+		"def f(x):\n    if x:\n        return 'a\\n' + b'\\x00' + f'{x!s:>{10}}' + 0XFF\n    return None\n",
+	}
+	texts := func(src string) []string {
+		f, err := ExtractPython("f.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		return tokenTexts(f.Tokens)
+	}
+	want := texts(base)
+	for _, src := range same {
+		if got := texts(src); !slices.Equal(got, want) {
+			t.Errorf("tokens of\n%s\n= %q\nwant %q", src, got, want)
+		}
+	}
+	for _, src := range differ {
+		if got := texts(src); slices.Equal(got, want) {
+			t.Errorf("tokens of\n%s\nequal those of\n%s", src, base)
+		}
+	}
+}
+
+// TestPythonTokensBlack checks that what black changes in a file (trailing
+// commas, redundant parentheses, split lines, semicolons, docstring
+// indentation) keeps the tokens, while the same-looking edits that change
+// the program do not.
+func TestPythonTokensBlack(t *testing.T) {
+	const before = `def g(items, key):
+  """Sort things.
+
+      Indented more.   
+  """
+  result = sorted(items, key=key,)
+  x = (1,)
+  y = a[1,]
+  s = {1, 2,}
+  if (result): return (result[0] +
+                       result[1])
+  for (k, v) in (pairs):
+    del (k)
+  z = 1; w = 2;
+  return (x, y)
+`
+	const after = `def g(items, key):
+    """Sort things.
+
+        Indented more.
+    """
+    result = sorted(
+        items,
+        key=key,
+    )
+    x = (1,)
+    y = a[1,]
+    s = {1, 2}
+    if result:
+        return result[0] + result[1]
+    for k, v in pairs:
+        del k
+    z = 1
+    w = 2
+    return x, y
+`
+	texts := func(src string) []string {
+		f, err := ExtractPython("g.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		return tokenTexts(f.Tokens)
+	}
+	if a, b := texts(before), texts(after); !slices.Equal(a, b) {
+		t.Errorf("black changed the tokens:\n%q\n%q", a, b)
+	}
+	for _, pair := range [][2]string{
+		{"if d[1:2]: x = 1\ny = 2\n", "if d[1:2]:\n    x = 1\ny = 2\n"},
+		{"try: import a\nexcept ImportError: a = None\n", "try:\n    import a\nexcept ImportError:\n    a = None\n"},
+		{"class C: pass\n", "class C:\n    pass\n"},
+		{"def f(): return {1: 2}; pass\n", "def f():\n    return {1: 2}\n    pass\n"},
+	} {
+		if a, b := texts(pair[0]), texts(pair[1]); !slices.Equal(a, b) {
+			t.Errorf("tokens of %q = %q, of %q = %q; want equal", pair[0], a, pair[1], b)
+		}
+	}
+	for _, pair := range [][2]string{
+		{"x = (1,)\n", "x = (1)\n"},
+		{"y = a[1,]\n", "y = a[1]\n"},
+		{"f((x,))\n", "f((x))\n"},
+		{"return ()\n", "return\n"},
+		{"assert (x, 'm')\n", "assert x, 'm'\n"},
+		{"x = b in (1, 2)\n", "x = b in 1, 2\n"},
+		{"x = (a) if b else c\n", "x = a if b else c\n"},
+		{"x = [(a, b)]\n", "x = [a, b]\n"},
+		{`x = """a\n  b"""` + "\n", `x = """a\nb"""` + "\n"},
+	} {
+		if a, b := texts(pair[0]), texts(pair[1]); slices.Equal(a, b) {
+			t.Errorf("%q and %q have the same tokens %q", pair[0], pair[1], a)
+		}
+	}
+}
+
+func BenchmarkExtractPython(b *testing.B) {
+	_, files := readPyStdlib(b)
+	var size, lines int
+	var srcs []pySource
+	for _, f := range files {
+		if _, err := ExtractPython(f.path, f.src); err != nil {
+			continue // Python 2 data files and bad encodings kept in test/
+		}
+		srcs = append(srcs, f)
+		size += len(f.src)
+		lines += len(Lines(f.src))
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var nsyms, nlines int
+	for b.Loop() {
+		for _, f := range srcs {
+			x, err := ExtractPython(f.path, f.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nsyms += len(x.Symbols)
+		}
+		nlines += lines
+	}
+	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
+	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+}
