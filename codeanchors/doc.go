@@ -9,8 +9,10 @@
 // An [Extractor] per language turns a file's bytes into a [File]: its
 // symbols with 1-based, inclusive line ranges, the names that are ambiguous
 // (defined more than once, so no target may bind to them), its code tokens
-// and its imports. [Default] maps file extensions to extractors. The Go
-// extractor ([ExtractGo], parser "go/ast@1") uses go/parser:
+// and its imports. [Default] maps file extensions to extractors: Go
+// ([ExtractGo]), Python ([ExtractPython]), JavaScript and TypeScript
+// ([ExtractJavaScript]). The Go extractor (parser "go/ast@1") uses
+// go/parser:
 //
 //	func Name             Name
 //	func (r *Recv[T]) M   Recv.M (receiver base type: no pointer, no type parameters)
@@ -35,8 +37,14 @@
 // go/scanner's, comments dropped, normalized so that a gofmt run cannot
 // change them while any other edit does (see goTokens in golang.go for the
 // exact rules: semicolons, trailing commas, clause parentheses, number
-// literal case). A file no extractor claims uses [WordTokens]: every run of
-// non-space bytes of a line.
+// literal case). Python tokens ([ExtractPython], parser "python@1") keep
+// NEWLINE, INDENT and DEDENT, since indentation is syntax, and drop what a
+// formatter such as black changes without changing the program (quote
+// style, string prefixes, docstring indentation, number case, trailing
+// commas, redundant parentheses, ';' versus a line break); the exact rules
+// are on ExtractPython. JavaScript and TypeScript tokens are described on
+// [ExtractJavaScript]. A file no extractor claims uses [WordTokens]: every
+// run of non-space bytes of a line.
 //
 // When hash differs but token_hash is equal, only formatting or comments
 // changed: the link stays linked and is marked reformatted.
