@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds the static files, copied to assets/ in the output.
 //
-//go:embed *.css *.js
+//go:embed *.css *.js schemas/*.json
 var FS embed.FS

@@ -95,6 +95,11 @@ type builder struct {
 	tmpl    map[string]*template.Template
 	drift   synth.DriftJSON
 	symbols map[string][]synth.Node // symbol and test nodes by path, in node order
+
+	// What the manifest reports, known before pages render.
+	pageCount int
+	artifacts []string
+	truncated []string
 }
 
 // page is one HTML page to render, with its JSON twin.
@@ -107,6 +112,11 @@ type page struct {
 func (b *builder) build() (*Site, error) {
 	b.drift = synth.NewDrift(b.a.Report, b.lang, b.absURL)
 	pages := b.pages()
+	b.pageCount = len(pages)
+	b.artifacts = []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
+	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
+		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
+	}
 	out := make([][2][]byte, len(pages))
 	err := b.p.parallel(len(pages), func(i int) error {
 		html, js, err := b.render(pages[i])
@@ -143,6 +153,12 @@ func (b *builder) render(pg page) (html, twin []byte, err error) {
 	}
 	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
 	data.DriftCount = len(b.drift.Links)
+	for _, l := range b.drift.Links {
+		if l.State == string(codeanchors.Stale) {
+			data.DriftStale = true
+			break
+		}
+	}
 	var buf bytes.Buffer
 	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&buf, "layout", data); err != nil {
 		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
@@ -182,18 +198,13 @@ func (b *builder) addStatic(s *Site) error {
 	// The search page loads the index as a script, so it works from the
 	// file system, where fetch() of a local file is refused.
 	s.Files["api/search.js"] = append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...)
-	artifacts := []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
-	var truncated []string
-	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
-		truncated = append(truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
-	}
 	for _, v := range []struct {
 		name string
 		v    any
 	}{
 		{"api/graph.json", b.graph.JSON()},
 		{"api/drift.json", b.drift},
-		{"api/manifest.json", synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, s.Pages, artifacts, truncated)},
+		{"api/manifest.json", synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated)},
 	} {
 		data, err := synth.MarshalJSON(v.v)
 		if err != nil {

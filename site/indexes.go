@@ -186,7 +186,7 @@ func (b *builder) home(root string) (*pageData, any, error) {
 		}})
 	}
 	d.Tables = []table{t}
-	m := synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, 0, nil, nil)
+	m := synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated)
 	return d, m, nil
 }
 

@@ -17,6 +17,7 @@ import (
 type pageData struct {
 	Lang, SiteTitle, Root, JSON string
 	DriftCount                  int
+	DriftStale                  bool // some drifted link is stale, not only unknown
 
 	Title, Heading string
 	Node           synth.Node
@@ -132,7 +133,7 @@ func (b *builder) pages() []page {
 		n, ok := b.graph.Node(synth.TypeFile + ":" + p)
 		if !ok {
 			n = synth.Node{ID: synth.TypeFile + ":" + p, Type: synth.TypeFile, Label: p, Path: p,
-				State: string(codeanchors.Unknown), Why: codeanchors.TargetMissing.Why(b.lang)}
+				State: string(codeanchors.Unknown), Reason: string(codeanchors.TargetMissing), Why: codeanchors.TargetMissing.Why(b.lang)}
 		}
 		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
 	}
@@ -441,7 +442,8 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 	}
 	v := ts.Verdict
 	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Reason.Why(b.lang)}
-	n := synth.Node{Path: t.Path, Symbol: t.Symbol, ID: synth.TargetNodeID(t)}
+	id := synth.TargetNodeID(t)
+	n := synth.Node{ID: id, Type: id[:strings.IndexByte(id, ':')], Path: t.Path, Symbol: t.Symbol}
 	f.Anchor = "code-" + symbolAnchor(n)
 	if ts.Anchor != nil && (v.Moved || ts.Anchor.Start != v.Start || ts.Anchor.End != v.End) {
 		f.Detail = fmt.Sprintf("captured at lines %d–%d", ts.Anchor.Start, ts.Anchor.End)

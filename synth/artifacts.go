@@ -172,6 +172,9 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 	if m.Truncated == nil {
 		m.Truncated = []string{}
 	}
+	if m.Artifacts == nil {
+		m.Artifacts = []string{}
+	}
 	for t := range typeRank {
 		m.Nodes[t] = 0
 	}
