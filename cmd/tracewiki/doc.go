@@ -18,6 +18,9 @@ Commands:
 	check       report the drift of every link
 	evidence    record test evidence from a test report
 	neighborhood  print the graph around a file, requirement or decision
+	serve       preview the site with live reload
+	diff        what changed between two builds, as a PR comment or JSON
+	impact      what relies on changed paths: claims, pages, requirements, tests
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -46,12 +49,23 @@ is then 2.
 
 # check
 
-	tracewiki check [--format text|json] [--fail-on stale|unknown] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--fail-on stale|unknown] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
 and unknown, with a reason and its why in the configured language. --fail-on
-(repeatable, or comma-separated) exits 1 when a link has that state.
+(repeatable, or comma-separated) exits 1 when a link has that state, after
+the report is printed.
+
+--format sarif prints a SARIF 2.1.0 log for code scanning: one rule per
+reason, one result per stale (level warning) or unknown (level note) link,
+located at the target's current lines, or where the link is written when
+the target is gone; expired evidence is located at its requirement. Every
+place the link is written is a related location. --format github prints
+GitHub Actions workflow commands, one line per stale (::warning) or unknown
+(::notice) link, located the same way, and the counts on standard error.
+Paths are relative to the workspace: run check at the repository root.
+See docs/ci.md.
 
 # evidence
 
@@ -76,5 +90,83 @@ id: hints) or verified (evidence for the requirement's current revision).
 Every node and edge says whether it is stale and why. A key that does not
 exist is listed in "unknown". At most 400 nodes and 800 edges ("truncated"
 says when the answer was cut).
+
+# diff
+
+	tracewiki diff OLD_OUT NEW_OUT [--format markdown|json] [--preview-url URL]
+
+Diff compares two built sites by their JSON artifacts (api/manifest.json,
+api/graph.json, api/drift.json and api/search.json of each output folder;
+the folders are only read, and may lie outside the workspace). It reports:
+
+	links that went stale or unknown (new in the drift, or with another
+	  state or reason), with the reason and why, and what they were before;
+	links fixed: stale or unknown before, now linked or no longer referenced;
+	requirements whose implemented, tested or verified changed, or that
+	  were added or removed;
+	claims added and removed: declared links to code (claims, implements,
+	  tests), by the node that makes them;
+	pages changed: requirements, decisions and wiki pages added or removed,
+	  or whose title, status, text (search text, requirement revision),
+	  stale badge or why, claims or other declared links changed.
+
+The Markdown is a pull-request comment: a heading with the counts, then a
+section per non-empty list, at most 20 items each ("… and N more"). With
+--preview-url every link points into the new build served at that URL.
+When nothing changed it is the one line "No traceability changes.". The
+JSON (--format json) has every item, each list sorted: by ref, requirement
+id, src/kind/ref, and node order. A missing or unreadable artifact is
+reported as file: message, exit code 2. Diff always exits 0 otherwise.
+Flags may come before or after the two folders.
+
+# impact
+
+	tracewiki impact [--base REV] [--format text|json] [PATH[#Lx-Ly]...]
+
+Flags may come before or after the paths; after "--" every argument is a
+path.
+
+Impact lists what relies on changed paths of the workspace: for each
+changed file, symbol and test (and wiki page, by its file), every declared
+edge into it (claims, requirements' implements and tests, links between
+pages), and up to 12 incoming located candidates (tests that call it,
+callers, importers of the file, decisions mentioning it), tests first, each
+with its relation and why; then the requirements, decisions, pages and
+tests that rely on the change.
+
+The changed paths are the arguments (relative to the workspace root; a
+PATH#Lx-Ly argument changes only those lines), or with --base those of
+"git diff REV" run in the workspace root: committed, staged and unstaged
+changes of tracked files; untracked files are not included. With --base,
+arguments restrict the diff to those paths. A symbol changed when a changed
+line of its current text lies in its range (a deletion, between two of its
+lines); without lines (a path argument, a deleted file) every symbol of
+the file changed. A target whose symbol is no longer found counts as
+changed. Git missing, a path outside the workspace or an unknown REV is
+exit code 2.
+
+# serve
+
+	tracewiki serve [--addr 127.0.0.1:1313] [--public] [--base-url URL]
+
+Serve builds the site in memory and serves it over HTTP for previewing. The
+build is frozen: serve never writes the lock file or the output folder, and
+targets never captured show as unknown (uncaptured); run "tracewiki capture"
+to capture them. It watches the content, the code and tracewiki.toml, and
+rebuilds after each burst of changes (parses of unchanged source files are
+reused); open pages reload by themselves. A broken edit (a content problem,
+a bad config) keeps the last good site served, with the problems, as
+file:line: message, in a banner on every page, until an edit fixes them.
+
+The site is served under --base-url (default: the config's baseURL): a folder
+URL serves its index.html; anything else that is not a file of the site is
+404. GET /api/neighborhood?path=P&req_key=K&issue_key=K&depth=N answers the
+JSON of "tracewiki neighborhood" from the current graph. Server-sent events
+at /__tracewiki/events announce each rebuild; the reload script is added to
+pages as they are served, never to a built site.
+
+--addr must be a loopback address (127.0.0.1, ::1 or localhost) unless
+--public is given: a preview is not published to the network by accident.
+Ctrl-C (or SIGTERM) stops the server; a second Ctrl-C quits at once.
 */
 package main

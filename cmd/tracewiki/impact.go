@@ -1,5 +1,62 @@
 package main
 
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/tracewiki/tracewiki/site"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+var impactFormats = []string{"text", "json"}
+
 func runImpact(e *env, args []string) int {
-	return e.usage("impact: not written yet")
+	fs := e.flags("impact")
+	base := fs.String("base", "", "the git `REV` to compare the workspace with (git diff REV)")
+	format := fs.String("format", "text", "output `format`: text or json")
+	args, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	if !slices.Contains(impactFormats, *format) {
+		return e.usage("impact: --format %q: want text or json", *format)
+	}
+	if *base == "" && len(args) == 0 {
+		return e.usage("impact: give the changed PATHs, or --base REV")
+	}
+	var changes []synth.Change
+	var paths []string
+	for _, arg := range args {
+		c, err := synth.ParseChange(filepath.ToSlash(arg))
+		if err != nil {
+			return e.usage("impact: %v", err)
+		}
+		if *base != "" && len(c.Lines) > 0 {
+			return e.usage("impact: %q: with --base, give paths without lines", arg)
+		}
+		changes = append(changes, c)
+		paths = append(paths, c.Path)
+	}
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	if *base != "" {
+		if changes, err = p.WS.GitChanges(*base, paths); err != nil {
+			return e.fail(err)
+		}
+	}
+	g, _, err := p.Graph()
+	if err != nil {
+		return e.fail(err)
+	}
+	out := g.Impact(changes)
+	out.Base = *base
+	if *format == "json" {
+		return e.writeJSON(out)
+	}
+	fmt.Fprint(e.stdout, out.Text())
+	return exitOK
 }

@@ -1,0 +1,333 @@
+package synth
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// SARIF 2.1.0 constants. The schema URI is the OASIS standard's; rule help
+// points at the CI guide, which lists every reason.
+const (
+	sarifVersion   = "2.1.0"
+	sarifSchema    = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	toolURI        = "https://github.com/tracewiki/tracewiki"
+	reasonsHelpURI = toolURI + "/blob/main/docs/ci.md#reasons"
+	// srcRoot is the uriBaseId of every location: the workspace root, which
+	// code scanning takes to be the repository root.
+	srcRoot = "%SRCROOT%"
+	// fingerprintKey names tracewiki's partial fingerprint. Code scanning
+	// matches alerts across runs by it, so it changes only with the hash.
+	fingerprintKey = "tracewikiLink/v1"
+)
+
+// SARIF is a SARIF 2.1.0 log of one run of "tracewiki check": one result
+// per stale or unknown link, one rule per drift reason. It is built by
+// [NewSARIF] and encoded with [MarshalJSON].
+type SARIF struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                        `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds"` // one key
+	Results            []sarifResult                    `json:"results"`            // [] when all is linked: that closes old alerts
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+// sarifDriver carries no version: the output is a function of the inputs,
+// and the tool's version is not one of them.
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string        `json:"id"`
+	ShortDescription     sarifText     `json:"shortDescription"`
+	FullDescription      sarifText     `json:"fullDescription"`
+	Help                 sarifText     `json:"help"`
+	HelpURI              string        `json:"helpUri"`
+	DefaultConfiguration sarifConfig   `json:"defaultConfiguration"`
+	Properties           sarifRuleTags `json:"properties"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifRuleTags struct {
+	Tags []string `json:"tags"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"` // one key
+}
+
+type sarifLocation struct {
+	ID               *int                  `json:"id,omitempty"` // related locations only
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	Message          *sarifText            `json:"message,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion          `json:"region,omitempty"`
+}
+
+type sarifArtifactLocation struct {
+	URI         string     `json:"uri,omitempty"`
+	URIBaseID   string     `json:"uriBaseId,omitempty"`
+	Description *sarifText `json:"description,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+	EndLine   int `json:"endLine,omitempty"`
+}
+
+// reasonHelp says what to do about each reason, for the rules' help text.
+// The why of each reason lives in the one reasons table of codeanchors.
+var reasonHelp = map[codeanchors.Reason]string{
+	codeanchors.ContentChanged:       "Review the changed code. If the claims that rely on it still hold, run `tracewiki capture REF` to anchor the link again; otherwise correct the claims.",
+	codeanchors.SymbolNotFound:       "The symbol was renamed or removed. Point the link at the symbol's new name, or remove the claim.",
+	codeanchors.PathOutsideWorkspace: "Point the link at a file inside the workspace: nothing outside it is read.",
+	codeanchors.RequirementChanged:   "The requirement's text changed after its tests last ran. Run its tests again and record them with `tracewiki evidence --run ID --report FILE`.",
+	codeanchors.TargetMissing:        "The file (or, for evidence, the requirement) was deleted. Point the link at what replaced it, or remove the link.",
+	codeanchors.Ambiguous:            "The name is defined more than once in the file. Link the file or a line range instead, or make the name unique.",
+	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",
+}
+
+// NewSARIF builds the SARIF log of a check report. m is the model the report
+// was judged from: it says where each link is written. lock is the lock
+// file's root-relative path, where an evidence entry whose requirement no
+// longer exists is located.
+//
+// A result is located at the target's current lines when the target still
+// exists (the verdict has lines), else where the link is written; evidence
+// is located at its requirement's file. Every place the link is written is
+// a related location. Results follow the report's order (ref, then
+// claimed_by).
+func NewSARIF(c *CheckReport, m *claims.Model, lock string) *SARIF {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "tracewiki", InformationURI: toolURI, Rules: sarifRules()}},
+		OriginalURIBaseIDs: map[string]sarifArtifactLocation{
+			srcRoot: {Description: &sarifText{Text: "The workspace root (--root): the repository root in CI."}},
+		},
+		Results: []sarifResult{},
+	}
+	for _, f := range findingsOf(c, m, lock) {
+		r := sarifResult{
+			RuleID:              string(f.reason),
+			RuleIndex:           f.rule,
+			Level:               f.level(),
+			Message:             sarifText{Text: f.message()},
+			PartialFingerprints: map[string]string{fingerprintKey: f.fingerprint()},
+		}
+		if f.at.Path != "" {
+			r.Locations = []sarifLocation{{PhysicalLocation: f.at.physical()}}
+		}
+		for i, w := range f.written {
+			id := i + 1
+			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
+				ID: &id, PhysicalLocation: w.physical(), Message: &sarifText{Text: w.says()},
+			})
+		}
+		if r.Locations == nil {
+			r.Locations = []sarifLocation{}
+		}
+		run.Results = append(run.Results, r)
+	}
+	return &SARIF{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
+}
+
+// sarifRules is one rule per reason, in the order of SPEC 2, so that rule
+// indexes are stable.
+func sarifRules() []sarifRule {
+	rules := make([]sarifRule, 0, len(codeanchors.Reasons))
+	for _, r := range codeanchors.Reasons {
+		state := string(r.State())
+		rules = append(rules, sarifRule{
+			ID:                   string(r),
+			ShortDescription:     sarifText{Text: r.Why("en")},
+			FullDescription:      sarifText{Text: fmt.Sprintf("A link is %s (%s): %s.", state, r, r.Why("en"))},
+			Help:                 sarifText{Text: reasonHelp[r]},
+			HelpURI:              reasonsHelpURI,
+			DefaultConfiguration: sarifConfig{Level: levelOf(r.State())},
+			Properties:           sarifRuleTags{Tags: []string{"traceability", state}},
+		})
+	}
+	return rules
+}
+
+// levelOf maps a link state to a SARIF level: stale links are warnings,
+// unknown ones notes (a deleted or never captured target is not a finding
+// about code that changed under a claim).
+func levelOf(s codeanchors.State) string {
+	if s == codeanchors.Stale {
+		return "warning"
+	}
+	return "note"
+}
+
+// finding is a stale or unknown link, with where to show it. It is shared by
+// the SARIF and GitHub outputs, so that both locate links alike.
+type finding struct {
+	CheckTarget
+	reason  codeanchors.Reason
+	rule    int      // index of reason in codeanchors.Reasons
+	at      place    // the primary location; Path "" when there is none
+	written []usedAt // where the link is written, in use order
+}
+
+// place is a file and a line range in it (End 0: a single line; Start 0:
+// the whole file).
+type place struct {
+	Path       string
+	Start, End int
+}
+
+// usedAt is one place a link is written: by a node, in a role.
+type usedAt struct {
+	place
+	Node, Role string
+}
+
+// findingsOf lists the stale and unknown links of c in report order.
+func findingsOf(c *CheckReport, m *claims.Model, lock string) []finding {
+	uses := map[string]codeanchors.Referenced{}
+	for _, r := range codeanchors.Targets(m) {
+		uses[r.Target.String()] = r
+	}
+	reqFile := map[string]place{}
+	for _, r := range m.Requirements {
+		reqFile["requirement:"+r.ID] = place{Path: r.Doc.File, Start: 1, End: lastLine(r.Doc)}
+	}
+	var out []finding
+	for _, t := range c.Targets {
+		if t.State == string(codeanchors.Linked) {
+			continue
+		}
+		f := finding{CheckTarget: t, reason: codeanchors.Reason(t.Reason)}
+		for i, r := range codeanchors.Reasons {
+			if r == f.reason {
+				f.rule = i
+			}
+		}
+		if t.Passed != nil { // an evidence entry: run:ID, claimed by one requirement
+			for _, node := range t.ClaimedBy {
+				if p, ok := reqFile[node]; ok {
+					f.written = append(f.written, usedAt{place: p, Node: node, Role: codeanchors.RoleEvidences})
+				}
+			}
+			f.at = place{Path: lock, Start: 1}
+			if len(f.written) > 0 {
+				f.at = f.written[0].place
+			}
+			out = append(out, f)
+			continue
+		}
+		ref := uses[t.Ref]
+		for _, u := range ref.Uses {
+			f.written = append(f.written, usedAt{place: place{Path: u.Pos.File, Start: u.Pos.Line}, Node: u.Node, Role: u.Role})
+		}
+		switch {
+		case t.Start > 0 && ref.Target.Path != "":
+			f.at = place{Path: ref.Target.Path, Start: t.Start, End: t.End}
+		case len(f.written) > 0:
+			f.at = f.written[0].place
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// lastLine is the last line of a document's file: where its body ends.
+func lastLine(d claims.Doc) int {
+	if d.BodyLine == 0 {
+		return 0
+	}
+	n := bytes.Count(d.Body, []byte("\n"))
+	if len(d.Body) > 0 && d.Body[len(d.Body)-1] != '\n' {
+		n++
+	}
+	return max(d.BodyLine+n-1, 1)
+}
+
+func (f finding) level() string { return levelOf(codeanchors.State(f.State)) }
+
+// message names the target, its state and reason, the reason's why in the
+// report's language, and what relies on the link.
+func (f finding) message() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is %s (%s): %s.", f.Ref, f.State, f.Reason, f.Why)
+	if f.Note != "" {
+		fmt.Fprintf(&b, " Note: %s.", f.Note)
+	}
+	if len(f.ClaimedBy) > 0 {
+		fmt.Fprintf(&b, " Relied on by %s.", strings.Join(f.ClaimedBy, ", "))
+	}
+	return b.String()
+}
+
+// fingerprint is a hash of what identifies the link, never of where it is:
+// the ref and the reason, and for evidence the requirement too (one run can
+// evidence several requirements).
+func (f finding) fingerprint() string {
+	key := f.Ref + "\n" + f.Reason
+	if f.Passed != nil {
+		key += "\n" + strings.Join(f.ClaimedBy, ",")
+	}
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:16])
+}
+
+// says describes a place the link is written.
+func (u usedAt) says() string {
+	switch u.Role {
+	case codeanchors.RoleClaims:
+		return u.Node + " claims this"
+	case codeanchors.RoleEvidences:
+		return u.Node + " is evidenced by this run"
+	}
+	return u.Node + " " + u.Role + " this"
+}
+
+func (p place) physical() sarifPhysicalLocation {
+	pl := sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: fileURI(p.Path), URIBaseID: srcRoot}}
+	if p.Start > 0 {
+		pl.Region = &sarifRegion{StartLine: p.Start}
+		if p.End > p.Start {
+			pl.Region.EndLine = p.End
+		}
+	}
+	return pl
+}
+
+// fileURI turns a root-relative slash path into a relative URI reference,
+// escaping what a URI may not hold (spaces, %, a colon in the first segment).
+func fileURI(p string) string {
+	return (&url.URL{Path: p}).String()
+}
