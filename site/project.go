@@ -21,6 +21,10 @@ type Project struct {
 	Model  *claims.Model
 	// Workers bounds the parallel stages; zero means GOMAXPROCS.
 	Workers int
+	// ParseSource, when set, turns the bytes [Project.Sources] read into a
+	// Source instead of [codeanchors.NewSource]; serve sets it to reuse
+	// the parse of files whose bytes did not change. Nil means parse.
+	ParseSource func(name string, data []byte) *codeanchors.Source
 }
 
 // Load opens the workspace at dir, reads tracewiki.toml (optional) and parses
@@ -111,7 +115,7 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 		case err != nil:
 			return err
 		default:
-			out[i] = codeanchors.NewSource(codeanchors.Default, name, data)
+			out[i] = p.parseSource(name, data)
 		}
 		return nil
 	})
@@ -123,6 +127,14 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 		m[name] = out[i]
 	}
 	return m, nil
+}
+
+// parseSource parses a file read by Sources, through p.ParseSource when set.
+func (p *Project) parseSource(name string, data []byte) *codeanchors.Source {
+	if p.ParseSource != nil {
+		return p.ParseSource(name, data)
+	}
+	return codeanchors.NewSource(codeanchors.Default, name, data)
 }
 
 // parallel runs fn(0..n-1) on up to Workers goroutines. Each call writes its

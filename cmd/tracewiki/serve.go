@@ -1,5 +1,47 @@
 package main
 
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/tracewiki/tracewiki/site"
+)
+
 func runServe(e *env, args []string) int {
-	return e.usage("serve: not written yet")
+	fs := e.flags("serve")
+	var opts site.ServeOptions
+	fs.StringVar(&opts.Addr, "addr", site.DefaultServeAddr, "the `host:port` to listen on; loopback unless --public")
+	fs.StringVar(&opts.BaseURL, "base-url", "", "the `URL` path the site is served under (default: the config's baseURL)")
+	fs.BoolVar(&opts.Public, "public", false, "allow an --addr that other machines can reach")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.usage("serve: unexpected arguments %q", fs.Args())
+	}
+	opts.Log = e.stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := site.NewServer(e.root, opts)
+	if errors.Is(err, site.ErrNotLoopback) {
+		return e.usage("serve: %v; pass --public to serve to other machines", err)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintf(e.stdout, "serving http://%s%s (Ctrl-C to stop)\n", srv.Addr(), srv.BaseURL())
+	go func() {
+		// After the first signal, a second one quits at once, even while a
+		// build runs.
+		<-ctx.Done()
+		stop()
+	}()
+	if err := srv.Run(ctx); err != nil {
+		return e.fail(err)
+	}
+	return exitOK
 }
