@@ -29,6 +29,9 @@ type BuildOptions struct {
 	// By names who vouches for captures of new targets; "" means git's
 	// user.email.
 	By string
+	// Highlight, when set, keeps highlighted code from build to build, so
+	// a rebuild only highlights what changed. Nil means a fresh cache.
+	Highlight *HighlightCache
 }
 
 // Site is a built site, in memory: every output file by slash-separated
@@ -70,7 +73,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	b := &builder{
 		p: p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
-		baseURL: baseURL, hl: newHighlighter(), targets: map[string]*codeanchors.TargetStatus{},
+		baseURL: baseURL, hl: opts.Highlight.highlighter(), targets: map[string]*codeanchors.TargetStatus{},
 	}
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]

@@ -2,9 +2,10 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"html/template"
-	"path"
+	pathpkg "path"
 	"strings"
 	"sync"
 
@@ -25,23 +26,61 @@ const (
 // shown.
 const MaxFragmentLines = 200
 
-// highlighter renders highlighted fragments. Each distinct fragment (file
-// and lines) is lexed and formatted once, however many pages show it, and
-// each file extension's lexer is looked up once. Safe for concurrent use.
+// highlighter renders highlighted fragments. Each distinct fragment (its
+// lines' bytes, first line number and anchor) is lexed and formatted once,
+// however many pages show it, and each file extension's lexer is looked up
+// once. Safe for concurrent use.
+//
+// A [HighlightCache] keeps the highlighter across builds, so a rebuild
+// after an edit only highlights fragments whose code changed.
 type highlighter struct {
 	mu        sync.Mutex
+	gen       int // the current build; entries not used by it are dropped
 	fragments map[fragmentKey]*rendered
 	lexers    map[string]chroma.Lexer
 }
 
+// HighlightCache carries highlighted fragments from one build to the next
+// (tracewiki serve). The zero value is ready to use.
+type HighlightCache struct {
+	mu sync.Mutex
+	h  *highlighter
+}
+
+// highlighter returns the cache's highlighter for a new build, dropping the
+// fragments the previous build did not use.
+func (c *HighlightCache) highlighter() *highlighter {
+	if c == nil {
+		return newHighlighter()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.h == nil {
+		c.h = newHighlighter()
+		return c.h
+	}
+	h := c.h
+	h.mu.Lock()
+	for k, r := range h.fragments {
+		if r.gen != h.gen {
+			delete(h.fragments, k)
+		}
+	}
+	h.gen++
+	h.mu.Unlock()
+	return h
+}
+
 type fragmentKey struct {
-	path       string
-	start, end int
-	anchor     string
+	ext    string
+	sum    [sha256.Size]byte // of the fragment's lines
+	start  int
+	anchor string
 }
 
 type rendered struct {
 	once sync.Once
+	gen  int
 	html template.HTML
 }
 
@@ -66,13 +105,20 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anch
 		more = end - start + 1 - MaxFragmentLines
 		end = start + MaxFragmentLines - 1
 	}
-	key := fragmentKey{path, start, end, anchor}
+	sum := sha256.New()
+	for _, l := range lines[start-1 : end] {
+		sum.Write(l)
+		sum.Write([]byte{'\n'})
+	}
+	key := fragmentKey{ext: strings.ToLower(pathpkg.Ext(path)), start: start, anchor: anchor}
+	sum.Sum(key.sum[:0])
 	h.mu.Lock()
 	r := h.fragments[key]
 	if r == nil {
 		r = &rendered{}
 		h.fragments[key] = r
 	}
+	r.gen = h.gen
 	h.mu.Unlock()
 	r.once.Do(func() { r.html = h.render(path, lines[start-1:end], start, anchor) })
 	return r.html, more
@@ -95,12 +141,12 @@ func (h *highlighter) render(path string, lines [][]byte, start int, anchor stri
 
 // lexer returns chroma's lexer for a file name, by extension, cached.
 func (h *highlighter) lexer(p string) chroma.Lexer {
-	ext := strings.ToLower(path.Ext(p))
+	ext := strings.ToLower(pathpkg.Ext(p))
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	l, ok := h.lexers[ext]
 	if !ok {
-		l = lexers.Match(path.Base(p))
+		l = lexers.Match(pathpkg.Base(p))
 		if l == nil {
 			l = lexers.Fallback
 		}

@@ -69,8 +69,10 @@ type Server struct {
 	ln    net.Listener
 	w     *fsnotify.Watcher
 	cache sourceCache
-	epoch string // tells this process's builds from another's
-	built int    // rebuilds so far; the builder goroutine's own
+	// highlight keeps highlighted code fragments across rebuilds.
+	highlight HighlightCache
+	epoch     string // tells this process's builds from another's
+	built     int    // rebuilds so far; the builder goroutine's own
 
 	state atomic.Pointer[serveState]
 	graph atomic.Pointer[synth.Graph] // the last good site's graph
@@ -387,7 +389,7 @@ func (s *Server) rebuild() {
 	if err == nil {
 		defer p.Close()
 		p.ParseSource = s.cache.parse
-		built, err = p.Build(BuildOptions{BaseURL: s.opts.BaseURL, Frozen: true}, s.log)
+		built, err = p.Build(BuildOptions{BaseURL: s.opts.BaseURL, Frozen: true, Highlight: &s.highlight}, s.log)
 	}
 	if err != nil {
 		next := &serveState{base: s.fallbackBase(prev), errs: problems(err), gen: gen}
