@@ -178,7 +178,34 @@ func (m TestMatcher) matchPython(t claims.Target, results []TestResult) []TestRe
 }
 
 // matchJS matches Jest, Vitest and Mocha results to a JavaScript or
-// TypeScript tests target. (Being written: until then, the generic rule.)
+// TypeScript tests target. JavaScript tests are calls (describe, it, test)
+// whose titles are free text, not symbols, so the target is the test file:
+// PATH stands for every result of that file, and matches when the report
+// has at least one. A result is of the file when its File (jest-junit with
+// addFileAttribute) or, without one, its Suite (Vitest's and jest-junit's
+// suiteNameTemplate "{filepath}") is PATH, written as is, with a leading
+// "./", as an absolute path ending in "/PATH", or as a path that PATH ends
+// with after a "/" (the runner's root is a subfolder, as in a monorepo
+// package). Mocha's reporters name the file only on the suite, which the
+// report parser does not keep: their results match no file. A PATH@SYMBOL
+// target (a helper function of a test file) stands for no result: a report
+// cannot tell which tests ran through a helper, and evidence is never
+// guessed.
 func (m TestMatcher) matchJS(t claims.Target, results []TestResult) []TestResult {
-	return m.matchOther(t, results)
+	if t.IsSymbol() {
+		return nil
+	}
+	same := func(p string) bool {
+		p = strings.ReplaceAll(p, `\`, "/")
+		p = strings.TrimPrefix(p, "./")
+		abs := strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':'
+		return p == t.Path || abs && strings.HasSuffix(p, "/"+t.Path) || !abs && p != "" && strings.HasSuffix(t.Path, "/"+p)
+	}
+	var out []TestResult
+	for _, r := range results {
+		if r.File != "" && same(r.File) || r.File == "" && same(r.Suite) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
