@@ -136,9 +136,14 @@ func lineNum(s string) (int, error) {
 
 // validSymbol accepts dot-separated identifiers: Name, Type.Name,
 // Outer.Inner.f. Identifiers are letters, digits, '_' and '$' (JavaScript),
-// not starting with a digit.
+// not starting with a digit; a member may start with '#' (a JavaScript
+// private member, Class.#m).
 func validSymbol(s string) bool {
 	for part := range strings.SplitSeq(s, ".") {
+		if part == "" {
+			return false
+		}
+		part = strings.TrimPrefix(part, "#")
 		if part == "" {
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -98,18 +99,26 @@ func (p *Project) Graph() (*synth.Graph, *Analysis, error) {
 	return g, a, nil
 }
 
-// projectFiles reads the files that resolve imports (pyproject.toml,
-// tsconfig.json, jsconfig.json) anywhere in the workspace outside excluded
-// folders; code lists the code files, whose folders are searched.
+// projectFiles reads the files that resolve imports (pyproject.toml, and
+// tsconfig*.json and jsconfig*.json, so that a local "extends" such as
+// tsconfig.base.json is found) in the folders of the code files and their
+// parents; code lists the code files.
 func (p *Project) projectFiles(code []string) map[string][]byte {
 	out := map[string][]byte{}
 	seen := map[string]bool{}
 	for _, f := range code {
 		for dir := path.Dir(f); !seen[dir]; dir = path.Dir(dir) {
 			seen[dir] = true
-			for _, name := range []string{"pyproject.toml", "tsconfig.json", "jsconfig.json"} {
-				if data, err := p.WS.ReadFile(path.Join(dir, name)); err == nil {
-					out[path.Join(dir, name)] = data
+			entries, err := fs.ReadDir(p.WS.FS(), dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if !e.Type().IsRegular() || !isProjectFile(e.Name()) {
+					continue
+				}
+				if data, err := p.WS.ReadFile(path.Join(dir, e.Name())); err == nil {
+					out[path.Join(dir, e.Name())] = data
 				}
 			}
 			if dir == "." {
@@ -118,4 +127,17 @@ func (p *Project) projectFiles(code []string) map[string][]byte {
 		}
 	}
 	return out
+}
+
+// isProjectFile reports whether a file name is one projectFiles reads.
+func isProjectFile(name string) bool {
+	if name == "pyproject.toml" {
+		return true
+	}
+	for _, prefix := range []string{"tsconfig", "jsconfig"} {
+		if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ".json") {
+			return true
+		}
+	}
+	return false
 }

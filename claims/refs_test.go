@@ -1,0 +1,73 @@
+package claims
+
+import "testing"
+
+func TestParseTarget(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Target
+		err  bool
+	}{
+		{in: "src/auth.py@login", want: Target{Path: "src/auth.py", Symbol: "login"}},
+		{in: "code:site/build.go@Builder.Render", want: Target{Path: "site/build.go", Symbol: "Builder.Render"}},
+		{in: "./a/../b.go@F", want: Target{Path: "b.go", Symbol: "F"}},
+		{in: "src/order.go", want: Target{Path: "src/order.go"}},
+		{in: "src/order.go#L10-L24", want: Target{Path: "src/order.go", Start: 10, End: 24}},
+		{in: "src/order.go#L7", want: Target{Path: "src/order.go", Start: 7, End: 7}},
+		{in: "web/cart.ts@Cart.#total", want: Target{Path: "web/cart.ts", Symbol: "Cart.#total"}},
+		{in: "node_modules/@scope/x/index.js@f", want: Target{Path: "node_modules/@scope/x/index.js", Symbol: "f"}},
+		{in: "node_modules/@scope/x/index.js", want: Target{Path: "node_modules/@scope/x/index.js"}},
+		{in: "../outside.go@F", want: Target{Path: "../outside.go", Symbol: "F"}},
+		{in: "", err: true},
+		{in: "code:", err: true},
+		{in: "a.go@", err: true},
+		{in: "a.go@1x", err: true},
+		{in: "a.go@A..B", err: true},
+		{in: "a.go@#", err: true},
+		{in: "a.go#L9-L3", err: true},
+		{in: "a.go#10-24", err: true},
+		{in: "dir/@F", err: true},
+		{in: ".@F", err: true},
+	}
+	for _, tt := range tests {
+		got, err := ParseTarget(tt.in)
+		switch {
+		case tt.err && err == nil:
+			t.Errorf("ParseTarget(%q) = %+v, want an error", tt.in, got)
+		case !tt.err && err != nil:
+			t.Errorf("ParseTarget(%q): %v", tt.in, err)
+		case !tt.err && got != tt.want:
+			t.Errorf("ParseTarget(%q) = %+v, want %+v", tt.in, got, tt.want)
+		case !tt.err:
+			if back, err := ParseTarget(got.String()); err != nil || back != got {
+				t.Errorf("ParseTarget(%q).String() = %q does not parse back: %+v, %v", tt.in, got.String(), back, err)
+			}
+		}
+	}
+}
+
+func TestParseCodeURI(t *testing.T) {
+	tests := []struct {
+		in, repo string
+		want     Target
+		err      bool
+	}{
+		{in: "code://acme/src/order.go#symbol-OrderService.Validate", repo: "acme", want: Target{Path: "src/order.go", Symbol: "OrderService.Validate"}},
+		{in: "code://acme/src/order.go", repo: "acme", want: Target{Path: "src/order.go"}},
+		{in: "code://acme/src/order.go#L3-L9", repo: "acme", want: Target{Path: "src/order.go", Start: 3, End: 9}},
+		{in: "https://acme/x.go", err: true},
+		{in: "code://acme", err: true},
+		{in: "code:///x.go", err: true},
+	}
+	for _, tt := range tests {
+		repo, got, err := ParseCodeURI(tt.in)
+		switch {
+		case tt.err && err == nil:
+			t.Errorf("ParseCodeURI(%q) = %q, %+v; want an error", tt.in, repo, got)
+		case !tt.err && (err != nil || repo != tt.repo || got != tt.want):
+			t.Errorf("ParseCodeURI(%q) = %q, %+v, %v; want %q, %+v", tt.in, repo, got, err, tt.repo, tt.want)
+		case !tt.err && got.URI(repo) != tt.in:
+			t.Errorf("URI of ParseCodeURI(%q) = %q, want it back", tt.in, got.URI(repo))
+		}
+	}
+}
