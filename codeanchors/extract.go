@@ -67,6 +67,19 @@ type Call struct {
 	Line int
 }
 
+// sortSymbols puts f's symbols in their documented order, by start line
+// then name, and its ambiguous names in sorted order, once each.
+func (f *File) sortSymbols() {
+	slices.SortStableFunc(f.Symbols, func(a, b Symbol) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	slices.Sort(f.Ambiguous)
+	f.Ambiguous = slices.Compact(f.Ambiguous)
+}
+
 // Lookup returns the symbol called name. ambiguous is true when the name is
 // defined more than once in the file.
 func (f *File) Lookup(name string) (sym Symbol, ok, ambiguous bool) {

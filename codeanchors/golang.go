@@ -109,14 +109,7 @@ func ExtractGo(path string, src []byte) (*File, error) {
 			f.Symbols = append(f.Symbols, s)
 		}
 	}
-	slices.Sort(f.Ambiguous)
-	f.Ambiguous = slices.Compact(f.Ambiguous)
-	slices.SortStableFunc(f.Symbols, func(a, b Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	f.sortSymbols()
 
 	f.Tokens = goTokens(fset, af, path, src, starts)
 	return f, nil

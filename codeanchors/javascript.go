@@ -740,13 +740,7 @@ func (p *jsParser) symbols(f *File, path string, src []byte, starts []int) {
 		s.StartOff, s.EndOff = starts[s.Start-1], lineEnd(src, starts, s.End)
 		f.Symbols = append(f.Symbols, s)
 	}
-	slices.Sort(f.Ambiguous)
-	slices.SortStableFunc(f.Symbols, func(a, b Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	f.sortSymbols()
 	for _, d := range p.decls {
 		if d.callable {
 			f.Calls = p.calls(f.Calls, d.name, d.first, d.last)

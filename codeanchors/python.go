@@ -5,7 +5,6 @@ import (
 	"go/scanner"
 	"go/token"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -484,13 +483,7 @@ func (w *pyWalker) file(path string) *File {
 		s.StartOff, s.EndOff = w.starts[s.Start-1], lineEnd(w.srcb, w.starts, s.End)
 		f.Symbols = append(f.Symbols, s)
 	}
-	slices.Sort(f.Ambiguous)
-	slices.SortStableFunc(f.Symbols, func(a, b Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	f.sortSymbols()
 	f.Tokens = make([]Token, 0, len(w.toks))
 	norm := w.normalize()
 	dedent := false // an inline body ended: a DEDENT before the next token
