@@ -551,21 +551,6 @@ func (p *jsParser) members(open, close int, scope string) {
 	}
 }
 
-// find returns the index of the first punctuator text among tokens
-// [i, last] outside brackets, or -1.
-func (p *jsParser) find(i, last int, text string) int {
-	t := p.t
-	for j := i; j <= last; j++ {
-		if t[j].isPunct(text) {
-			return j
-		}
-		if t[j].opens(j) {
-			j = t[j].match
-		}
-	}
-	return -1
-}
-
 func (p *jsParser) withoutSemicolon(last int) int {
 	if p.t[last].isPunct(";") {
 		return last - 1

@@ -60,12 +60,12 @@ func runTSRef(t *testing.T, ts string, files []string) []tsrefResult {
 
 // jsAgreement counts how often ExtractJavaScript agrees with tsref.js.
 type jsAgreement struct {
-	files, skipped        int
-	names, namesAgreed    int // names either side reports; those both report alike
-	ranges, starts, ends  int // names both report as symbols; same start; same end
-	disagreements         []string
-	goErrors, tsDiagnosed int
-	goErrorsTSClean       []string
+	files, skipped       int
+	names, namesAgreed   int // names either side reports; those both report alike
+	ranges, starts, ends int // names both report as symbols; same start; same end
+	disagreements        []string
+	tsDiagnosed          int
+	goErrorsTSClean      []string
 }
 
 func (a *jsAgreement) String() string {

@@ -609,7 +609,7 @@ func (s *Server) serveProblems(w http.ResponseWriter, st *serveState) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusInternalServerError)
 	page := "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tracewiki: build failed</title></head>\n<body>\n</body></html>\n"
-	io.WriteString(w, string(inject([]byte(page), reloadScript(st.gen)+banner(st.errs))))
+	w.Write(inject([]byte(page), reloadScript(st.gen)+banner(st.errs)))
 }
 
 // inject puts snippet just before the page's last </body>, or at its end.
