@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -64,7 +65,7 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 		}
 		t.Title = fmt.Sprintf("%d requirements: %d implemented, %d tested, %d verified, %d stale", len(nodes), impl, tested, verified, stale)
 		d.Tables = []table{t}
-		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: "requirements", Title: d.Heading, Nodes: orEmpty(nodes)}, nil
+		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: synth.TypeRequirement, Title: d.Heading, Nodes: orEmpty(nodes)}, nil
 	}
 }
 
@@ -263,6 +264,7 @@ func (b *builder) driftDiff(l synth.DriftLink) []diffLine {
 			class = "file"
 		case strings.HasPrefix(line, "@@"):
 			class = "hunk"
+			line = fileLineHunk(line, ts.Anchor.Start, l.Start)
 		case strings.HasPrefix(line, "+"):
 			class = "add"
 		case strings.HasPrefix(line, "-"):
@@ -271,4 +273,30 @@ func (b *builder) driftDiff(l synth.DriftLink) []diffLine {
 		out = append(out, diffLine{Class: class, Text: line})
 	}
 	return out
+}
+
+// fileLineHunk renumbers a hunk header of a diff between two excerpts so
+// that it names the lines of the file: the captured excerpt started at
+// line oldStart, the current one at newStart (0: no current lines, left
+// as is). Ranges keep GNU diff's form: "n" for one line, "n,count" else.
+func fileLineHunk(h string, oldStart, newStart int) string {
+	body, ok := strings.CutPrefix(h, "@@ ")
+	body, ok2 := strings.CutSuffix(body, " @@")
+	fields := strings.Fields(body)
+	if !ok || !ok2 || len(fields) != 2 {
+		return h
+	}
+	for i, start := range []int{oldStart, newStart} {
+		sign, rng := fields[i][:1], fields[i][1:]
+		num, count, hasCount := strings.Cut(rng, ",")
+		n, err := strconv.Atoi(num)
+		if err != nil || start == 0 {
+			continue
+		}
+		fields[i] = sign + strconv.Itoa(n+start-1)
+		if hasCount {
+			fields[i] += "," + count
+		}
+	}
+	return "@@ " + fields[0] + " " + fields[1] + " @@"
 }

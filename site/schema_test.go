@@ -247,7 +247,7 @@ func TestSchemasReject(t *testing.T) {
 		{"node", "a depth of 4", func(d map[string]any) { obj(d, "neighborhood")["depth"] = 4.0 }},
 		{"node", "a neighborhood without stale_refs", func(d map[string]any) { delete(obj(d, "neighborhood"), "stale_refs") }},
 		{"list", "a decision in the matrix", func(d map[string]any) { arr(d, "nodes")[0].(map[string]any)["type"] = "decision" }},
-		{"list", "a wrong kind", func(d map[string]any) { d["kind"] = "requirement" }},
+		{"list", "a wrong kind", func(d map[string]any) { d["kind"] = "requirements" }},
 		{"graph", "a node without a label", func(d map[string]any) { delete(arr(d, "nodes")[0].(map[string]any), "label") }},
 		{"graph", "a verified edge that is not evidence", func(d map[string]any) { arr(d, "edges")[0].(map[string]any)["relation"] = "verified" }},
 		{"drift", "a linked link", func(d map[string]any) { arr(d, "links")[0].(map[string]any)["state"] = "linked" }},
