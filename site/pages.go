@@ -68,6 +68,7 @@ type neighborRow struct {
 	Node synth.Node
 	Edge synth.Edge
 	Dir  string // "→" for an edge from this page's node, "←" for one to it
+	Via  string // on a file's page, the symbol of the file the edge is on
 	URL  string
 }
 
@@ -192,16 +193,16 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 		byID[m.ID] = m
 	}
 	for _, e := range nb.Edges {
-		var other, dir string
+		var other, dir, via string
 		switch {
 		case e.Src == n.ID:
 			other, dir = e.Dst, "→"
 		case e.Dst == n.ID:
 			other, dir = e.Src, "←"
 		case n.Type == synth.TypeFile && byID[e.Src].Path == n.Path:
-			other, dir = e.Dst, "→"
+			other, dir, via = e.Dst, "→", byID[e.Src].Label
 		case n.Type == synth.TypeFile && byID[e.Dst].Path == n.Path:
-			other, dir = e.Src, "←"
+			other, dir, via = e.Src, "←", byID[e.Dst].Label
 		default:
 			continue
 		}
@@ -209,7 +210,7 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
 			continue // the file's own symbols are listed in its symbol table
 		}
-		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, URL: root + nodeURL(m)})
+		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(m)})
 	}
 	d.OpenNeighbors = len(d.Neighbors) <= 20
 }
