@@ -82,49 +82,13 @@ func goldenSections(path string, src []byte) []txtar.File {
 }
 
 func TestExtractGoGolden(t *testing.T) {
-	if *update && os.Getenv("CI") != "" {
-		t.Fatal("-update is refused when CI is set: goldens are written by people")
-	}
-	// Every file in testdata/go is a case or the README: a golden no test
-	// reads would go stale unnoticed.
-	entries, err := os.ReadDir(filepath.Join("testdata", "go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".txtar") && e.Name() != "README.md" {
-			t.Errorf("testdata/go/%s: not a .txtar case; no test reads it", e.Name())
-		}
-	}
-
+	refuseUpdateInCI(t)
+	checkGoldenDir(t, "go")
 	for _, c := range readGoCases(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
-			got := goldenSections(c.path, c.src)
-			if *update {
-				input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n")) // see [crlf]
-				files := append([]txtar.File{{Name: c.path, Data: input}}, got...)
-				data := txtar.Format(&txtar.Archive{Comment: c.comment, Files: files})
-				if err := os.WriteFile(c.file, data, 0o666); err != nil {
-					t.Fatal(err)
-				}
-				// Read back what was written, and compare with that.
-				c.want = txtar.Parse(mustRead(t, c.file)).Files[1:]
-			}
-			for _, w := range c.want {
-				if !slices.ContainsFunc(got, func(g txtar.File) bool { return g.Name == w.Name }) {
-					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.Name)
-				}
-			}
-			for _, g := range got {
-				i := slices.IndexFunc(c.want, func(w txtar.File) bool { return w.Name == g.Name })
-				if i < 0 {
-					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.Name, g.Data)
-					continue
-				}
-				if !bytes.Equal(g.Data, c.want[i].Data) {
-					t.Errorf("ExtractGo(%q) %s:\n%s\nwant:\n%s", c.path, g.Name, g.Data, c.want[i].Data)
-				}
-			}
+			input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n")) // see [crlf]
+			compareGolden(t, c.file, c.comment, txtar.File{Name: c.path, Data: input},
+				goldenSections(c.path, c.src), c.want, fmt.Sprintf("ExtractGo(%q)", c.path))
 			if f, err := ExtractGo(c.path, c.src); err == nil {
 				checkFile(t, c.src, f)
 			}

@@ -85,18 +85,8 @@ func jsGoldenSections(path string, src []byte) []txtar.File {
 }
 
 func TestExtractJavaScriptGolden(t *testing.T) {
-	if *update && os.Getenv("CI") != "" {
-		t.Fatal("-update is refused when CI is set: goldens are written by people")
-	}
-	entries, err := os.ReadDir(filepath.Join("testdata", "js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".txtar") && e.Name() != "README.md" && e.Name() != "tsref.js" && e.Name() != "prettier.js" {
-			t.Errorf("testdata/js/%s: not a .txtar case; no test reads it", e.Name())
-		}
-	}
+	refuseUpdateInCI(t)
+	checkGoldenDir(t, "js", "tsref.js", "prettier.js")
 	var nfiles, nlines int
 	seen := map[string]bool{}
 	for _, c := range readJSCases(t) {
@@ -104,30 +94,8 @@ func TestExtractJavaScriptGolden(t *testing.T) {
 		nlines += len(Lines(c.src))
 		seen[strings.ToLower(filepath.Ext(c.path))] = true
 		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
-			got := jsGoldenSections(c.path, c.src)
-			if *update {
-				files := append([]txtar.File{{Name: c.path, Data: c.src}}, got...)
-				data := txtar.Format(&txtar.Archive{Comment: c.comment, Files: files})
-				if err := os.WriteFile(c.file, data, 0o666); err != nil {
-					t.Fatal(err)
-				}
-				c.want = txtar.Parse(mustRead(t, c.file)).Files[1:]
-			}
-			for _, w := range c.want {
-				if !slices.ContainsFunc(got, func(g txtar.File) bool { return g.Name == w.Name }) {
-					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.Name)
-				}
-			}
-			for _, g := range got {
-				i := slices.IndexFunc(c.want, func(w txtar.File) bool { return w.Name == g.Name })
-				if i < 0 {
-					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.Name, g.Data)
-					continue
-				}
-				if !bytes.Equal(g.Data, c.want[i].Data) {
-					t.Errorf("ExtractJavaScript(%q) %s:\n%s\nwant:\n%s", c.path, g.Name, g.Data, c.want[i].Data)
-				}
-			}
+			compareGolden(t, c.file, c.comment, txtar.File{Name: c.path, Data: c.src},
+				jsGoldenSections(c.path, c.src), c.want, fmt.Sprintf("ExtractJavaScript(%q)", c.path))
 			if f, err := ExtractJavaScript(c.path, c.src); err == nil {
 				checkFile(t, c.src, f)
 			}

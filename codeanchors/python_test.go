@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,44 +97,13 @@ func pyGoldenSections(path string, src []byte, withTokens bool) []txtar.File {
 }
 
 func TestExtractPythonGolden(t *testing.T) {
-	if *update && os.Getenv("CI") != "" {
-		t.Fatal("-update is refused when CI is set: goldens are written by people")
-	}
-	entries, err := os.ReadDir(filepath.Join("testdata", "python"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if n := e.Name(); !strings.HasSuffix(n, ".txtar") && n != "README.md" && n != "astsymbols.py" {
-			t.Errorf("testdata/python/%s: not a .txtar case; no test reads it", n)
-		}
-	}
+	refuseUpdateInCI(t)
+	checkGoldenDir(t, "python", "astsymbols.py")
 	for _, c := range readPyCases(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
-			got := pyGoldenSections(c.path, c.src, bytes.Contains(c.comment, []byte("[tokens]")))
-			if *update {
-				input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
-				files := append([]txtar.File{{Name: c.path, Data: input}}, got...)
-				if err := os.WriteFile(c.file, txtar.Format(&txtar.Archive{Comment: c.comment, Files: files}), 0o666); err != nil {
-					t.Fatal(err)
-				}
-				c.want = txtar.Parse(mustRead(t, c.file)).Files[1:]
-			}
-			for _, w := range c.want {
-				if !slices.ContainsFunc(got, func(g txtar.File) bool { return g.Name == w.Name }) {
-					t.Errorf("%s: section %q is not produced by the test (stale golden; run go test -update)", c.file, w.Name)
-				}
-			}
-			for _, g := range got {
-				i := slices.IndexFunc(c.want, func(w txtar.File) bool { return w.Name == g.Name })
-				if i < 0 {
-					t.Errorf("%s: missing section %q; want:\n%s", c.file, g.Name, g.Data)
-					continue
-				}
-				if !bytes.Equal(g.Data, c.want[i].Data) {
-					t.Errorf("ExtractPython(%q) %s:\n%s\nwant:\n%s", c.path, g.Name, g.Data, c.want[i].Data)
-				}
-			}
+			input := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
+			compareGolden(t, c.file, c.comment, txtar.File{Name: c.path, Data: input},
+				pyGoldenSections(c.path, c.src, bytes.Contains(c.comment, []byte("[tokens]"))), c.want, fmt.Sprintf("ExtractPython(%q)", c.path))
 			if f, err := ExtractPython(c.path, c.src); err == nil {
 				pyCheckFile(t, c.src, f)
 			}
