@@ -13,6 +13,8 @@ the root. Run "tracewiki COMMAND --help" for a command's flags.
 
 Commands:
 
+	init        write a starter tracewiki.toml and content/
+	build       build the site: HTML pages and JSON artifacts
 	symbols     print the symbols of source files
 	capture     (re)capture code anchors into the lock file
 	check       report the drift of every link
@@ -24,6 +26,23 @@ Commands:
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
+
+# build
+
+	tracewiki build [--out DIR] [--base-url URL] [--frozen] [--by WHO] [--fail-on stale|unknown]
+
+Build writes the site: a page per requirement, decision, wiki page, source
+file, test and run, each with its neighborhood drawn as SVG and an
+index.json twin; the requirements matrix, the decisions, pages and code
+indexes, the "out of date" page and search; and api/graph.json, drift.json,
+search.json and manifest.json with their JSON Schemas in api/schemas/. The
+site is written to a new folder beside --out (default: the config's output,
+public) and swapped in only when complete, so a failed build leaves the
+previous site as it was. Links are relative: the site works under any
+--base-url and straight from the file system; the base URL makes the JSON
+artifacts' URLs absolute. Targets never captured are captured first (the
+lock is written) unless --frozen, which reports them as unknown instead.
+--fail-on exits 1 after writing the site when a link has that state.
 
 # symbols
 
@@ -168,5 +187,13 @@ pages as they are served, never to a built site.
 --addr must be a loopback address (127.0.0.1, ::1 or localhost) unless
 --public is given: a preview is not published to the network by accident.
 Ctrl-C (or SIGTERM) stops the server; a second Ctrl-C quits at once.
+# init
+
+	tracewiki init
+
+Init writes a starter tracewiki.toml (every default spelled out) and a small
+content/ folder: a home page, a requirement and a decision that show the
+formats. It never overwrites a file: when any of them exists, it writes
+nothing and says which.
 */
 package main

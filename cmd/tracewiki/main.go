@@ -44,6 +44,7 @@ var commands = map[string]func(e *env, args []string) int{
 	"serve":        runServe,
 	"diff":         runDiff,
 	"impact":       runImpact,
+	"init":         runInit,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

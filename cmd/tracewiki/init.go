@@ -1,0 +1,26 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/tracewiki/tracewiki/site"
+)
+
+func runInit(e *env, args []string) int {
+	fs := e.flags("init")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.usage("init: unexpected arguments %q", fs.Args())
+	}
+	written, err := site.Init(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	for _, name := range written {
+		fmt.Fprintf(e.stdout, "wrote %s\n", name)
+	}
+	fmt.Fprintln(e.stdout, `next: edit content/, then run "tracewiki build" and open public/index.html`)
+	return exitOK
+}

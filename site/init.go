@@ -1,0 +1,101 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// starter is what "tracewiki init" writes: a config with every default
+// spelled out, and a small wiki that shows each kind of content.
+var starter = map[string]string{
+	ConfigFile: `# tracewiki configuration. Every key is optional; the values below are the
+# defaults (title defaults to the folder's name).
+# title    = "My project"
+baseURL  = "/"
+language = "en"         # "es" for Spanish messages
+content  = "content"
+output   = "public"
+lock     = "tracewiki.lock"
+
+[code]
+include = ["**/*.go", "**/*.py", "**/*.ts", "**/*.js"]
+exclude = ["**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"]
+`,
+	"content/index.md": `---
+title: Home
+type: overview
+---
+# Welcome
+
+This is the wiki's home page. Requirements live in requirements/, decisions
+in decisions/, and every other Markdown file is a page.
+
+A sentence with a code link is a claim: write
+` + "`([code](code:PATH@Symbol))`" + ` after it, and tracewiki anchors it to that
+symbol and tells you when the code changes. Link requirements with
+` + "`[REQ-1](req:REQ-1)`" + ` and decisions with ` + "`[ADR-1](dec:ADR-1)`" + `.
+
+Start with [REQ-1](req:REQ-1).
+`,
+	"content/requirements/REQ-1.md": `---
+title: Describe your first requirement
+status: proposed
+# implements: [path/to/file.go@Function]
+# tests: [path/to/file_test.go@TestFunction]
+issues: [ADR-1]
+---
+State what the system must do. Then list the code that implements it and the
+tests that check it in the frontmatter above, run "tracewiki capture", and
+record a test run with "tracewiki evidence".
+`,
+	"content/decisions/ADR-1.md": `---
+title: Keep a traceability wiki
+status: accepted
+---
+Requirements, decisions and claims about code live next to the code, and
+tracewiki checks that they still hold.
+`,
+}
+
+// Init writes a starter tracewiki.toml and content/ into the folder dir. It
+// never overwrites: when any of the files exists, it writes nothing and
+// names them.
+func Init(dir string) ([]string, error) {
+	names := sortedKeys(starter)
+	var exist []string
+	for _, name := range names {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+			exist = append(exist, name)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if len(exist) > 0 {
+		return nil, fmt.Errorf("init: %s already exist%s; nothing written", joinNames(exist), map[bool]string{true: "s"}[len(exist) == 1])
+	}
+	for _, name := range names {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, fmt.Errorf("init: %w", err)
+		}
+		if err := os.WriteFile(p, []byte(starter[name]), 0o644); err != nil {
+			return nil, fmt.Errorf("init: %w", err)
+		}
+	}
+	return slices.Clone(names), nil
+}
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
