@@ -132,7 +132,7 @@ func help(name string) string {
 	}
 	for _, s := range sections[1:] {
 		if title, body, _ := strings.Cut(s, "\n"); title == name {
-			return strings.TrimLeft(body, "\n")
+			return strings.Trim(body, "\n") + "\n"
 		}
 	}
 	return sections[0] + "\n"
