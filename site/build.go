@@ -48,19 +48,22 @@ type Site struct {
 // written. Pages are rendered in parallel; the result depends only on the
 // inputs.
 func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
+	a, err := p.Analyze()
+	if err != nil {
+		return nil, err
+	}
 	if !opts.Frozen {
-		res, err := p.Capture(CaptureOptions{By: opts.By}, notes)
+		// Capture from the sources just read: a file is parsed once per build.
+		res, l, err := p.captureFrom(CaptureOptions{By: opts.By}, nil, a.Sources, notes)
 		if err != nil {
 			return nil, err
 		}
 		for _, err := range res.Failed {
 			fmt.Fprintf(notes, "tracewiki: not captured: %v\n", err)
 		}
+		a.Lock, a.Report = l, codeanchors.Check(p.Model, l, a.Sources)
 	}
-	g, a, err := p.Graph()
-	if err != nil {
-		return nil, err
-	}
+	g := p.draw(a)
 	for _, err := range a.Unparsed {
 		fmt.Fprintf(notes, "tracewiki: %v\n", err)
 	}

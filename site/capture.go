@@ -32,47 +32,53 @@ type CaptureResult struct {
 // Capture resolves targets and records their anchors in the lock file. A
 // target that cannot be captured (missing file, unknown or ambiguous symbol,
 // path outside the workspace) is reported in Failed and gets no anchor; the
-// others are written.
+// others are written. Each file is read and parsed once.
 func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult, error) {
-	var targets []claims.Target
+	var explicit []claims.Target
 	for _, ref := range opts.Refs {
 		t, err := claims.ParseTarget(ref)
 		if err != nil {
 			return nil, err
 		}
-		targets = append(targets, t)
+		explicit = append(explicit, t)
 	}
+	paths := p.targetPaths()
+	for _, t := range explicit {
+		paths = append(paths, t.Path)
+	}
+	sources, err := p.Sources(paths)
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := p.captureFrom(opts, explicit, sources, notes)
+	return res, err
+}
+
+// captureFrom records the anchors of the explicit targets, or without any,
+// of the referenced targets opts selects, reading code only from sources
+// (which must hold their paths). It returns the lock as written.
+func (p *Project) captureFrom(opts CaptureOptions, explicit []claims.Target, sources map[string]*codeanchors.Source, notes io.Writer) (*CaptureResult, *codeanchors.Lock, error) {
 	by := opts.By
 	if by == "" {
 		by = p.gitEmail()
 	}
 	at := Now().Format(time.RFC3339)
 	res := &CaptureResult{}
+	var lock *codeanchors.Lock
 	err := p.UpdateLock(notes, func(l *codeanchors.Lock) error {
-		rep, err := p.check(l)
-		if err != nil {
-			return err
-		}
-		if len(opts.Refs) == 0 {
-			for _, ts := range rep.Targets {
+		lock = l
+		targets := explicit
+		if len(targets) == 0 {
+			for _, ts := range codeanchors.Check(p.Model, l, sources).Targets {
 				if ts.Anchor == nil || (opts.Stale && ts.Verdict.State != codeanchors.Linked) {
 					targets = append(targets, ts.Target)
 				}
 			}
 		}
-		var paths []string
-		for _, t := range targets {
-			paths = append(paths, t.Path)
-		}
-		sources, err := p.Sources(paths)
-		if err != nil {
-			return err
-		}
 		for _, t := range targets {
 			ref := t.String()
-			old, had := l.Anchors[ref]
 			var prev *codeanchors.Anchor
-			if had {
+			if old, had := l.Anchors[ref]; had {
 				prev = &old
 			}
 			a, err := codeanchors.Capture(t, codeanchors.ResolveIn(t, prev, sources[t.Path]), sources[t.Path], at, by)
@@ -86,9 +92,9 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return res, nil
+	return res, lock, nil
 }
 
 // gitEmail is git's user.email in the workspace, or "" when git is absent or

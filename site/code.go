@@ -64,10 +64,7 @@ func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths := slices.Clone(code)
-	for _, r := range codeanchors.Targets(p.Model) {
-		paths = append(paths, r.Target.Path)
-	}
+	paths := append(slices.Clone(code), p.targetPaths()...)
 	sources, err := p.Sources(paths)
 	if err != nil {
 		return nil, err
@@ -93,10 +90,14 @@ func (p *Project) Graph() (*synth.Graph, *Analysis, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	g := synth.Build(synth.Input{
+	return p.draw(a), a, nil
+}
+
+// draw draws the graph of an analysis.
+func (p *Project) draw(a *Analysis) *synth.Graph {
+	return synth.Build(synth.Input{
 		ProjectID: p.Config.Slug(), Model: p.Model, Report: a.Report, Index: a.Index, Lang: p.Config.Language,
 	})
-	return g, a, nil
 }
 
 // projectFiles reads the files that resolve imports (pyproject.toml, and
