@@ -2,11 +2,9 @@ package codeanchors
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"go/format"
-	"go/scanner"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -21,46 +19,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// A goCase is one testdata/go/*.txtar file: the Go source in its first
-// section (named for the path it is extracted as, input.go unless a test
-// needs another name) and the expected output in the sections after it.
-// When the archive comment contains [crlf], the input is extracted with its
-// line endings turned into CRLF (kept as LF on disk, so no tool rewrites it).
-type goCase struct {
-	file    string // the txtar file
-	comment []byte
-	path    string
-	src     []byte
-	want    []txtar.File
-}
-
-func readGoCases(tb testing.TB) []goCase {
-	tb.Helper()
-	names, err := filepath.Glob(filepath.Join("testdata", "go", "*.txtar"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(names) == 0 {
-		tb.Fatal("no testdata/go/*.txtar cases")
-	}
-	var cases []goCase
-	for _, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		a := txtar.Parse(data)
-		comment, files := a.Comment, a.Files
-		if len(files) == 0 || !strings.HasSuffix(files[0].Name, ".go") {
-			tb.Fatalf("%s: the first section must be the Go input (input.go)", name)
-		}
-		c := goCase{name, comment, files[0].Name, files[0].Data, files[1:]}
-		if bytes.Contains(comment, []byte("[crlf]")) {
-			c.src = bytes.ReplaceAll(c.src, []byte("\n"), []byte("\r\n"))
-		}
-		cases = append(cases, c)
-	}
-	return cases
+// readGoCases reads testdata/go: Go sources (input.go unless a test needs
+// another name), see [readCases].
+func readGoCases(tb testing.TB) []extractCase {
+	return readCases(tb, "go", func(name string) bool { return strings.HasSuffix(name, ".go") }, "the Go input (input.go)")
 }
 
 // goldenSections renders what ExtractGo returns as txtar sections: the
@@ -157,23 +119,7 @@ func checkFile(t *testing.T, src []byte, f *File) {
 // offsets: the same symbols on the same lines, the same tokens.
 func TestExtractGoCRLF(t *testing.T) {
 	for _, c := range readGoCases(t) {
-		lf := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
-		crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
-		a, errA := ExtractGo(c.path, lf)
-		b, errB := ExtractGo(c.path, crlf)
-		if errA != nil || errB != nil {
-			if fmt.Sprint(errA) != fmt.Sprint(errB) {
-				t.Errorf("%s: errors %v (LF) and %v (CRLF)", c.file, errA, errB)
-			}
-			continue
-		}
-		checkFile(t, crlf, b)
-		for i := range a.Symbols {
-			a.Symbols[i].StartOff, a.Symbols[i].EndOff = b.Symbols[i].StartOff, b.Symbols[i].EndOff
-		}
-		if !slices.Equal(a.Symbols, b.Symbols) || !slices.Equal(a.Ambiguous, b.Ambiguous) || !slices.Equal(a.Tokens, b.Tokens) {
-			t.Errorf("%s: CRLF changed the result:\n%+v\n%+v", c.file, a, b)
-		}
+		expectCRLFNeutral(t, c.file, c.path, c.src, ExtractGo, checkFile)
 	}
 }
 
@@ -248,14 +194,7 @@ func TestExtractGoError(t *testing.T) {
 		{"c.go", "package p\n//line other.go:100\nfunc f( {}\n", "c.go:3:9: expected ')', found '{'"},
 		{"d.go", "package p\r\nfunc f() {\r\n\t)\r\n}\r\n", "d.go:3:2: expected statement, found ')'"},
 	} {
-		f, err := ExtractGo(tt.path, []byte(tt.src))
-		if err == nil || err.Error() != tt.want || f != nil {
-			t.Errorf("ExtractGo(%q, %q) = %v, %v, want nil, %s", tt.path, tt.src, f, err, tt.want)
-		}
-		var se scanner.Error
-		if !errors.As(err, &se) || se.Pos.Filename != tt.path {
-			t.Errorf("ExtractGo(%q, %q): error %v is not a scanner.Error for the path", tt.path, tt.src, err)
-		}
+		expectExtractError(t, "ExtractGo", ExtractGo, tt.path, tt.src, tt.want)
 	}
 }
 
@@ -495,25 +434,5 @@ func readGoTree(tb testing.TB, dir string) []goSource {
 }
 
 func BenchmarkExtractGo(b *testing.B) {
-	files := readGoTree(b, "net/http")
-	var size, lines int
-	for _, f := range files {
-		size += len(f.src)
-		lines += len(Lines(f.src))
-	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	var nsyms, nlines int
-	for b.Loop() {
-		for _, f := range files {
-			x, err := ExtractGo(f.path, f.src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			nsyms += len(x.Symbols)
-		}
-		nlines += lines
-	}
-	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
-	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+	benchExtract(b, readGoTree(b, "net/http"), func(f goSource) (string, []byte) { return f.path, f.src }, ExtractGo)
 }

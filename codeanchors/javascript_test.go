@@ -17,35 +17,10 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 )
 
-// A jsCase is one testdata/js/*.txtar file: the source in its first
-// section, named for the path it is extracted as, and the expected output
-// in the sections after it.
-type jsCase struct {
-	file    string
-	comment []byte
-	path    string
-	src     []byte
-	want    []txtar.File
-}
-
-func readJSCases(tb testing.TB) []jsCase {
-	tb.Helper()
-	names, err := filepath.Glob(filepath.Join("testdata", "js", "*.txtar"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(names) == 0 {
-		tb.Fatal("no testdata/js/*.txtar cases")
-	}
-	var cases []jsCase
-	for _, name := range names {
-		a := txtar.Parse(mustRead(tb, name))
-		if len(a.Files) == 0 || Default.For(a.Files[0].Name) == nil || !isJSExt(filepath.Ext(a.Files[0].Name)) {
-			tb.Fatalf("%s: the first section must be the JavaScript or TypeScript input", name)
-		}
-		cases = append(cases, jsCase{name, a.Comment, a.Files[0].Name, a.Files[0].Data, a.Files[1:]})
-	}
-	return cases
+// readJSCases reads testdata/js: JavaScript and TypeScript sources, see
+// [readCases].
+func readJSCases(tb testing.TB) []extractCase {
+	return readCases(tb, "js", func(name string) bool { return isJSExt(filepath.Ext(name)) }, "the JavaScript or TypeScript input")
 }
 
 // jsGoldenSections renders what ExtractJavaScript returns as txtar
@@ -194,14 +169,7 @@ func TestExtractJavaScriptError(t *testing.T) {
 		{"a.js", "a \x01 b", "a.js:1:3: invalid character U+0001"},
 		{"a\\b.js", "\r\n\r\n  'x", "a\\b.js:3:3: unterminated string literal"},
 	} {
-		f, err := ExtractJavaScript(tt.path, []byte(tt.src))
-		if err == nil || err.Error() != tt.want || f != nil {
-			t.Errorf("ExtractJavaScript(%q, %q) = %v, %v, want nil, %s", tt.path, tt.src, f, err, tt.want)
-		}
-		var se scanner.Error
-		if !errors.As(err, &se) || se.Pos.Filename != tt.path {
-			t.Errorf("ExtractJavaScript(%q, %q): error %v is not a scanner.Error for the path", tt.path, tt.src, err)
-		}
+		expectExtractError(t, "ExtractJavaScript", ExtractJavaScript, tt.path, tt.src, tt.want)
 	}
 }
 
@@ -512,14 +480,13 @@ func TestMatchJS(t *testing.T) {
 // JavaScript and TypeScript files below $JSBENCH_DIR (real code, such as an
 // npm package's sources).
 func BenchmarkExtractJavaScript(b *testing.B) {
-	var cases []jsCase
-	var size, lines int
+	var cases []extractCase
 	all := readJSCases(b)
 	if dir := os.Getenv("JSBENCH_DIR"); dir != "" {
 		all = nil
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && isJSExt(strings.ToLower(filepath.Ext(p))) {
-				all = append(all, jsCase{path: filepath.ToSlash(p), src: mustRead(b, p)})
+				all = append(all, extractCase{path: filepath.ToSlash(p), src: mustRead(b, p)})
 			}
 			return err
 		})
@@ -528,26 +495,9 @@ func BenchmarkExtractJavaScript(b *testing.B) {
 		}
 	}
 	for _, c := range all {
-		if _, err := ExtractJavaScript(c.path, c.src); err != nil {
-			continue
+		if _, err := ExtractJavaScript(c.path, c.src); err == nil {
+			cases = append(cases, c)
 		}
-		cases = append(cases, c)
-		size += len(c.src)
-		lines += len(Lines(c.src))
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	var nsyms, nlines int
-	for b.Loop() {
-		for _, c := range cases {
-			f, err := ExtractJavaScript(c.path, c.src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			nsyms += len(f.Symbols)
-		}
-		nlines += lines
-	}
-	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
-	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+	benchExtract(b, cases, func(c extractCase) (string, []byte) { return c.path, c.src }, ExtractJavaScript)
 }

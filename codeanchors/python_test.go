@@ -14,40 +14,12 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 )
 
-// A pyCase is one testdata/python/*.txtar file: the Python source in its
-// first section (named for the path it is extracted as) and the expected
-// output in the sections after it. [crlf] in the comment extracts the input
-// with CRLF line endings; [tokens] adds a tokens section.
-type pyCase struct {
-	file    string
-	comment []byte
-	path    string
-	src     []byte
-	want    []txtar.File
-}
-
-func readPyCases(tb testing.TB) []pyCase {
-	tb.Helper()
-	names, err := filepath.Glob(filepath.Join("testdata", "python", "*.txtar"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(names) == 0 {
-		tb.Fatal("no testdata/python/*.txtar cases")
-	}
-	var cases []pyCase
-	for _, name := range names {
-		a := txtar.Parse(mustRead(tb, name))
-		if len(a.Files) == 0 || !strings.HasSuffix(a.Files[0].Name, ".py") && !strings.HasSuffix(a.Files[0].Name, ".pyi") {
-			tb.Fatalf("%s: the first section must be the Python input (input.py)", name)
-		}
-		c := pyCase{name, a.Comment, a.Files[0].Name, a.Files[0].Data, a.Files[1:]}
-		if bytes.Contains(a.Comment, []byte("[crlf]")) {
-			c.src = bytes.ReplaceAll(c.src, []byte("\n"), []byte("\r\n"))
-		}
-		cases = append(cases, c)
-	}
-	return cases
+// readPyCases reads testdata/python (see [readCases]); [tokens] in a
+// case's comment adds a tokens section.
+func readPyCases(tb testing.TB) []extractCase {
+	return readCases(tb, "python", func(name string) bool {
+		return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi")
+	}, "the Python input (input.py)")
 }
 
 // pyGoldenSections renders what ExtractPython returns as txtar sections:
@@ -115,23 +87,7 @@ func TestExtractPythonGolden(t *testing.T) {
 // offsets: the same symbols on the same lines, the same tokens.
 func TestExtractPythonCRLF(t *testing.T) {
 	for _, c := range readPyCases(t) {
-		lf := bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))
-		crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
-		a, errA := ExtractPython(c.path, lf)
-		b, errB := ExtractPython(c.path, crlf)
-		if errA != nil || errB != nil {
-			if fmt.Sprint(errA) != fmt.Sprint(errB) {
-				t.Errorf("%s: errors %v (LF) and %v (CRLF)", c.file, errA, errB)
-			}
-			continue
-		}
-		pyCheckFile(t, crlf, b)
-		for i := range a.Symbols {
-			a.Symbols[i].StartOff, a.Symbols[i].EndOff = b.Symbols[i].StartOff, b.Symbols[i].EndOff
-		}
-		if !slices.Equal(a.Symbols, b.Symbols) || !slices.Equal(a.Ambiguous, b.Ambiguous) || !slices.Equal(a.Tokens, b.Tokens) {
-			t.Errorf("%s: CRLF changed the result:\n%+v\n%+v", c.file, a, b)
-		}
+		expectCRLFNeutral(t, c.file, c.path, c.src, ExtractPython, pyCheckFile)
 	}
 }
 
@@ -432,29 +388,11 @@ func TestPythonTokensBlack(t *testing.T) {
 
 func BenchmarkExtractPython(b *testing.B) {
 	_, files := readPyStdlib(b)
-	var size, lines int
 	var srcs []pySource
 	for _, f := range files {
-		if _, err := ExtractPython(f.path, f.src); err != nil {
-			continue // Python 2 data files and bad encodings kept in test/
+		if _, err := ExtractPython(f.path, f.src); err == nil { // not the Python 2 data files and bad encodings kept in test/
+			srcs = append(srcs, f)
 		}
-		srcs = append(srcs, f)
-		size += len(f.src)
-		lines += len(Lines(f.src))
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	var nsyms, nlines int
-	for b.Loop() {
-		for _, f := range srcs {
-			x, err := ExtractPython(f.path, f.src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			nsyms += len(x.Symbols)
-		}
-		nlines += lines
-	}
-	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
-	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+	benchExtract(b, srcs, func(f pySource) (string, []byte) { return f.path, f.src }, ExtractPython)
 }

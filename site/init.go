@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // starter is what "tracewiki init" writes: a config with every default
@@ -75,7 +76,11 @@ func Init(dir string) ([]string, error) {
 		}
 	}
 	if len(exist) > 0 {
-		return nil, fmt.Errorf("init: %s already exist%s; nothing written", joinNames(exist), map[bool]string{true: "s"}[len(exist) == 1])
+		verb := "exist"
+		if len(exist) == 1 {
+			verb = "exists"
+		}
+		return nil, fmt.Errorf("init: %s already %s; nothing written", strings.Join(exist, ", "), verb)
 	}
 	for _, name := range names {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -87,15 +92,4 @@ func Init(dir string) ([]string, error) {
 		}
 	}
 	return slices.Clone(names), nil
-}
-
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
 }
