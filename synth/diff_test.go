@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -74,32 +73,7 @@ func snapshot(t testing.TB, files map[string]string, lock *codeanchors.Lock) *Sn
 // buildSite builds the graph of files and the artifacts of its site.
 func buildSite(t testing.TB, files map[string]string, lock *codeanchors.Lock) (*Snapshot, *Graph) {
 	t.Helper()
-	var content []claims.File
-	var code []*codeanchors.File
-	sources := map[string]*codeanchors.Source{}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		src := []byte(files[name])
-		switch {
-		case strings.HasPrefix(name, "content/"):
-			content = append(content, claims.File{Name: name, Data: src})
-		case strings.HasSuffix(name, ".go"):
-			s := codeanchors.NewSource(codeanchors.Default, name, src)
-			if s.File == nil {
-				t.Fatalf("%s: %v", name, s.ParseErr)
-			}
-			sources[name] = s
-			code = append(code, s.File)
-		}
-	}
-	m, diags := claims.Parse("content", content)
-	if len(diags) > 0 {
-		t.Fatal(diags)
-	}
-	rep := codeanchors.Check(m, lock, sources)
-	g := Build(Input{
-		ProjectID: "shop", Model: m, Report: rep, Lang: "en",
-		Index: codeanchors.BuildIndex(codeanchors.IndexInput{Files: code, GoPackage: func(dir string) (string, bool) { return path.Join("example.com/shop", dir), true }}),
-	})
+	g, rep, m := buildGraph(t, files, slices.Sorted(maps.Keys(files)), lock)
 	// A stand-in for the site's URL scheme: the id with its type as the
 	// folder.
 	rel := func(id string) string {

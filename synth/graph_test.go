@@ -43,12 +43,21 @@ func Charge(user string) bool { return auth.Login(user, "x") }
 // buildFixture builds the fixture's graph with its files handed over in the
 // given order.
 func buildFixture(t testing.TB, order []string) *Graph {
+	g, _, _ := buildGraph(t, fixture, order, codeanchors.NewLock())
+	return g
+}
+
+// buildGraph builds the graph of a small workspace (content/ Markdown and
+// Go files of module example.com/shop), handing its files over in order
+// and judging drift against lock. It returns the drift report and the
+// model too.
+func buildGraph(t testing.TB, files map[string]string, order []string, lock *codeanchors.Lock) (*Graph, *codeanchors.Report, *claims.Model) {
 	t.Helper()
 	var content []claims.File
 	var code []*codeanchors.File
 	sources := map[string]*codeanchors.Source{}
 	for _, name := range order {
-		src := []byte(fixture[name])
+		src := []byte(files[name])
 		switch {
 		case strings.HasPrefix(name, "content/"):
 			content = append(content, claims.File{Name: name, Data: src})
@@ -66,11 +75,11 @@ func buildFixture(t testing.TB, order []string) *Graph {
 		t.Fatal(diags)
 	}
 	goPkg := func(dir string) (string, bool) { return path.Join("example.com/shop", dir), true }
+	rep := codeanchors.Check(m, lock, sources)
 	return Build(Input{
-		ProjectID: "shop", Model: m, Lang: "en",
-		Report: codeanchors.Check(m, codeanchors.NewLock(), sources),
-		Index:  codeanchors.BuildIndex(codeanchors.IndexInput{Files: code, GoPackage: goPkg}),
-	})
+		ProjectID: "shop", Model: m, Lang: "en", Report: rep,
+		Index: codeanchors.BuildIndex(codeanchors.IndexInput{Files: code, GoPackage: goPkg}),
+	}), rep, m
 }
 
 // TestGraphOrderIndependent: the same files listed in shuffled orders give
