@@ -13,9 +13,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -681,4 +683,39 @@ func BenchmarkBuild(b *testing.B) {
 		pages += s.Pages
 	}
 	b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
+}
+
+// TestBuildParsesEachFileOnce: a build (with capture of new targets) reads,
+// parses and hashes every source file exactly once.
+func TestBuildParsesEachFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeCorpus(t, dir, 20, 5) // 100 claims over 20 files, none captured yet
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var mu sync.Mutex
+	parses := map[string]int{}
+	p.ParseSource = func(name string, data []byte) *codeanchors.Source {
+		mu.Lock()
+		parses[name]++
+		mu.Unlock()
+		return codeanchors.NewSource(codeanchors.Default, name, data)
+	}
+	s, err := p.Build(BuildOptions{By: "test"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Check.Count(codeanchors.Linked) != 100 {
+		t.Errorf("%d links linked after capture, want 100", s.Check.Count(codeanchors.Linked))
+	}
+	if len(parses) != 20 {
+		t.Errorf("parsed %d files, want 20", len(parses))
+	}
+	for name, n := range parses {
+		if n != 1 {
+			t.Errorf("%s parsed %d times in one build", name, n)
+		}
+	}
 }
