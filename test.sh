@@ -1,0 +1,30 @@
+#!/bin/sh
+# test.sh installs what the tests need and then runs every test:
+#
+#	./test.sh [go test flags]
+#
+# The tests compare tracewiki with each language's own parser and drive a
+# real browser, so they need programs beside Go. Each is installed here from
+# Debian's packages when missing (with sudo when not root); npm references
+# (typescript, prettier, ...) are installed by the tests themselves into the
+# user cache folder, at pinned versions, the first time. Nothing is skipped:
+# a test whose tool is missing fails and says so. .ci/run calls exactly this.
+set -eu
+cd "$(dirname "$0")"
+
+# command:package pairs, one per tool a test runs.
+tools="chromium:chromium python3:python3 node:nodejs npm:npm git:git"
+
+missing=
+for pair in $tools; do
+	command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+done
+if [ -n "$missing" ]; then
+	sudo=
+	if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then sudo=sudo; fi
+	echo "test.sh: installing$missing" >&2
+	$sudo apt-get update -qq
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+
+go test "$@" ./...
