@@ -1,7 +1,9 @@
 // Command gen writes a synthetic tracewiki workspace for benchmarks: Go
 // packages with functions and tests, requirements that implement and test
-// them, decisions, and wiki pages full of claims. The same flags always
-// write the same bytes (fixed seed).
+// them, decisions, and wiki pages full of claims, each page with a fenced Go
+// block and a fenced Python block (-fences=false leaves them out, writing the
+// workspace of earlier benchmarks byte for byte). The same flags always write
+// the same bytes (fixed seed).
 //
 //	go run ./bench/gen -out /tmp/big -pages 5000 -claims 10
 package main
@@ -25,6 +27,7 @@ func main() {
 	files := flag.Int("files", 1000, "Go source files (each with a test file every fourth)")
 	funcs := flag.Int("funcs", 10, "functions per Go file")
 	seed := flag.Uint64("seed", 1, "random seed")
+	fences := flag.Bool("fences", true, "a fenced Go and a fenced Python block on every wiki page")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("gen: ")
@@ -34,7 +37,7 @@ func main() {
 	if _, err := os.Stat(*out); err == nil {
 		log.Fatalf("%s exists; refusing to overwrite it", *out)
 	}
-	g := &gen{dir: *out, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))}
+	g := &gen{dir: *out, fences: *fences, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))}
 	g.write("go.mod", "module example.com/big\n\ngo 1.26\n")
 	g.write("tracewiki.toml", "title = \"Big\"\n")
 	for f := range *files {
@@ -56,9 +59,10 @@ func main() {
 }
 
 type gen struct {
-	dir string
-	rng *rand.Rand
-	err error
+	dir    string
+	fences bool
+	rng    *rand.Rand
+	err    error
 }
 
 func (g *gen) write(name, data string) {
@@ -128,5 +132,28 @@ func (g *gen) page(p, claims, files, funcs, reqs int) {
 		}
 	}
 	fmt.Fprintf(&b, "\nSee [REQ-%d](req:REQ-%d).\n", p%reqs, p%reqs)
+	if g.fences {
+		b.WriteString(fences(p))
+	}
 	g.write(fmt.Sprintf("content/area%02d/page%05d.md", p%50, p), b.String())
+}
+
+// fences returns a page's fenced blocks: a Go one unique to the page and a
+// Python one shared by every fiftieth page (teams paste the same usage
+// snippet into many pages). They are derived from p, not from the random
+// stream, so -fences=false writes the same workspace as before they existed.
+func fences(p int) string {
+	return fmt.Sprintf("\nUsage:\n\n```go\n"+
+		"// Page%05d shows the call.\n"+
+		"func Page%05d(ctx context.Context, x int) (int, error) {\n"+
+		"\tif x < %d {\n\t\treturn 0, fmt.Errorf(\"page %d: x=%%d too small\", x)\n\t}\n"+
+		"\treturn x*%d + len(\"order\"), nil\n}\n```\n\n"+
+		"```python\n"+
+		"def settle_%02d(ledger, event):\n"+
+		"    \"\"\"Settle one event; a retry never charges twice.\"\"\"\n"+
+		"    if event.id in ledger:  # already settled\n"+
+		"        return ledger[event.id]\n"+
+		"    ledger[event.id] = event.amount * %d\n"+
+		"    return ledger[event.id]\n```\n",
+		p, p, p%97, p, p%89+1, p%50, p%50+1)
 }
