@@ -186,7 +186,7 @@ func buildInto(t *testing.T, dir string) string {
 		t.Fatalf("build %s: %v", dir, err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if err := s.Write(out); err != nil {
+	if err := s.Write(&Output{Dir: out, Name: out}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -66,6 +65,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	g := p.draw(a)
 	for _, err := range a.Unparsed {
 		fmt.Fprintf(notes, "tracewiki: %v\n", err)
+	}
+	for _, s := range a.Skipped {
+		fmt.Fprintf(notes, "tracewiki: %s\n", s)
 	}
 	baseURL := opts.BaseURL
 	if baseURL == "" {
@@ -255,15 +257,5 @@ func parseTemplates() (map[string]*template.Template, error) {
 	return out, nil
 }
 
-// Write replaces the folder out with the site: the files are written to a
-// new folder beside it, which is swapped in only when complete, so a failed
-// build never damages the previous site. out must not be the workspace root
-// or contain it.
-func (s *Site) Write(out string) error {
-	return writeTree(out, s.Files)
-}
-
 // sortedKeys returns the keys of m, sorted.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-var errNoOutput = errors.New("no output folder")

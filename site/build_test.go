@@ -463,11 +463,15 @@ func buildAndWrite(dir, out string) error {
 		return err
 	}
 	defer p.Close()
+	o, err := p.Output(out)
+	if err != nil {
+		return err
+	}
 	s, err := p.Build(BuildOptions{Frozen: true}, io.Discard)
 	if err != nil {
 		return err
 	}
-	return s.Write(out)
+	return s.Write(o, nil)
 }
 
 // TestFailedBuildKeepsOutput checks that a build that fails, on bad content
@@ -520,7 +524,7 @@ func TestFailedBuildKeepsOutput(t *testing.T) {
 		// A NUL byte makes the name invalid on every OS; it sorts after
 		// every other file, so the rest is written before it fails.
 		s.Files["zz/bad\x00name.html"] = []byte("x")
-		if err := s.Write(out); err == nil {
+		if err := s.Write(&Output{Dir: out, Name: out}, nil); err == nil {
 			t.Fatal("Write succeeded; want an error")
 		}
 		unchanged(t)

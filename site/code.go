@@ -13,12 +13,23 @@ import (
 )
 
 // CodeFiles lists the files of the code index: those matching an include
-// glob of the config and no exclude glob, never the output folder, sorted.
-// Symlinked folders are not followed; an unreadable folder is an error, not
-// a silently smaller index.
-func (p *Project) CodeFiles() ([]string, error) {
-	exclude := append(slices.Clone(p.Config.Code.Exclude), p.Config.Output+"/**")
-	var files []string
+// glob of the config and no exclude glob, never the output folder nor any
+// other site folder, sorted. Symlinked folders are not followed; an
+// unreadable folder is an error, not a silently smaller index. Files that
+// are not regular (a FIFO, a socket, a device) are left out and named in
+// the returned notes.
+func (p *Project) CodeFiles() ([]string, []string, error) {
+	return p.codeFiles(true)
+}
+
+// codeFiles is [Project.CodeFiles]; with excludeOutput false it also lists
+// the files in the config's output folder that the globs include.
+func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err error) {
+	exclude := p.Config.Code.Exclude
+	if excludeOutput {
+		exclude = append(slices.Clone(exclude), p.Config.Output+"/**")
+	}
+	sites := &siteDirs{fsys: p.WS.FS()}
 	for _, pattern := range p.Config.Code.Include {
 		err := doublestar.GlobWalk(p.WS.FS(), pattern, func(name string, d fs.DirEntry) error {
 			for _, x := range exclude {
@@ -26,15 +37,23 @@ func (p *Project) CodeFiles() ([]string, error) {
 					return nil
 				}
 			}
+			if sites.in(name) {
+				return nil
+			}
+			if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
+				notes = append(notes, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
+				return nil
+			}
 			files = append(files, name)
 			return nil
 		}, doublestar.WithFailOnIOErrors(), doublestar.WithFilesOnly(), doublestar.WithNoFollow())
 		if err != nil {
-			return nil, fmt.Errorf("code glob %q: %w", pattern, err)
+			return nil, nil, fmt.Errorf("code glob %q: %w", pattern, err)
 		}
 	}
 	slices.Sort(files)
-	return slices.Compact(files), nil
+	slices.Sort(notes)
+	return slices.Compact(files), slices.Compact(notes), nil
 }
 
 // Analysis is one run's view of the workspace: every code file and every
@@ -47,6 +66,9 @@ type Analysis struct {
 	Index   *codeanchors.Index
 	// Unparsed lists the code files that did not parse, with the error.
 	Unparsed []error
+	// Skipped names the files left out of the content and the code index,
+	// and why (not regular files).
+	Skipped []string
 }
 
 // Analyze reads the lock, the code files and the referenced files, judges
@@ -60,7 +82,7 @@ func (p *Project) Analyze() (*Analysis, error) {
 }
 
 func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
-	code, err := p.CodeFiles()
+	code, skipped, err := p.CodeFiles()
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +91,7 @@ func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Lock: l, Sources: sources, Report: codeanchors.Check(p.Model, l, sources)}
+	a := &Analysis{Lock: l, Sources: sources, Report: codeanchors.Check(p.Model, l, sources), Skipped: slices.Concat(p.skipped, skipped)}
 	var files []*codeanchors.File
 	for _, name := range code {
 		s := sources[name]

@@ -28,7 +28,7 @@ func TestLinks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildSite(t, c.dir(t), BuildOptions{BaseURL: "/pr-42/"}, 0)
 			out := filepath.Join(t.TempDir(), "public")
-			if err := s.Write(out); err != nil {
+			if err := s.Write(&Output{Dir: out, Name: out}, nil); err != nil {
 				t.Fatal(err)
 			}
 			lc := &linkChecker{root: out, ids: map[string]map[string]bool{}, kinds: map[string]int{}}

@@ -25,6 +25,8 @@ type Project struct {
 	// Source instead of [codeanchors.NewSource]; serve sets it to reuse
 	// the parse of files whose bytes did not change. Nil means parse.
 	ParseSource func(name string, data []byte) *codeanchors.Source
+
+	skipped []string // content files that are not regular, and why
 }
 
 // Load opens the workspace at dir, reads tracewiki.toml (optional) and parses
@@ -63,25 +65,40 @@ func Load(dir string) (*Project, error) {
 func (p *Project) Close() error { return p.WS.Close() }
 
 // contentFiles reads every Markdown and claim-record file under the content
-// folder, in lexical order. A missing content folder is an empty wiki.
+// folder, in lexical order. A missing content folder is an empty wiki; one
+// that leaves the workspace (through a symlink) is an error, and so is a
+// symlink in it that leaves the workspace. Site folders are not content;
+// files that are not regular are skipped and named in p.skipped.
 func (p *Project) contentFiles() ([]claims.File, error) {
 	dir := p.Config.Content
-	if !p.WS.Exists(dir) {
+	if _, err := p.WS.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("content folder: %w", err)
 	}
+	sites := &siteDirs{fsys: p.WS.FS()}
 	var names []string
 	err := fs.WalkDir(p.WS.FS(), dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if name != dir && strings.HasPrefix(d.Name(), ".") {
+			if name != dir && (strings.HasPrefix(d.Name(), ".") || sites.is(name)) {
 				return fs.SkipDir
 			}
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if _, err := p.WS.Stat(name); errors.Is(err, ErrOutside) {
+				return err
+			}
+		}
 		switch path.Ext(name) {
 		case ".md", ".json", ".yaml", ".yml":
+			if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
+				p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
+				return nil
+			}
 			names = append(names, name)
 		}
 		return nil
@@ -90,12 +107,24 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 		return nil, fmt.Errorf("walk %s: %w", dir, err)
 	}
 	files := make([]claims.File, len(names))
+	irregular := make([]bool, len(names))
 	err = p.parallel(len(names), func(i int) error {
 		data, err := p.WS.ReadFile(names[i])
 		files[i] = claims.File{Name: names[i], Data: data}
+		if errors.Is(err, ErrNotRegular) {
+			irregular[i], err = true, nil // a symlink to a FIFO or a device
+		}
 		return err
 	})
-	return files, err
+	kept := files[:0]
+	for i, f := range files {
+		if irregular[i] {
+			p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file", f.Name))
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, err
 }
 
 // Sources reads and parses each path once, in parallel, for the drift check.
@@ -110,7 +139,8 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 		switch {
 		case errors.Is(err, ErrOutside):
 			out[i] = &codeanchors.Source{Path: name, Absent: codeanchors.PathOutsideWorkspace}
-		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular):
+			// A FIFO or a device is no source file: reading it could block.
 			out[i] = &codeanchors.Source{Path: name, Absent: codeanchors.TargetMissing}
 		case err != nil:
 			return err

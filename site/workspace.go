@@ -19,6 +19,10 @@ const MaxSourceBytes = 16 << 20
 // workspace, lexically or through a symlink.
 var ErrOutside = errors.New("path lies outside the workspace")
 
+// ErrNotRegular is returned, wrapped, for a path that names a FIFO, a
+// socket or a device: reading one could block forever.
+var ErrNotRegular = errors.New("not a regular file")
+
 // Workspace is the root folder every path of the model is relative to.
 // Every read goes through an [os.Root], so nothing outside it is ever read,
 // symlinks included.
@@ -62,6 +66,12 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Opening a FIFO blocks until a writer comes: look before opening.
+	if st, err := w.root.Stat(name); err != nil {
+		return nil, w.classify(p, err)
+	} else if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("read %q: %w", p, ErrNotRegular)
+	}
 	f, err := w.root.Open(name)
 	if err != nil {
 		return nil, w.classify(p, err)
@@ -73,6 +83,9 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("read %q: is a directory", p)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("read %q: %w", p, ErrNotRegular)
 	}
 	if st.Size() > limit {
 		return nil, fmt.Errorf("read %q: %d bytes, more than the %d it may have", p, st.Size(), limit)
@@ -95,6 +108,21 @@ func (w *Workspace) Exists(p string) bool {
 	}
 	_, err = w.root.Stat(name)
 	return err == nil
+}
+
+// Stat describes the file or folder at the slash path p, following
+// symlinks that stay inside the workspace; it fails with [ErrOutside] for
+// one that leaves it.
+func (w *Workspace) Stat(p string) (fs.FileInfo, error) {
+	name, err := w.osPath(p)
+	if err != nil {
+		return nil, err
+	}
+	st, err := w.root.Stat(name)
+	if err != nil {
+		return nil, w.classify(p, err)
+	}
+	return st, nil
 }
 
 // FS returns the workspace as an [fs.FS], for walking.

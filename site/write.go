@@ -1,68 +1,191 @@
 package site
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
-// writeTree writes files (slash paths) into a fresh folder beside out and
-// swaps it in: out is renamed aside, the new folder renamed to out, and the
-// old one removed. Until the first rename, out is untouched; a failure
-// removes the new folder and leaves out as it was.
-func writeTree(out string, files map[string][]byte) error {
-	if out == "" {
-		return errNoOutput
+// Swap is a site being written: files go into Dir, a new folder beside the
+// output, which [Swap.Commit] swaps in whole. Until then the output is
+// untouched; [Swap.Abort] removes the new folder.
+//
+// The folders a swap makes beside OUT are named .OUT.new-PID-N and
+// .OUT.old-PID. A run killed halfway leaves them behind; the next
+// [Output.Begin] removes them once their process is gone, and when the kill
+// came between the two renames of a swap (no OUT, a .OUT.old-PID), it puts
+// the old site back first.
+type Swap struct {
+	out *Output
+	dir string
+}
+
+// Begin cleans up what killed runs left beside the output and makes the new,
+// empty folder the site is written into. notes receives what was restored.
+func (o *Output) Begin(notes func(string)) (*Swap, error) {
+	parent, base := filepath.Split(o.Dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("write site: %w", err)
 	}
-	abs, err := filepath.Abs(out)
+	if err := o.recover(notes); err != nil {
+		return nil, fmt.Errorf("write site: %w", err)
+	}
+	dir, err := os.MkdirTemp(parent, "."+base+".new-"+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return nil, fmt.Errorf("write site: %w", err)
+	}
+	return &Swap{out: o, dir: dir}, nil
+}
+
+// Dir is the new folder to write the site into.
+func (w *Swap) Dir() string { return w.dir }
+
+// Abort removes the new folder; the output stays as it was.
+func (w *Swap) Abort() { os.RemoveAll(w.dir) }
+
+// swapHook, when set (by tests), is called at each step of a swap: after
+// "exchanged", or between the two renames with "between".
+var swapHook func(step string)
+
+// exchange swaps two paths atomically; it is replaced in tests to take the
+// two-rename path. It returns errNoExchange where the system cannot.
+var exchange = exchangePaths
+
+var errNoExchange = errors.New("atomic exchange not supported")
+
+// Commit swaps the new folder in. Where the system can, the new and the old
+// folder are exchanged in one step, so there is never a moment without a
+// site; elsewhere the old folder is renamed aside first, and a kill between
+// the two renames is repaired by the next run (see [Swap]). The old site is
+// then removed. The output is checked once more: it must still be missing,
+// empty or a site.
+func (w *Swap) Commit() error {
+	if err := os.Chmod(w.dir, 0o755); err != nil {
+		w.Abort()
+		return fmt.Errorf("write site: %w", err)
+	}
+	dst := w.out.Dir
+	st, err := os.Lstat(dst)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(w.dir, dst); err != nil {
+			w.Abort()
+			return fmt.Errorf("write site: %w", err)
+		}
+		return nil
+	}
+	if err == nil && !st.IsDir() {
+		err = errors.New("exists and is not a folder")
+	} else if err == nil {
+		err = replaceable(dst)
+	}
+	if err != nil {
+		w.Abort()
+		return fmt.Errorf("output %s: %v; %w", w.out.Name, err, ErrNotOwned)
+	}
+	err = exchange(w.dir, dst)
+	if err == nil {
+		if swapHook != nil {
+			swapHook("exchanged")
+		}
+		os.RemoveAll(w.dir) // the old site now
+		return nil
+	}
+	if !errors.Is(err, errNoExchange) {
+		w.Abort()
+		return fmt.Errorf("write site: %w", err)
+	}
+	parent, base := filepath.Split(dst)
+	old := filepath.Join(parent, "."+base+".old-"+strconv.Itoa(os.Getpid()))
+	if err := os.Rename(dst, old); err != nil {
+		w.Abort()
+		return fmt.Errorf("write site: %w", err)
+	}
+	if swapHook != nil {
+		swapHook("between")
+	}
+	if err := os.Rename(w.dir, dst); err != nil {
+		os.Rename(old, dst)
+		w.Abort()
+		return fmt.Errorf("write site: %w", err)
+	}
+	os.RemoveAll(old)
+	return nil
+}
+
+// recover repairs and removes what killed runs left beside the output:
+// .OUT.old-PID is put back when OUT is missing (a kill between the renames
+// of a swap), else removed; .OUT.new-PID-N is removed. Only leftovers of
+// processes that are gone are touched: a build running beside this one
+// keeps its folders.
+func (o *Output) recover(notes func(string)) error {
+	parent, base := filepath.Split(o.Dir)
+	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return err
 	}
-	parent := filepath.Dir(abs)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("write site: %w", err)
-	}
-	if st, err := os.Lstat(abs); err == nil && st.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("write site: %s is a symlink; refusing to replace it", out)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
-	if err != nil {
-		return fmt.Errorf("write site: %w", err)
-	}
-	for _, name := range sortedKeys(files) {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			os.RemoveAll(tmp)
-			return fmt.Errorf("write site: %w", err)
+	var news []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, "."+base+".") {
+			continue
 		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			os.RemoveAll(tmp)
-			return fmt.Errorf("write site: %w", err)
+		kind, id, ok := strings.Cut(strings.TrimPrefix(name, "."+base+"."), "-")
+		if !ok || kind != "new" && kind != "old" {
+			continue
 		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("write site: %w", err)
-	}
-	old := ""
-	if _, err := os.Lstat(abs); err == nil {
-		old = filepath.Join(parent, "."+filepath.Base(abs)+".old-"+strconv.Itoa(os.Getpid()))
-		os.RemoveAll(old)
-		if err := os.Rename(abs, old); err != nil {
-			os.RemoveAll(tmp)
-			return fmt.Errorf("write site: %w", err)
+		pid, err := strconv.Atoi(strings.SplitN(id, "-", 2)[0])
+		if err != nil || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		full := filepath.Join(parent, name)
+		if kind == "new" {
+			news = append(news, full)
+			continue
+		}
+		if _, err := os.Lstat(o.Dir); errors.Is(err, fs.ErrNotExist) {
+			if err := os.Rename(full, o.Dir); err != nil {
+				return err
+			}
+			if notes != nil {
+				notes(fmt.Sprintf("restored %s from %s, left by a build that was killed while swapping it", o.Name, name))
+			}
+			continue
+		}
+		if err := os.RemoveAll(full); err != nil {
+			return err
 		}
 	}
-	if err := os.Rename(tmp, abs); err != nil {
-		if old != "" {
-			os.Rename(old, abs)
+	for _, full := range news {
+		if err := os.RemoveAll(full); err != nil {
+			return err
 		}
-		os.RemoveAll(tmp)
-		return fmt.Errorf("write site: %w", err)
-	}
-	if old != "" {
-		os.RemoveAll(old)
 	}
 	return nil
+}
+
+// Write replaces the output folder with the site: the files are written to
+// a new folder beside it, which is swapped in only when complete, so a
+// failed build never damages the previous site. notes receives what the
+// cleanup of killed runs restored.
+func (s *Site) Write(o *Output, notes func(string)) error {
+	w, err := o.Begin(notes)
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(s.Files) {
+		p := filepath.Join(w.Dir(), filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			w.Abort()
+			return fmt.Errorf("write site: %w", err)
+		}
+		if err := os.WriteFile(p, s.Files[name], 0o644); err != nil {
+			w.Abort()
+			return fmt.Errorf("write site: %w", err)
+		}
+	}
+	return w.Commit()
 }

@@ -225,16 +225,21 @@ func runBuild(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	// The output is checked before anything is built or captured.
+	o, err := p.Output(*out)
+	if err != nil {
+		return e.fail(err)
+	}
 	s, err := p.Build(opts, e.stderr)
 	if err != nil {
+		return e.fail(err)
+	}
+	if err := s.Write(o, func(note string) { fmt.Fprintf(e.stderr, "tracewiki: %s\n", note) }); err != nil {
 		return e.fail(err)
 	}
 	dir := *out
 	if dir == "" {
 		dir = filepath.Join(e.root, filepath.FromSlash(p.Config.Output))
-	}
-	if err := s.Write(dir); err != nil {
-		return e.fail(err)
 	}
 	fmt.Fprintf(e.stdout, "built %d pages into %s: %d links linked, %d stale, %d unknown\n",
 		s.Pages, dir, s.Check.Count(codeanchors.Linked), s.Check.Count(codeanchors.Stale), s.Check.Count(codeanchors.Unknown))

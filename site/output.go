@@ -1,0 +1,208 @@
+package site
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Output is a folder tracewiki may replace with a site: [Project.Output]
+// checked it against the ownership rule. Write to it through [Output.Begin]
+// or [Site.Write].
+type Output struct {
+	// Dir is the folder, absolute, with the symlinks of its parents resolved.
+	Dir string
+	// Name is the folder as the user named it, for messages.
+	Name string
+}
+
+// ErrNotOwned is returned, wrapped, for an output folder tracewiki must not
+// replace: the message names the folder and the reason.
+var ErrNotOwned = errors.New("refusing to replace it")
+
+// Output checks the output folder a build would replace and returns it
+// resolved. flag is the folder given on the command line (relative to the
+// current directory, or absolute; it may lie outside the workspace); ""
+// means the config's output, which must resolve inside the workspace, also
+// through symlinks. It refuses (wrapping [ErrNotOwned]) a folder that is a
+// symlink, the workspace or one of its ancestors, inside a .git folder, one
+// that equals or contains the content folder, the config, the lock or a
+// file the [code] globs include, and an existing folder that is neither
+// empty nor a tracewiki site (see [IsSite]).
+//
+// This is the one ownership rule: everything that replaces a site folder
+// asks it first.
+func (p *Project) Output(flag string) (*Output, error) {
+	wsAbs, err := filepath.Abs(p.WS.Dir)
+	if err != nil {
+		return nil, err
+	}
+	ws := resolvePath(wsAbs)
+	o := &Output{Name: flag}
+	target := flag
+	if flag == "" {
+		o.Name = p.Config.Output
+		target = filepath.Join(wsAbs, filepath.FromSlash(p.Config.Output))
+	} else if target, err = filepath.Abs(flag); err != nil {
+		return nil, err
+	}
+	refuse := func(why string, args ...any) (*Output, error) {
+		return nil, fmt.Errorf("output %s: %s; %w", o.Name, fmt.Sprintf(why, args...), ErrNotOwned)
+	}
+	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return refuse("is a symlink")
+	}
+	o.Dir = resolvePath(target)
+	switch {
+	case o.Dir == ws:
+		return refuse("is the workspace")
+	case within(ws, o.Dir):
+		return refuse("contains the workspace %s", ws)
+	case slices.Contains(strings.Split(filepath.ToSlash(o.Dir), "/"), ".git"):
+		return refuse("lies inside a .git folder")
+	}
+	inside := within(o.Dir, ws)
+	if flag == "" && !inside {
+		return refuse("resolves to %s, outside the workspace (only --out may name a folder outside it)", o.Dir)
+	}
+	for _, owned := range []struct{ what, name string }{
+		{"the content folder", p.Config.Content},
+		{"the lock", p.Config.Lock},
+		{"the config", ConfigFile},
+	} {
+		real := resolvePath(filepath.Join(wsAbs, filepath.FromSlash(owned.name)))
+		if real == o.Dir || within(real, o.Dir) {
+			return refuse("holds %s %s", owned.what, owned.name)
+		}
+	}
+	st, err := os.Lstat(o.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return o, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", o.Name, err)
+	}
+	if !st.IsDir() {
+		return refuse("exists and is not a folder")
+	}
+	if inside {
+		rel, _ := filepath.Rel(ws, o.Dir)
+		code, _, err := p.codeFiles(false)
+		if err != nil {
+			return nil, err
+		}
+		prefix := filepath.ToSlash(rel) + "/"
+		if i, _ := slices.BinarySearch(code, prefix); i < len(code) && strings.HasPrefix(code[i], prefix) {
+			return refuse("holds %s, a source file of the [code] globs", code[i])
+		}
+	}
+	if err := replaceable(o.Dir); err != nil {
+		return refuse("%v", err)
+	}
+	return o, nil
+}
+
+// replaceable reports why an existing folder may not be replaced: nil when
+// it is empty or a tracewiki site.
+func replaceable(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	_, err = f.Readdirnames(1)
+	f.Close()
+	if err == io.EOF || IsSite(os.DirFS(dir)) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return errors.New("exists and is not a tracewiki site (it has no api/manifest.json of tracewiki's); remove or rename it yourself, or choose another --out")
+}
+
+// MaxManifestBytes bounds the api/manifest.json read to tell a site.
+const MaxManifestBytes = 1 << 20
+
+// IsSite reports whether the folder fsys is a site tracewiki built: its
+// api/manifest.json is a regular file holding tracewiki's schemaVersion,
+// project_id and nodes. Sites built by every tracewiki version carry it.
+// A site may be replaced by a build, and is never read as a source.
+func IsSite(fsys fs.FS) bool {
+	st, err := fs.Stat(fsys, "api/manifest.json")
+	if err != nil || !st.Mode().IsRegular() || st.Size() > MaxManifestBytes {
+		return false
+	}
+	data, err := fs.ReadFile(fsys, "api/manifest.json")
+	if err != nil {
+		return false
+	}
+	var m struct {
+		SchemaVersion *int            `json:"schemaVersion"`
+		ProjectID     *string         `json:"project_id"`
+		Nodes         map[string]int  `json:"nodes"`
+		Links         map[string]int  `json:"links"`
+		Artifacts     json.RawMessage `json:"artifacts"`
+	}
+	return json.Unmarshal(data, &m) == nil && m.SchemaVersion != nil && *m.SchemaVersion >= 1 &&
+		m.ProjectID != nil && m.Nodes != nil && m.Links != nil && m.Artifacts != nil
+}
+
+// siteDirs remembers which workspace folders are sites, so walks skip them.
+type siteDirs struct {
+	fsys fs.FS
+	seen map[string]bool
+}
+
+// in reports whether the slash path name lies in a site folder of the
+// workspace (the root itself is never one).
+func (s *siteDirs) in(name string) bool {
+	for dir := path.Dir(name); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if s.is(dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// is reports whether the folder dir is a site.
+func (s *siteDirs) is(dir string) bool {
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	site, ok := s.seen[dir]
+	if !ok {
+		sub, err := fs.Sub(s.fsys, dir)
+		site = err == nil && IsSite(sub)
+		s.seen[dir] = site
+	}
+	return site
+}
+
+// resolvePath resolves the symlinks of p's longest existing prefix and
+// keeps the rest as it is, so a folder still to be made is resolved too.
+func resolvePath(p string) string {
+	rest := ""
+	for cur := filepath.Clean(p); ; cur = filepath.Dir(cur) {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(cur) == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+	}
+}
+
+// within reports whether p lies strictly inside dir; both are clean and
+// absolute.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
+}
