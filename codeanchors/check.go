@@ -81,6 +81,11 @@ type TargetStatus struct {
 	Referenced
 	Verdict Verdict
 	Anchor  *Anchor // the captured anchor; nil when never captured
+	// Relocated lists where a missing target's captured code is now
+	// (target_missing and symbol_not_found only), and Suggestions the
+	// nearest existing names; both are filled by [Locate].
+	Relocated   []Relocation
+	Suggestions []string
 }
 
 // EvidenceStatus is the live state of one evidence entry.
@@ -94,7 +99,7 @@ type RequirementStatus struct {
 	ID          string
 	Implemented bool // some implements link is linked
 	Tested      bool // some tests link is linked
-	Verified    bool // some evidence entry is linked and its tests passed
+	Verified    bool // the newest evidence entry is linked
 }
 
 // Report is the drift state of a whole model.
@@ -111,12 +116,15 @@ type Report struct {
 func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
 	rep := &Report{}
 	state := map[string]State{}
+	resolved := map[string]Resolution{}
 	for _, ref := range Targets(m) {
 		ts := TargetStatus{Referenced: ref}
 		if a, ok := l.Anchors[ref.Target.String()]; ok {
 			ts.Anchor = &a
 		}
-		ts.Verdict = Judge(ts.Anchor, ResolveIn(ref.Target, ts.Anchor, sources[ref.Target.Path]))
+		res := ResolveIn(ref.Target, ts.Anchor, sources[ref.Target.Path])
+		resolved[ref.Target.String()] = res
+		ts.Verdict = Judge(ts.Anchor, res)
 		state[ref.Target.String()] = ts.Verdict.State
 		rep.Targets = append(rep.Targets, ts)
 	}
@@ -124,13 +132,38 @@ func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
 	for _, r := range m.Requirements {
 		revision[r.ID] = r.Revision
 	}
-	verified := map[string]bool{}
+	tokenHash := func(ref string) (string, bool) {
+		r, ok := resolved[ref]
+		if !ok {
+			// A target the content no longer links: resolve it where it
+			// is now (its file is among sources when the caller read it).
+			t, err := claims.ParseTarget(ref)
+			if err != nil {
+				return "", false
+			}
+			var a *Anchor
+			if la, ok := l.Anchors[ref]; ok {
+				a = &la
+			}
+			r = ResolveIn(t, a, sources[t.Path])
+		}
+		return r.TokenHash, r.Reason == ""
+	}
+	// newest is each requirement's newest entry, by recorded time then run:
+	// it alone decides whether the requirement is verified.
+	newest := map[string]Evidence{}
 	for _, e := range l.Evidence {
 		rev, ok := revision[e.Req]
-		v := JudgeEvidence(e, rev, ok)
+		v := JudgeEvidence(e, rev, ok, tokenHash)
 		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
-		if v.State == Linked && e.Passed() {
-			verified[e.Req] = true
+		if n, seen := newest[e.Req]; !seen || cmp.Or(cmp.Compare(e.RecordedAt, n.RecordedAt), cmp.Compare(e.Run, n.Run)) > 0 {
+			newest[e.Req] = e
+		}
+	}
+	verified := map[string]bool{}
+	for _, es := range rep.Evidence {
+		if n := newest[es.Evidence.Req]; n.Run == es.Evidence.Run && es.Verdict.State == Linked {
+			verified[es.Evidence.Req] = true
 		}
 	}
 	anyLinked := func(refs []claims.TargetRef) bool {
@@ -157,3 +190,17 @@ func ResolveIn(t claims.Target, a *Anchor, s *Source) Resolution {
 	}
 	return Resolve(t, a, s)
 }
+
+// Relocation is a place a missing target's captured code may have moved
+// to: Ref in target notation, How one of the Same* constants.
+type Relocation struct {
+	Ref string `json:"ref"`
+	How string `json:"how"`
+}
+
+// How a relocation candidate was found, most certain first.
+const (
+	SameText   = "same_text"   // the captured hash
+	SameTokens = "same_tokens" // the captured token hash
+	SameName   = "same_name"   // the symbol's name, in one other file
+)

@@ -3,7 +3,10 @@ package codeanchors
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
 )
@@ -171,6 +174,18 @@ type Verdict struct {
 	Start, End int
 	// Note is extra detail: a re-resolution by a newer parser, a parse error.
 	Note string
+	// NeverExisted is true for a target that was never captured and is not
+	// found: a typo rather than drift. Its why says so ([Verdict.Why]).
+	NeverExisted bool
+}
+
+// Why is the verdict's explanation in lang: the reason's why, worded as
+// "does not exist" for a target that never existed.
+func (v Verdict) Why(lang string) string {
+	if v.NeverExisted {
+		return v.Reason.WhyNever(lang)
+	}
+	return v.Reason.Why(lang)
 }
 
 // Judge compares a target's captured anchor (nil when never captured) with
@@ -180,6 +195,7 @@ func Judge(a *Anchor, r Resolution) Verdict {
 	switch {
 	case r.Reason != "":
 		v.Reason = r.Reason
+		v.NeverExisted = a == nil && (r.Reason == SymbolNotFound || r.Reason == TargetMissing)
 	case a == nil:
 		v.Reason = Uncaptured
 	case r.Hash == a.Hash:
@@ -201,20 +217,34 @@ func Judge(a *Anchor, r Resolution) Verdict {
 	return v
 }
 
-// JudgeEvidence gives the state of a requirement's evidence link: linked when
-// it was recorded against the requirement's current revision, stale
-// (requirement changed since verification) when against another, unknown
-// (target missing) when the requirement no longer exists.
-func JudgeEvidence(e Evidence, currentRevision string, reqExists bool) Verdict {
+// JudgeEvidence gives the state of a requirement's evidence entry. It is
+// unknown (target missing) when the requirement no longer exists; otherwise
+// stale with the first reason that applies, in this order: tests_failed (not
+// every linked test passed), requirement_changed_since_verification
+// (recorded against another revision), code_changed_since_verification (a
+// linked target's token hash differs from the one recorded with the run);
+// else linked. tokenHash returns a target's current token hash, ok false
+// when it is not found now (which counts as changed).
+func JudgeEvidence(e Evidence, currentRevision string, reqExists bool, tokenHash func(ref string) (string, bool)) Verdict {
 	var v Verdict
 	switch {
 	case !reqExists:
 		v.Reason = TargetMissing
+	case !e.Passed():
+		v.Reason = TestsFailed
 	case e.Revision != currentRevision:
 		v.Reason = RequirementChanged
-	}
-	if !e.Passed() {
-		v.Note = "not every linked test passed in this run"
+	default:
+		var changed []string
+		for _, ref := range slices.Sorted(maps.Keys(e.TokenHashes)) {
+			if h, ok := tokenHash(ref); !ok || h != e.TokenHashes[ref] {
+				changed = append(changed, ref)
+			}
+		}
+		if len(changed) > 0 {
+			v.Reason = CodeChanged
+			v.Note = "changed since the run: " + strings.Join(changed, ", ")
+		}
 	}
 	v.State = v.Reason.State()
 	return v

@@ -35,7 +35,7 @@ func TestJudge(t *testing.T) {
 		{"deleted", a, Missing(), Verdict{State: Unknown, Reason: TargetMissing}},
 		{"ambiguous", a, Resolution{Reason: Ambiguous}, Verdict{State: Unknown, Reason: Ambiguous}},
 		{"uncaptured", nil, Resolution{Start: 1, End: 2, Hash: "sha256:a"}, Verdict{State: Unknown, Reason: Uncaptured, Start: 1, End: 2}},
-		{"uncaptured and deleted", nil, Missing(), Verdict{State: Unknown, Reason: TargetMissing}},
+		{"uncaptured and deleted", nil, Missing(), Verdict{State: Unknown, Reason: TargetMissing, NeverExisted: true}},
 		{"newer parser, same range", a, Resolution{Start: 3, End: 5, Hash: "sha256:a", TokenHash: "sha256:t", Parser: "go/ast@2"},
 			Verdict{State: Linked, Start: 3, End: 5, Note: "captured with go/ast@1, re-resolved with go/ast@2"}},
 		{"newer parser, other range", a, Resolution{Start: 2, End: 5, Hash: "sha256:c", TokenHash: "sha256:v", Parser: "go/ast@2"},
@@ -53,25 +53,36 @@ func TestJudgeEvidence(t *testing.T) {
 	pass := Evidence{Req: "REQ-1", Run: "r1", Revision: "sha256:1", Tests: []EvidenceTest{{Target: "a_test.go@TestA", Outcome: OutcomePass}}}
 	fail := pass
 	fail.Tests = []EvidenceTest{{Target: "a_test.go@TestA", Outcome: OutcomeFail}}
+	withCode := pass
+	withCode.TokenHashes = map[string]string{"a.go@A": "sha256:a", "a_test.go@TestA": "sha256:t"}
+	failChanged := fail
+	failChanged.TokenHashes = map[string]string{"a.go@A": "sha256:old"}
+	now := map[string]string{"a.go@A": "sha256:a", "a_test.go@TestA": "sha256:t"}
+	edited := map[string]string{"a.go@A": "sha256:b", "a_test.go@TestA": "sha256:t"}
+	gone := map[string]string{"a_test.go@TestA": "sha256:t"}
 	tests := []struct {
-		name     string
-		e        Evidence
-		rev      string
-		exists   bool
-		want     State
-		reason   Reason
-		passed   bool
-		wantNote bool
+		name   string
+		e      Evidence
+		rev    string
+		exists bool
+		code   map[string]string
+		want   State
+		reason Reason
 	}{
-		{"current", pass, "sha256:1", true, Linked, "", true, false},
-		{"requirement changed", pass, "sha256:2", true, Stale, RequirementChanged, true, false},
-		{"requirement deleted", pass, "", false, Unknown, TargetMissing, true, false},
-		{"failed run", fail, "sha256:1", true, Linked, "", false, true},
+		{"current", pass, "sha256:1", true, now, Linked, ""},
+		{"current code", withCode, "sha256:1", true, now, Linked, ""},
+		{"requirement changed", pass, "sha256:2", true, now, Stale, RequirementChanged},
+		{"requirement deleted", pass, "", false, now, Unknown, TargetMissing},
+		{"failed run", fail, "sha256:1", true, now, Stale, TestsFailed},
+		{"code changed", withCode, "sha256:1", true, edited, Stale, CodeChanged},
+		{"code deleted", withCode, "sha256:1", true, gone, Stale, CodeChanged},
+		{"requirement and code changed", withCode, "sha256:2", true, edited, Stale, RequirementChanged},
+		{"failed, requirement and code changed", failChanged, "sha256:2", true, edited, Stale, TestsFailed},
 	}
 	for _, tt := range tests {
-		v := JudgeEvidence(tt.e, tt.rev, tt.exists)
-		if v.State != tt.want || v.Reason != tt.reason || tt.e.Passed() != tt.passed || (v.Note != "") != tt.wantNote {
-			t.Errorf("%s: JudgeEvidence = %+v (passed %t), want %s %s (passed %t)", tt.name, v, tt.e.Passed(), tt.want, tt.reason, tt.passed)
+		v := JudgeEvidence(tt.e, tt.rev, tt.exists, func(ref string) (string, bool) { h, ok := tt.code[ref]; return h, ok })
+		if v.State != tt.want || v.Reason != tt.reason {
+			t.Errorf("%s: JudgeEvidence = %+v, want %s %s", tt.name, v, tt.want, tt.reason)
 		}
 	}
 	if (Evidence{}).Passed() {
@@ -86,6 +97,8 @@ func TestReasonsTable(t *testing.T) {
 		SymbolNotFound:       "el símbolo ya no está en el fichero",
 		PathOutsideWorkspace: "el objetivo queda fuera del workspace",
 		RequirementChanged:   "evidencia caducada: el requisito cambió desde que se verificó",
+		CodeChanged:          "evidencia caducada: el código cambió desde que se verificó",
+		TestsFailed:          "las pruebas enlazadas fallaron en esta ejecución",
 		TargetMissing:        "el objetivo del enlace ya no existe",
 		Ambiguous:            "el símbolo está definido más de una vez en el fichero",
 		Uncaptured:           "el enlace aún no se ha capturado",
@@ -100,9 +113,26 @@ func TestReasonsTable(t *testing.T) {
 		if r.State() == Linked {
 			t.Errorf("%s.State() = linked", r)
 		}
+		if r.ToDo("en") == "" || r.ToDo("es") == "" {
+			t.Errorf("%s: no one-line what to do in en and es", r)
+		}
 	}
 	if !strings.Contains(RequirementChanged.Why("en"), "evidence expired") {
 		t.Errorf("RequirementChanged.Why(en) = %q, want it to say evidence expired", RequirementChanged.Why("en"))
+	}
+	// A target that never existed keeps its reason; its why says so (SPEC 2).
+	never := map[Reason][2]string{
+		SymbolNotFound: {"the symbol does not exist in the file", "el símbolo no existe en el fichero"},
+		TargetMissing:  {"the link's target does not exist", "el objetivo del enlace no existe"},
+	}
+	for _, r := range Reasons {
+		want, ok := never[r]
+		if !ok {
+			want = [2]string{r.Why("en"), r.Why("es")}
+		}
+		if got := [2]string{r.WhyNever("en"), r.WhyNever("es")}; got != want {
+			t.Errorf("%s.WhyNever = %q, want %q", r, got, want)
+		}
 	}
 	if Reason("").State() != Linked || Reason("").Why("en") != "" {
 		t.Error("the empty reason is not linked with an empty why")

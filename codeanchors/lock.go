@@ -51,6 +51,11 @@ type Evidence struct {
 	Revision   string         `json:"revision"`
 	Run        string         `json:"run"`
 	Tests      []EvidenceTest `json:"tests"` // sorted by target
+	// TokenHashes holds the token hash of every implements and tests
+	// target of the requirement when the run was recorded, keyed by ref:
+	// the run vouches for that code, not for its successor. Targets not
+	// found then have no entry. Absent in entries recorded before it existed.
+	TokenHashes map[string]string `json:"token_hashes,omitempty"`
 }
 
 // EvidenceTest is the outcome of one linked test in a run.

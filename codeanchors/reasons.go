@@ -19,29 +19,83 @@ const (
 	SymbolNotFound       Reason = "symbol_not_found"
 	PathOutsideWorkspace Reason = "path_outside_workspace"
 	RequirementChanged   Reason = "requirement_changed_since_verification"
+	CodeChanged          Reason = "code_changed_since_verification"
+	TestsFailed          Reason = "tests_failed"
 	TargetMissing        Reason = "target_missing"
 	Ambiguous            Reason = "ambiguous"
 	Uncaptured           Reason = "uncaptured"
 )
 
-// reasons is the one table that gives each reason its state and its why in
-// every supported language. Everything that shows a reason reads it here.
-var reasons = map[Reason]struct {
-	state State
-	whyEN string
-	whyES string
-}{
-	ContentChanged:       {Stale, "the anchored code changed since the link was captured", "el fichero cambió desde que se enlazó"},
-	SymbolNotFound:       {Stale, "the symbol is no longer in the file", "el símbolo ya no está en el fichero"},
-	PathOutsideWorkspace: {Stale, "the target lies outside the workspace", "el objetivo queda fuera del workspace"},
-	RequirementChanged:   {Stale, "evidence expired: the requirement changed after it was verified", "evidencia caducada: el requisito cambió desde que se verificó"},
-	TargetMissing:        {Unknown, "the link's target no longer exists", "el objetivo del enlace ya no existe"},
-	Ambiguous:            {Unknown, "the symbol is defined more than once in the file", "el símbolo está definido más de una vez en el fichero"},
-	Uncaptured:           {Unknown, "the link has not been captured yet", "el enlace aún no se ha capturado"},
+// reasonText is a reason's state and its messages in every supported
+// language: the why, the why of a target that never existed (only for the
+// reasons a never-captured target can get: the same reason, worded so it
+// is not mistaken for drift), and what to do about it, in one line.
+type reasonText struct {
+	state          State
+	whyEN, whyES   string
+	neverEN        string
+	neverES        string
+	todoEN, todoES string
+}
+
+// reasons is the one table that gives each reason its state and its
+// messages in every supported language. Everything that shows a reason
+// reads it here.
+var reasons = map[Reason]reasonText{
+	ContentChanged: {state: Stale,
+		whyEN:  "the anchored code changed since the link was captured",
+		whyES:  "el fichero cambió desde que se enlazó",
+		todoEN: "review the change; if the claim still holds, run: tracewiki capture REF",
+		todoES: "revise el cambio; si la afirmación sigue siendo cierta, ejecute: tracewiki capture REF"},
+	SymbolNotFound: {state: Stale,
+		whyEN: "the symbol is no longer in the file", whyES: "el símbolo ya no está en el fichero",
+		neverEN: "the symbol does not exist in the file", neverES: "el símbolo no existe en el fichero",
+		todoEN: "point the link at the symbol's new name (tracewiki relink follows a moved one), or remove the claim",
+		todoES: "apunte el enlace al nuevo nombre del símbolo (tracewiki relink sigue uno movido), o quite la afirmación"},
+	PathOutsideWorkspace: {state: Stale,
+		whyEN: "the target lies outside the workspace", whyES: "el objetivo queda fuera del workspace",
+		todoEN: "point the link at a file inside the workspace",
+		todoES: "apunte el enlace a un fichero dentro del workspace"},
+	RequirementChanged: {state: Stale,
+		whyEN:  "evidence expired: the requirement changed after it was verified",
+		whyES:  "evidencia caducada: el requisito cambió desde que se verificó",
+		todoEN: "run the requirement's tests again and record them: tracewiki evidence --run ID --report FILE",
+		todoES: "vuelva a ejecutar las pruebas del requisito y regístrelas: tracewiki evidence --run ID --report FILE"},
+	CodeChanged: {state: Stale,
+		whyEN:  "evidence expired: the code changed after it was verified",
+		whyES:  "evidencia caducada: el código cambió desde que se verificó",
+		todoEN: "run the requirement's tests again and record them: tracewiki evidence --run ID --report FILE",
+		todoES: "vuelva a ejecutar las pruebas del requisito y regístrelas: tracewiki evidence --run ID --report FILE"},
+	TestsFailed: {state: Stale,
+		whyEN:  "the linked tests failed in this run",
+		whyES:  "las pruebas enlazadas fallaron en esta ejecución",
+		todoEN: "fix the code or the tests, run them again and record them: tracewiki evidence --run ID --report FILE",
+		todoES: "corrija el código o las pruebas, vuelva a ejecutarlas y regístrelas: tracewiki evidence --run ID --report FILE"},
+	TargetMissing: {state: Unknown,
+		whyEN: "the link's target no longer exists", whyES: "el objetivo del enlace ya no existe",
+		neverEN: "the link's target does not exist", neverES: "el objetivo del enlace no existe",
+		todoEN: "point the link at what replaced the target (tracewiki relink follows a moved one), or remove it",
+		todoES: "apunte el enlace a lo que sustituyó al objetivo (tracewiki relink sigue uno movido), o quítelo"},
+	Ambiguous: {state: Unknown,
+		whyEN:  "the symbol is defined more than once in the file",
+		whyES:  "el símbolo está definido más de una vez en el fichero",
+		todoEN: "link the file or a line range instead, or make the name unique",
+		todoES: "enlace el fichero o un rango de líneas, o haga el nombre único"},
+	Uncaptured: {state: Unknown,
+		whyEN: "the link has not been captured yet", whyES: "el enlace aún no se ha capturado",
+		todoEN: "anchor it to the code it names: tracewiki capture",
+		todoES: "ánclelo al código que nombra: tracewiki capture"},
 }
 
 // Reasons lists every reason in the order of SPEC 2.
-var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, TargetMissing, Ambiguous, Uncaptured}
+var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, TargetMissing, Ambiguous, Uncaptured}
+
+// ParseReason returns the reason named s; ok is false for a name that is
+// not a reason.
+func ParseReason(s string) (Reason, bool) {
+	_, ok := reasons[Reason(s)]
+	return Reason(s), ok
+}
 
 // Languages are the message languages [Reason.Why] knows; "en" is the default.
 var Languages = []string{"en", "es"}
@@ -57,12 +111,33 @@ func (r Reason) State() State {
 // Why returns the reason's explanation in lang ("en" or "es"; anything else
 // is English). The empty reason has an empty why.
 func (r Reason) Why(lang string) string {
-	m, ok := reasons[r]
-	if !ok {
-		return ""
-	}
+	m := reasons[r]
 	if lang == "es" {
 		return m.whyES
 	}
 	return m.whyEN
+}
+
+// WhyNever returns the why of a target that was never captured and does
+// not exist: for symbol_not_found and target_missing it says "does not
+// exist" instead of "no longer"; other reasons have their usual why.
+func (r Reason) WhyNever(lang string) string {
+	m := reasons[r]
+	switch {
+	case m.neverEN == "":
+		return r.Why(lang)
+	case lang == "es":
+		return m.neverES
+	}
+	return m.neverEN
+}
+
+// ToDo returns one line saying what to do about a link with the reason, in
+// lang; empty for the empty reason.
+func (r Reason) ToDo(lang string) string {
+	m := reasons[r]
+	if lang == "es" {
+		return m.todoES
+	}
+	return m.todoEN
 }

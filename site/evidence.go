@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
@@ -39,7 +41,7 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 	}
 	var paths []string
 	for _, r := range p.Model.Requirements {
-		for _, t := range r.Tests {
+		for _, t := range slices.Concat(r.Implements, r.Tests) {
 			paths = append(paths, t.Target.Path)
 		}
 	}
@@ -49,6 +51,7 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 	}
 	m := codeanchors.TestMatcher{GoPackage: p.goPackages(), Source: func(p string) *codeanchors.Source { return sources[p] }}
 	res := &EvidenceResult{}
+	var recorded []*claims.Requirement // the requirement of each res.Recorded
 	at := Now().Format(time.RFC3339)
 	for _, r := range p.Model.Requirements {
 		if len(r.Tests) == 0 {
@@ -70,10 +73,12 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 			continue
 		}
 		res.Recorded = append(res.Recorded, e)
+		recorded = append(recorded, r)
 	}
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
-		for _, e := range res.Recorded {
-			l.RecordEvidence(e)
+		for i := range res.Recorded {
+			res.Recorded[i].TokenHashes = p.codeHashes(recorded[i], l, sources)
+			l.RecordEvidence(res.Recorded[i])
 		}
 		return nil
 	})
@@ -81,6 +86,23 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 		return nil, err
 	}
 	return res, nil
+}
+
+// codeHashes returns the current token hash of every implements and tests
+// target of the requirement, keyed by ref: what a run vouches for. A target
+// not found now has no entry (its link is not linked, and says why).
+func (p *Project) codeHashes(r *claims.Requirement, l *codeanchors.Lock, sources map[string]*codeanchors.Source) map[string]string {
+	out := map[string]string{}
+	for _, t := range slices.Concat(r.Implements, r.Tests) {
+		var a *codeanchors.Anchor
+		if la, ok := l.Anchors[t.Target.String()]; ok {
+			a = &la
+		}
+		if res := codeanchors.ResolveIn(t.Target, a, sources[t.Target.Path]); res.Reason == "" {
+			out[t.Target.String()] = res.TokenHash
+		}
+	}
+	return out
 }
 
 // goPackages returns a function giving the Go import path of a folder from

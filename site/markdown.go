@@ -130,7 +130,7 @@ func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering bool) 
 	ts := r.b.targets[t.String()]
 	state, why := string(codeanchors.Uncaptured.State()), codeanchors.Uncaptured.Why(r.b.lang)
 	if ts != nil {
-		state, why = string(ts.Verdict.State), ts.Verdict.Reason.Why(r.b.lang)
+		state, why = string(ts.Verdict.State), ts.Verdict.Why(r.b.lang)
 	}
 	title := t.URI(r.b.repo)
 	if why != "" {

@@ -426,7 +426,7 @@ func stateCell(v codeanchors.Verdict, lang string) cell {
 	case v.Reformatted:
 		text += " (reformatted)"
 	}
-	why := v.Reason.Why(lang)
+	why := v.Why(lang)
 	if why == "" {
 		why = v.Note
 	}
@@ -442,7 +442,7 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 		return nil
 	}
 	v := ts.Verdict
-	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Reason.Why(b.lang)}
+	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Why(b.lang)}
 	id := synth.TargetNodeID(t)
 	n := synth.Node{ID: id, Type: id[:strings.IndexByte(id, ':')], Path: t.Path, Symbol: t.Symbol}
 	f.Anchor = "code-" + symbolAnchor(n)
@@ -473,7 +473,7 @@ func (b *builder) claimRows(cs []claims.Claim, root string) []claimRow {
 		r.URL = root + b.relURL(synth.TargetNodeID(c.Target))
 		if ts := b.targets[c.Target.String()]; ts != nil {
 			v := ts.Verdict
-			r.State, r.Why = string(v.State), v.Reason.Why(b.lang)
+			r.State, r.Why = string(v.State), v.Why(b.lang)
 			if ts.Anchor != nil {
 				r.Captured = fmt.Sprintf("lines %d–%d", ts.Anchor.Start, ts.Anchor.End)
 			} else {

@@ -35,6 +35,9 @@ type DriftLink struct {
 	Reason    string   `json:"reason"`
 	Why       string   `json:"why"`
 	ClaimedBy []string `json:"claimed_by"` // node ids
+	// Relocated and Suggestions are as in [CheckTarget].
+	Relocated   []codeanchors.Relocation `json:"relocated"`
+	Suggestions []string                 `json:"suggestions"`
 	// ClaimedAt lists the places the link is written, file:line.
 	ClaimedAt     []string `json:"claimed_at"`
 	Start         int      `json:"start,omitempty"` // current lines, when found
@@ -56,9 +59,9 @@ func NewDrift(rep *codeanchors.Report, lang string, url func(nodeID string) stri
 			continue
 		}
 		l := DriftLink{
-			Ref: ts.Target.String(), State: string(v.State), Reason: string(v.Reason), Why: v.Reason.Why(lang),
+			Ref: ts.Target.String(), State: string(v.State), Reason: string(v.Reason), Why: v.Why(lang),
 			ClaimedBy: []string{}, ClaimedAt: []string{}, Start: v.Start, End: v.End, Note: v.Note,
-			URL: url(TargetNodeID(ts.Target)),
+			URL: url(TargetNodeID(ts.Target)), Relocated: orEmpty(ts.Relocated), Suggestions: orEmpty(ts.Suggestions),
 		}
 		if ts.Anchor != nil {
 			l.CapturedStart, l.CapturedEnd = ts.Anchor.Start, ts.Anchor.End
@@ -77,8 +80,8 @@ func NewDrift(rep *codeanchors.Report, lang string, url func(nodeID string) stri
 		req := TypeRequirement + ":" + es.Evidence.Req
 		d.Links = append(d.Links, DriftLink{
 			Ref: TypeRun + ":" + es.Evidence.Run, State: string(es.Verdict.State), Reason: string(es.Verdict.Reason),
-			Why: es.Verdict.Reason.Why(lang), ClaimedBy: []string{req}, ClaimedAt: []string{}, Note: es.Verdict.Note,
-			URL: url(req),
+			Why: es.Verdict.Why(lang), ClaimedBy: []string{req}, ClaimedAt: []string{}, Note: es.Verdict.Note,
+			URL: url(req), Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
 		})
 	}
 	slices.SortStableFunc(d.Links, func(a, b DriftLink) int {

@@ -30,6 +30,11 @@ type CheckTarget struct {
 	Moved       bool     `json:"moved"`
 	Reformatted bool     `json:"reformatted"`
 	ClaimedBy   []string `json:"claimed_by"`
+	// Relocated lists where a missing target's captured code is now, most
+	// certain first; Suggestions the nearest existing names (at most 5).
+	// Both are empty lists when there is nothing to say.
+	Relocated   []codeanchors.Relocation `json:"relocated"`
+	Suggestions []string                 `json:"suggestions"`
 	// Start and End are the target's current lines (0 when not found);
 	// CapturedStart and CapturedEnd the lines recorded in the lock.
 	Start         int    `json:"start,omitempty"`
@@ -59,8 +64,9 @@ func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
 	for _, ts := range rep.Targets {
 		t := CheckTarget{
 			Ref: ts.Target.String(), State: string(ts.Verdict.State), Reason: string(ts.Verdict.Reason),
-			Why: ts.Verdict.Reason.Why(lang), Moved: ts.Verdict.Moved, Reformatted: ts.Verdict.Reformatted,
+			Why: ts.Verdict.Why(lang), Moved: ts.Verdict.Moved, Reformatted: ts.Verdict.Reformatted,
 			Start: ts.Verdict.Start, End: ts.Verdict.End, Note: ts.Verdict.Note,
+			Relocated: orEmpty(ts.Relocated), Suggestions: orEmpty(ts.Suggestions),
 		}
 		for _, u := range ts.Uses {
 			t.ClaimedBy = append(t.ClaimedBy, u.Node)
@@ -75,8 +81,9 @@ func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
 		passed := es.Evidence.Passed()
 		out.Targets = append(out.Targets, CheckTarget{
 			Ref: "run:" + es.Evidence.Run, State: string(es.Verdict.State), Reason: string(es.Verdict.Reason),
-			Why: es.Verdict.Reason.Why(lang), ClaimedBy: []string{"requirement:" + es.Evidence.Req},
+			Why: es.Verdict.Why(lang), ClaimedBy: []string{"requirement:" + es.Evidence.Req},
 			Passed: &passed, Note: es.Verdict.Note,
+			Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
 		})
 	}
 	slices.SortStableFunc(out.Targets, func(a, b CheckTarget) int {
@@ -96,6 +103,17 @@ func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
 
 // Count returns how many targets have the state.
 func (c *CheckReport) Count(state codeanchors.State) int { return c.Totals[string(state)] }
+
+// CountReason returns how many targets have the reason.
+func (c *CheckReport) CountReason(r codeanchors.Reason) int {
+	n := 0
+	for _, t := range c.Targets {
+		if t.Reason == string(r) {
+			n++
+		}
+	}
+	return n
+}
 
 // Text renders the report for people: one line per target, then the
 // requirements, then totals.
@@ -132,4 +150,13 @@ func (c *CheckReport) Text() string {
 	}
 	fmt.Fprintf(&b, "%d links: %d linked, %d stale, %d unknown\n", len(c.Targets), c.Totals["linked"], c.Totals["stale"], c.Totals["unknown"])
 	return b.String()
+}
+
+// orEmpty returns s, or an empty non-nil slice for nil, so that JSON says
+// [] rather than null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

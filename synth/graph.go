@@ -178,7 +178,7 @@ func (b *builder) edge(src, dst, rel, kind string, v *codeanchors.Verdict) {
 	if v != nil {
 		e.State, e.Reason = string(v.State), string(v.Reason)
 		e.Stale = v.State == codeanchors.Stale
-		e.Why = v.Reason.Why(b.in.Lang)
+		e.Why = v.Why(b.in.Lang)
 		if e.Why == "" {
 			e.Why = v.Note
 		}
@@ -280,7 +280,7 @@ func (b *builder) addTargets() {
 		n.Path, n.Symbol = ts.Target.Path, ts.Target.Symbol
 		n.State, n.Reason = string(v.State), string(v.Reason)
 		n.Stale = v.State == codeanchors.Stale
-		n.Why = v.Reason.Why(b.in.Lang)
+		n.Why = v.Why(b.in.Lang)
 		n.Moved, n.Reformatted = v.Moved, v.Reformatted
 		n.Start, n.End = v.Start, v.End
 		for _, u := range ts.Uses {

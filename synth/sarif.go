@@ -115,6 +115,8 @@ var reasonHelp = map[codeanchors.Reason]string{
 	codeanchors.SymbolNotFound:       "The symbol was renamed or removed. Point the link at the symbol's new name, or remove the claim.",
 	codeanchors.PathOutsideWorkspace: "Point the link at a file inside the workspace: nothing outside it is read.",
 	codeanchors.RequirementChanged:   "The requirement's text changed after its tests last ran. Run its tests again and record them with `tracewiki evidence --run ID --report FILE`.",
+	codeanchors.CodeChanged:          "An implementing or test symbol of the requirement changed after its tests last ran: the run vouches for the code it ran against, not its successor. Run the tests again and record them with `tracewiki evidence --run ID --report FILE`.",
+	codeanchors.TestsFailed:          "Some linked test failed (or was skipped) in the run. Fix the code or the test, run the tests again and record them with `tracewiki evidence --run ID --report FILE`.",
 	codeanchors.TargetMissing:        "The file (or, for evidence, the requirement) was deleted. Point the link at what replaced it, or remove the link.",
 	codeanchors.Ambiguous:            "The name is defined more than once in the file. Link the file or a line range instead, or make the name unique.",
 	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",

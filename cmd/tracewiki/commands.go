@@ -102,28 +102,44 @@ func runCheck(e *env, args []string) int {
 	return e.failOn(out, *failOn)
 }
 
-// failOnFlag declares --fail-on: the link states that make the command exit 1.
+// failOnFlag declares --fail-on: the link states and reasons that make the
+// command exit 1.
 func failOnFlag(fs *flag.FlagSet) *[]string {
-	var states []string
-	fs.Func("fail-on", "exit 1 when a link is `stale|unknown` (repeatable, comma-separated)", func(s string) error {
+	var names []string
+	fs.Func("fail-on", "exit 1 when a link is in one of these `states or reasons` (stale, unknown, target_missing, ...; repeatable, comma-separated)", func(s string) error {
 		for v := range strings.SplitSeq(s, ",") {
-			if v != "stale" && v != "unknown" {
-				return fmt.Errorf("want stale or unknown, not %q", v)
+			v = strings.TrimSpace(v)
+			_, isReason := codeanchors.ParseReason(v)
+			if v != string(codeanchors.Stale) && v != string(codeanchors.Unknown) && !isReason {
+				return fmt.Errorf("%q is neither a state (stale, unknown) nor a reason (%s)", v, reasonList())
 			}
-			states = append(states, v)
+			names = append(names, v)
 		}
 		return nil
 	})
-	return &states
+	return &names
 }
 
-// failOn reports the links in the given states and returns exit code 1 when
-// there are any.
-func (e *env) failOn(rep *synth.CheckReport, states []string) int {
+// reasonList is every reason, comma-separated, for messages.
+func reasonList() string {
+	var rs []string
+	for _, r := range codeanchors.Reasons {
+		rs = append(rs, string(r))
+	}
+	return strings.Join(rs, ", ")
+}
+
+// failOn reports the links in the given states or with the given reasons,
+// and returns exit code 1 when there are any.
+func (e *env) failOn(rep *synth.CheckReport, names []string) int {
 	code := exitOK
-	for _, s := range slices.Compact(slices.Sorted(slices.Values(states))) {
-		if n := rep.Count(codeanchors.State(s)); n > 0 {
-			fmt.Fprintf(e.stderr, "tracewiki: %d %s link%s\n", n, s, plural(n))
+	for _, s := range slices.Compact(slices.Sorted(slices.Values(names))) {
+		n, what := rep.Count(codeanchors.State(s)), " link"
+		if _, ok := codeanchors.ParseReason(s); ok {
+			n, what = rep.CountReason(codeanchors.Reason(s)), " link"
+		}
+		if n > 0 {
+			fmt.Fprintf(e.stderr, "tracewiki: %d %s%s%s\n", n, s, what, plural(n))
 			code = exitFindings
 		}
 	}
