@@ -106,7 +106,7 @@ func runCheck(e *env, args []string) int {
 // command exit 1.
 func failOnFlag(fs *flag.FlagSet) *[]string {
 	var names []string
-	fs.Func("fail-on", "exit 1 when a link is in one of these `states or reasons` (stale, unknown, target_missing, ...; repeatable, comma-separated)", func(s string) error {
+	fs.Func("fail-on", "exit 1 when a link has one of these states or reasons, a comma `list` (stale, unknown, target_missing, ...; repeatable)", func(s string) error {
 		for v := range strings.SplitSeq(s, ",") {
 			v = strings.TrimSpace(v)
 			_, isReason := codeanchors.ParseReason(v)
