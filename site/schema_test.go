@@ -256,7 +256,8 @@ func TestSchemasReject(t *testing.T) {
 			arr(d, "links")[0].(map[string]any)["reason"] = "target_missing"
 		}},
 		{"drift", "a link without claimed_by", func(d map[string]any) { delete(arr(d, "links")[0].(map[string]any), "claimed_by") }},
-		{"search", "an entry of a run", func(d map[string]any) { arr(d, "entries")[0].(map[string]any)["type"] = "run" }},
+		{"search", "an entry of an unknown node type", func(d map[string]any) { arr(d, "entries")[0].(map[string]any)["type"] = "widget" }},
+		{"search", "an entry without a path", func(d map[string]any) { delete(arr(d, "entries")[0].(map[string]any), "path") }},
 		{"search", "an absolute URL", func(d map[string]any) { arr(d, "entries")[0].(map[string]any)["url"] = "/requirements/REQ-1/" }},
 		{"manifest", "a missing reason count", func(d map[string]any) { delete(obj(d, "reasons"), "uncaptured") }},
 		{"manifest", "an unknown node type", func(d map[string]any) { obj(d, "nodes")["widget"] = 1.0 }},

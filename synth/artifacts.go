@@ -101,7 +101,10 @@ type SearchEntry struct {
 	ID    string `json:"id"`
 	Type  string `json:"type"`
 	Title string `json:"title"`
-	Text  string `json:"text"` // plain text, capped at MaxSearchText bytes
+	// Path is the node's file: a content file for a requirement, decision
+	// or page, the source file for code; "" for a run.
+	Path string `json:"path"`
+	Text string `json:"text"` // plain text, capped at MaxSearchText bytes
 	// URL is the node's page relative to the site root ("requirements/REQ-1/").
 	URL   string `json:"url"`
 	Stale bool   `json:"stale"`
@@ -110,23 +113,25 @@ type SearchEntry struct {
 // MaxSearchText caps the text of a search entry, so the index stays small.
 const MaxSearchText = 600
 
-// NewSearch indexes requirements, decisions, pages, symbols and tests by id,
-// title and text. url gives each node's page, relative to the site root.
+// NewSearch indexes every node by id, title, path and text (the Markdown
+// body of a document, as plain text). url gives each node's page, relative
+// to the site root.
 func NewSearch(g *Graph, m *claims.Model, url func(nodeID string) string) SearchJSON {
-	text := map[string]string{}
-	each(m, func(id string, d *claims.Doc) { text[id] = plainText(d.Body) })
-	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: []SearchEntry{}}
+	type doc struct{ text, file string }
+	docs := map[string]doc{}
+	each(m, func(id string, d *claims.Doc) { docs[id] = doc{plainText(d.Body), d.File} })
+	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: make([]SearchEntry, 0, len(g.Nodes))}
 	for _, n := range g.Nodes {
-		switch n.Type {
-		case TypeRequirement, TypeDecision, TypePage, TypeSymbol, TypeTest:
-		default:
-			continue
-		}
 		title := n.Title
 		if title == "" {
 			title = n.Label
 		}
-		s.Entries = append(s.Entries, SearchEntry{ID: n.ID, Type: n.Type, Title: title, Text: text[n.ID], URL: url(n.ID), Stale: n.Stale})
+		d := docs[n.ID]
+		p := n.Path
+		if d.file != "" {
+			p = d.file
+		}
+		s.Entries = append(s.Entries, SearchEntry{ID: n.ID, Type: n.Type, Title: title, Path: p, Text: d.text, URL: url(n.ID), Stale: n.Stale})
 	}
 	return s
 }

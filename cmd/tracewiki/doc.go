@@ -23,6 +23,8 @@ Commands:
 	serve       preview the site with live reload
 	diff        what changed between two builds, as a PR comment or JSON
 	impact      what relies on changed paths: claims, pages, requirements, tests
+	search      rank requirements, decisions, pages and code for a query, as JSON
+	lookup      everything the wiki knows about one id, path or symbol, as JSON
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -195,5 +197,52 @@ Init writes a starter tracewiki.toml (every default spelled out) and a small
 content/ folder: a home page, a requirement and a decision that show the
 formats. It never overwrites a file: when any of them exists, it writes
 nothing and says which.
+# search
+
+	tracewiki search [--kind TYPE] [--limit N] [--explain] [--budget-tokens N] QUERY...
+
+Search ranks every node of the graph (requirements, decisions, pages, symbols,
+tests, runs, files) for the query and prints one line of JSON:
+{"type":"knowledge-search","schemaVersion":1,"query","count","limit",
+"results":[{"id","type","title","path","score","excerpt"}]}. count is every
+match; results are the best --limit (default 10). The ranking is the one of
+the site's search page: the exact id (5: "REQ-3", "src/a.go@F"), then the
+exact title (4), then every word of the query a whole word of the title (3),
+then a whole word of the id, title, path or text (2), then a substring of
+one of them (1); case does not matter, and camelCase and punctuation split
+words ("walker" is a word of mdWalker, "lock" is not a word of Blocklist).
+Ties go by node type (requirement, decision, symbol, test, run, page, file)
+then id, so --kind (requirement, decision, page, symbol, test, file, run,
+document) never changes the relative order. --explain adds "matched": the
+fields that matched. --budget-tokens fits the answer into N tokens,
+estimated as the bytes of the printed JSON / 4: excerpts are shed first,
+then results from the end, and "budget" says what was shed.
+
+# lookup
+
+	tracewiki lookup [--depth 1-3] [--budget-tokens N] ID|PATH|PATH@SYMBOL
+
+Lookup prints, as one line of JSON, everything the wiki knows about one
+entity: a requirement, decision or run id (or any node id), a PATH@SYMBOL
+target, a source file or a content file. It holds the entity (a node of
+"tracewiki neighborhood"), its neighbors within --depth hops grouped by the
+kind of edge that reached them (each with distance, direction in or out, and
+via: the node one hop closer), the documents covering it (a declared link)
+and mentioning it (a located mention, or its id, symbol or path in their
+text), the links to code it makes or receives with the captured range and
+at most 240 characters of the current code, its drift (check entries that
+are not linked) and its evidence, newest first. An id that names nothing is
+listed in "unknown". Bounds: 32 neighbors per edge kind, 8 evidence
+entries, 64 claims, 64 drift entries, 32 documents per list, 400 nodes
+walked; "truncated" counts what each bound left out.
+
+With --budget-tokens N (tokens = bytes of the printed JSON / 4), sections
+are shed in this order until the answer fits: excerpts,
+documents.mentioning, neighbors at distance 3, then 2, documents.covering,
+evidence beyond the newest, located neighbors at distance 1, claims beyond
+the first 8. The entity and its declared links are never shed; when even
+they do not fit, "budget" says "fits": false. "budget" is {"tokens",
+"estimate", "estimator", "fits", "shed"}. Without a budget nothing is shed,
+and the answer equals the one with an ample budget but for "budget".
 */
 package main

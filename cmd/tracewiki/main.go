@@ -45,6 +45,8 @@ var commands = map[string]func(e *env, args []string) int{
 	"diff":         runDiff,
 	"impact":       runImpact,
 	"init":         runInit,
+	"search":       runSearch,
+	"lookup":       runLookup,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
