@@ -2,12 +2,16 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"html/template"
+	"math"
 	pathpkg "path"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alecthomas/chroma/v2"
 	chtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -15,8 +19,8 @@ import (
 	"github.com/alecthomas/chroma/v2/styles"
 )
 
-// Highlighting themes: one light, one dark, switched by the stylesheet with
-// prefers-color-scheme.
+// Highlighting themes: one light, one dark, switched by the theme toggle
+// or, until the reader chooses, by prefers-color-scheme.
 const (
 	lightStyle = "github"
 	darkStyle  = "github-dark"
@@ -37,7 +41,9 @@ type highlighter struct {
 	mu        sync.Mutex
 	gen       int // the current build; entries not used by it are dropped
 	fragments map[fragmentKey]*rendered
+	fences    map[fenceKey]*rendered
 	lexers    map[string]chroma.Lexer
+	lexed     atomic.Int64 // fences lexed and formatted, for tests
 }
 
 // HighlightCache carries highlighted fragments from one build to the next
@@ -66,6 +72,11 @@ func (c *HighlightCache) highlighter() *highlighter {
 			delete(h.fragments, k)
 		}
 	}
+	for k, r := range h.fences {
+		if r.gen != h.gen {
+			delete(h.fences, k)
+		}
+	}
 	h.gen++
 	h.mu.Unlock()
 	return h
@@ -85,7 +96,7 @@ type rendered struct {
 }
 
 func newHighlighter() *highlighter {
-	return &highlighter{fragments: map[fragmentKey]*rendered{}, lexers: map[string]chroma.Lexer{}}
+	return &highlighter{fragments: map[fragmentKey]*rendered{}, fences: map[fenceKey]*rendered{}, lexers: map[string]chroma.Lexer{}}
 }
 
 // fragment returns lines start..end of the file as highlighted HTML with
@@ -139,6 +150,63 @@ func (h *highlighter) render(path string, lines [][]byte, start int, anchor stri
 	return template.HTML(buf.String())
 }
 
+// fenceKey identifies a fenced code block's highlighted HTML: its info
+// string's language and its text.
+type fenceKey struct {
+	lang string
+	sum  [sha256.Size]byte
+}
+
+// fence returns a fenced code block highlighted with the fragments' chroma
+// classes, without line numbers (Markdown code is not a file). The lexer is
+// chroma's for the info string's first word (a name or alias, "go",
+// "python", "py"); an unknown or missing language is shown as plain text.
+// Identical blocks, on however many pages, are highlighted once.
+func (h *highlighter) fence(lang string, code []byte) template.HTML {
+	key := fenceKey{lang: strings.ToLower(lang), sum: sha256.Sum256(code)}
+	h.mu.Lock()
+	r := h.fences[key]
+	if r == nil {
+		r = &rendered{}
+		h.fences[key] = r
+	}
+	r.gen = h.gen
+	h.mu.Unlock()
+	r.once.Do(func() {
+		h.lexed.Add(1)
+		var buf bytes.Buffer
+		it, err := chroma.Coalesce(h.langLexer(key.lang)).Tokenise(nil, string(code))
+		if err == nil {
+			err = chtml.New(chtml.WithClasses(true)).Format(&buf, styles.Get(lightStyle), it)
+		}
+		if err != nil {
+			buf.Reset()
+			fmt.Fprintf(&buf, `<pre class="chroma"><code>%s</code></pre>`, template.HTMLEscapeString(string(code)))
+		}
+		r.html = template.HTML(buf.String())
+	})
+	return r.html
+}
+
+// langLexer returns chroma's lexer for a fence's language name, plain text
+// when chroma has none, cached.
+func (h *highlighter) langLexer(lang string) chroma.Lexer {
+	key := "lang:" + lang // file extensions start with "." or are ""
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.lexers[key]
+	if !ok {
+		if lang != "" {
+			l = lexers.Get(lang)
+		}
+		if l == nil {
+			l = lexers.Fallback
+		}
+		h.lexers[key] = l
+	}
+	return l
+}
+
 // lexer returns chroma's lexer for a file name, by extension, cached.
 func (h *highlighter) lexer(p string) chroma.Lexer {
 	ext := strings.ToLower(pathpkg.Ext(p))
@@ -155,23 +223,153 @@ func (h *highlighter) lexer(p string) chroma.Lexer {
 	return l
 }
 
-// chromaCSS is the highlighting stylesheet: the light theme, and the dark
-// one inside a prefers-color-scheme media query. WriteCSS sorts its rules,
-// so the bytes are stable.
+// MinTokenContrast is the least contrast ratio (WCAG 2) between a
+// highlighted token's colour and its background, in both themes.
+const MinTokenContrast = 3.0
+
+// Theme scopes: the light theme applies by default; the dark one when the
+// reader chose it (the theme toggle sets data-theme on <html>) or, with no
+// choice made, when the system prefers dark.
+const (
+	darkScope     = `html[data-theme="dark"]`
+	autoDarkScope = `html:not([data-theme="light"])`
+)
+
+// chromaCSS is the highlighting stylesheet, generated from chroma's styles:
+// the light theme, then the dark one scoped twice (chosen, and by the
+// system's preference when nothing was chosen). WriteCSS leaves out a
+// token's colour when it equals the style's text colour, which let the
+// light theme's dark names show through on the dark background, so each
+// theme also sets every token class's colour explicitly, raised to
+// [MinTokenContrast] against its background where the style falls short.
+// The rules come in a fixed order, so the bytes are stable.
 func chromaCSS() ([]byte, error) {
-	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true))
+	light, err := themeCSS(styles.Get(lightStyle))
+	if err != nil {
+		return nil, err
+	}
+	dark, err := themeCSS(styles.Get(darkStyle))
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
-	if err := f.WriteCSS(&buf, styles.Get(lightStyle)); err != nil {
-		return nil, err
-	}
-	var dark bytes.Buffer
-	if err := f.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
-		return nil, err
-	}
+	buf.Write(light)
+	buf.Write(scopeCSS(dark, darkScope, ""))
 	buf.WriteString("@media (prefers-color-scheme: dark) {\n")
-	for line := range strings.SplitSeq(strings.TrimRight(dark.String(), "\n"), "\n") {
-		buf.WriteString("  " + line + "\n")
-	}
+	buf.Write(scopeCSS(dark, autoDarkScope, "  "))
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// themeCSS is one style's rules: chroma's, then one colour rule per token
+// class.
+func themeCSS(style *chroma.Style) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true)).WriteCSS(&buf, style); err != nil {
+		return nil, err
+	}
+	for _, tc := range tokenColours(style) {
+		fmt.Fprintf(&buf, "/* %s */ .chroma .%s { color: %s }\n", tc.typ, tc.class, tc.colour)
+	}
+	return buf.Bytes(), nil
+}
+
+// tokenColour is the colour a theme gives one token class.
+type tokenColour struct {
+	typ      chroma.TokenType
+	class    string
+	colour   chroma.Colour
+	bg       chroma.Colour // the background it is drawn on
+	contrast float64       // the style's own contrast, before raising
+}
+
+// tokenColours lists, in class order, every token class's colour in a
+// style, each at least [MinTokenContrast] against its background: a colour
+// that falls short is mixed toward the style's text colour until it does.
+func tokenColours(style *chroma.Style) []tokenColour {
+	base := style.Get(chroma.Background)
+	text := style.Get(chroma.Text).Colour
+	if !text.IsSet() || contrastRatio(text, base.Background) < MinTokenContrast {
+		text = chroma.NewColour(255, 255, 255)
+		if luminance(base.Background) > 0.5 {
+			text = chroma.NewColour(0, 0, 0)
+		}
+	}
+	var out []tokenColour
+	for t, class := range chroma.StandardTypes {
+		if t < 0 || class == "" {
+			continue // wrappers, line numbers and the like are not tokens
+		}
+		e := style.Get(t)
+		bg := base.Background
+		if e.Background.IsSet() {
+			bg = e.Background
+		}
+		c := e.Colour
+		if !c.IsSet() {
+			c = text
+		}
+		tc := tokenColour{typ: t, class: class, colour: c, bg: bg, contrast: contrastRatio(c, bg)}
+		toward := text
+		if contrastRatio(toward, bg) < MinTokenContrast {
+			// A token with a background of its own (errors): black or white.
+			toward = chroma.NewColour(255, 255, 255)
+			if luminance(bg) > 0.5 {
+				toward = chroma.NewColour(0, 0, 0)
+			}
+		}
+		for step := 1; contrastRatio(tc.colour, bg) < MinTokenContrast && step <= 10; step++ {
+			tc.colour = mix(c, toward, float64(step)/10)
+		}
+		out = append(out, tc)
+	}
+	slices.SortFunc(out, func(a, b tokenColour) int { return cmp.Compare(a.class, b.class) })
+	return out
+}
+
+// contrastRatio is WCAG 2's contrast ratio of two colours, 1 to 21.
+func contrastRatio(a, b chroma.Colour) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// luminance is WCAG 2's relative luminance of an sRGB colour.
+func luminance(c chroma.Colour) float64 {
+	lin := func(v uint8) float64 {
+		x := float64(v) / 255
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.Red()) + 0.7152*lin(c.Green()) + 0.0722*lin(c.Blue())
+}
+
+// mix is the colour a fraction t of the way from a to b.
+func mix(a, b chroma.Colour, t float64) chroma.Colour {
+	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*t)) }
+	return chroma.NewColour(m(a.Red(), b.Red()), m(a.Green(), b.Green()), m(a.Blue(), b.Blue()))
+}
+
+// scopeCSS prefixes every selector of chroma's one-rule-per-line CSS with
+// scope, and indents each line.
+func scopeCSS(css []byte, scope, indent string) []byte {
+	var buf bytes.Buffer
+	for line := range strings.SplitSeq(strings.TrimRight(string(css), "\n"), "\n") {
+		comment, rule := "", line
+		if i := strings.Index(line, "*/ "); strings.HasPrefix(line, "/*") && i >= 0 {
+			comment, rule = line[:i+3], line[i+3:]
+		}
+		sel, decl, ok := strings.Cut(rule, "{")
+		if !ok {
+			buf.WriteString(indent + line + "\n")
+			continue
+		}
+		var sels []string
+		for s := range strings.SplitSeq(sel, ",") {
+			sels = append(sels, scope+" "+strings.TrimSpace(s))
+		}
+		buf.WriteString(indent + comment + strings.Join(sels, ", ") + " {" + decl + "\n")
+	}
+	return buf.Bytes()
 }

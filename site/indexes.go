@@ -9,66 +9,6 @@ import (
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// matrixFilters are the requirement matrix's filters: plain pages, so they
-// work without JavaScript.
-var matrixFilters = []struct {
-	slug, text string
-	keep       func(n synth.Node) bool
-}{
-	{"stale", "stale", func(n synth.Node) bool { return n.Stale }},
-	{"unimplemented", "not implemented", func(n synth.Node) bool { return !isTrue(n.Implemented) }},
-	{"untested", "not tested", func(n synth.Node) bool { return !isTrue(n.Tested) }},
-	{"unverified", "not verified", func(n synth.Node) bool { return !isTrue(n.Verified) }},
-}
-
-func isTrue(b *bool) bool { return b != nil && *b }
-
-// matrix is the traceability matrix: every requirement with its status,
-// implemented, tested, verified and stale, filtered by slug ("" for all).
-func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
-	return func(b *builder, root string) (*pageData, any, error) {
-		keep := func(synth.Node) bool { return true }
-		d := &pageData{Title: "Requirements", Heading: "Requirements"}
-		d.Filters = append(d.Filters, filter{Text: "all", URL: root + pageURL("requirements"), Current: slug == ""})
-		for _, f := range matrixFilters {
-			if f.slug == slug {
-				keep = f.keep
-				d.Heading = "Requirements: " + f.text
-			}
-			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + pageURL("requirements/filter/"+f.slug), Current: f.slug == slug})
-		}
-		t := table{Class: "matrix", Head: []string{"requirement", "title", "status", "implemented", "tested", "verified", "stale"}, Empty: "no requirements here"}
-		var nodes []synth.Node
-		var impl, tested, verified, stale int
-		for _, n := range b.graph.Nodes {
-			if n.Type != synth.TypeRequirement || !keep(n) {
-				continue
-			}
-			nodes = append(nodes, n)
-			staleCell := cell{Text: "no", Badge: "no"}
-			if n.Stale {
-				staleCell = cell{Text: "stale", Badge: "stale", Title: n.Why}
-				stale++
-			}
-			for _, c := range []struct {
-				v *bool
-				n *int
-			}{{n.Implemented, &impl}, {n.Tested, &tested}, {n.Verified, &verified}} {
-				if isTrue(c.v) {
-					*c.n++
-				}
-			}
-			t.Rows = append(t.Rows, row{Stale: n.Stale, Cells: []cell{
-				{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Status},
-				yesNo(n.Implemented, "implemented"), yesNo(n.Tested, "tested"), yesNo(n.Verified, "verified"), staleCell,
-			}})
-		}
-		t.Title = fmt.Sprintf("%d requirements: %d implemented, %d tested, %d verified, %d stale", len(nodes), impl, tested, verified, stale)
-		d.Tables = []table{t}
-		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: synth.TypeRequirement, Title: d.Heading, Nodes: orEmpty(nodes)}, nil
-	}
-}
-
 // listOf is the index of one node type.
 func listOf(typ, title string) func(b *builder, root string) (*pageData, any, error) {
 	return func(b *builder, root string) (*pageData, any, error) {
@@ -135,30 +75,31 @@ func (b *builder) home(root string) (*pageData, any, error) {
 	d := &pageData{Title: "Home"}
 	if n, ok := b.graph.Node(synth.TypePage + ":index"); ok {
 		var err error
-		if d.Body, err = b.body(&b.wiki(strings.TrimPrefix(n.ID, synth.TypePage+":")).Doc, root); err != nil {
+		if d.Body, err = b.body(&b.wiki(strings.TrimPrefix(n.ID, synth.TypePage+":")).Doc, root, ""); err != nil {
 			return nil, nil, err
 		}
 	}
 	count := map[string]int{}
-	verified, staleReqs := 0, 0
+	staleReqs := 0
 	for _, n := range b.graph.Nodes {
 		count[n.Type]++
-		if n.Type == synth.TypeRequirement {
-			if isTrue(n.Verified) {
-				verified++
-			}
-			if n.Stale {
-				staleReqs++
-			}
+		if n.Type == synth.TypeRequirement && n.Stale {
+			staleReqs++
 		}
 	}
 	states := map[codeanchors.State]int{}
 	for _, l := range b.drift.Links {
 		states[codeanchors.State(l.State)]++
 	}
+	cov := b.coverage(root)
+	all := cov[0]
+	d.Matrix = &matrixData{Coverage: cov}
+	// Each card links to a page that lists what it counts.
 	d.Cards = []card{
-		{Text: "requirements", URL: root + pageURL("requirements"), Value: count[synth.TypeRequirement]},
-		{Text: "verified", URL: root + pageURL("requirements/filter/unverified"), Value: verified},
+		{Text: "requirements", URL: root + pageURL("requirements"), Value: all.Total},
+		{Text: "implemented", Note: all.Pct(all.Implemented), URL: root + pageURL("requirements/filter/implemented"), Value: all.Implemented},
+		{Text: "tested", Note: all.Pct(all.Tested), URL: root + pageURL("requirements/filter/tested"), Value: all.Tested},
+		{Text: "verified", Note: all.Pct(all.Verified), URL: root + pageURL("requirements/filter/verified"), Value: all.Verified},
 		{Text: "stale requirements", URL: root + pageURL("requirements/filter/stale"), Value: staleReqs, Stale: staleReqs > 0},
 		{Text: "decisions", URL: root + pageURL("decisions"), Value: count[synth.TypeDecision]},
 		{Text: "pages", URL: root + pageURL("pages"), Value: count[synth.TypePage]},
@@ -233,7 +174,7 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 			if l.Start > 0 {
 				e.Current = fmt.Sprintf("%d–%d", l.Start, l.End)
 			}
-			e.Diff = b.driftDiff(l)
+			e.Diff = b.captureDiff(l.Ref, l.Start, l.End, 3)
 			g.Links = append(g.Links, e)
 		}
 		d.Groups = append(d.Groups, g)
@@ -241,21 +182,22 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 	return d, b.drift, nil
 }
 
-// driftDiff is the unified diff between a target's captured text and its
-// current lines (none when it was never captured).
-func (b *builder) driftDiff(l synth.DriftLink) []diffLine {
-	ts := b.targets[l.Ref]
+// captureDiff is the unified diff, with context lines of context, between
+// a target's captured text and its current lines start..end (none when it
+// was never captured; start 0: no current lines).
+func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
+	ts := b.targets[ref]
 	if ts == nil || ts.Anchor == nil {
 		return nil
 	}
 	old := strings.Split(strings.TrimSuffix(ts.Anchor.CapturedText, "\n"), "\n")
 	var cur []string
-	if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" && l.Start > 0 {
-		for _, line := range src.Lines[l.Start-1 : min(l.End, len(src.Lines))] {
+	if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" && start > 0 {
+		for _, line := range src.Lines[start-1 : min(end, len(src.Lines))] {
 			cur = append(cur, string(line))
 		}
 	}
-	text := UnifiedDiff(fmt.Sprintf("captured %s (lines %d–%d)", l.Ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, 3)
+	text := UnifiedDiff(fmt.Sprintf("captured %s (lines %d–%d)", ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, context)
 	var out []diffLine
 	for line := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
 		class := ""
@@ -264,7 +206,7 @@ func (b *builder) driftDiff(l synth.DriftLink) []diffLine {
 			class = "file"
 		case strings.HasPrefix(line, "@@"):
 			class = "hunk"
-			line = fileLineHunk(line, ts.Anchor.Start, l.Start)
+			line = fileLineHunk(line, ts.Anchor.Start, start)
 		case strings.HasPrefix(line, "+"):
 			class = "add"
 		case strings.HasPrefix(line, "-"):

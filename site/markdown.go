@@ -23,16 +23,19 @@ type docRender struct {
 	b     *builder
 	root  string              // relative prefix from the page to the site root
 	links map[int]claims.Link // the document's links by byte offset in its body
+	title string              // the page's own heading: a first "# title" equal to it is not repeated
 }
 
 // renderMarkdown renders a document body to HTML with claims as linked
 // sentences carrying their state, req:, dec: and page links made site
-// links, and raw HTML escaped, never passed through.
-func (b *builder) renderMarkdown(d *claims.Doc, root string) (string, error) {
+// links, fenced code highlighted, and raw HTML escaped, never passed
+// through. When the body starts with a level-1 heading whose text is title
+// (the page shows that heading itself), it is left out.
+func (b *builder) renderMarkdown(d *claims.Doc, root, title string) (string, error) {
 	if len(d.Body) == 0 {
 		return "", nil
 	}
-	r := &docRender{b: b, root: root, links: make(map[int]claims.Link, len(d.Links))}
+	r := &docRender{b: b, root: root, links: make(map[int]claims.Link, len(d.Links)), title: title}
 	for _, l := range d.Links {
 		r.links[l.Off] = l
 	}
@@ -60,13 +63,61 @@ func (r *docRender) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindLink, r.link)
 	reg.Register(ast.KindRawHTML, r.rawHTML)
 	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
+	reg.Register(ast.KindFencedCodeBlock, r.fencedCode)
+	reg.Register(ast.KindHeading, r.heading)
+}
+
+// heading renders headings as goldmark does, except a first "# Title" that
+// repeats the page's heading.
+func (r *docRender) heading(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Heading)
+	if n.Level == 1 && r.title != "" && n.PreviousSibling() == nil && n.Parent() != nil && n.Parent().Kind() == ast.KindDocument &&
+		strings.TrimSpace(string(n.Lines().Value(src))) == r.title {
+		return ast.WalkSkipChildren, nil
+	}
+	if entering {
+		fmt.Fprintf(w, "<h%d", n.Level)
+		if n.Attributes() != nil {
+			ghtml.RenderAttributes(w, n, ghtml.HeadingAttributeFilter)
+		}
+		w.WriteString(">")
+	} else {
+		fmt.Fprintf(w, "</h%d>\n", n.Level)
+	}
+	return ast.WalkContinue, nil
+}
+
+// fencedCode renders a fenced code block highlighted (see
+// [highlighter.fence]); its text is escaped by chroma's formatter.
+func (r *docRender) fencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*ast.FencedCodeBlock)
+		var code bytes.Buffer
+		for i := 0; i < n.Lines().Len(); i++ {
+			s := n.Lines().At(i)
+			code.Write(s.Value(src))
+		}
+		lang := ""
+		if n.Info != nil {
+			lang = string(n.Language(src))
+		}
+		w.WriteString(string(r.b.hl.fence(lang, code.Bytes())))
+		w.WriteString("\n")
+	}
+	return ast.WalkSkipChildren, nil
 }
 
 func (r *docRender) link(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Link)
 	dest := string(n.Destination)
 	if t, ok := codeTarget(dest); ok {
-		r.claimLink(w, t, entering)
+		// A link written as [code](code:PATH@SYMBOL) shows the target the
+		// author wrote, not the word "code".
+		plain := strings.EqualFold(strings.TrimSpace(string(n.Text(src))), "code")
+		r.claimLink(w, t, entering, plain)
+		if plain && entering {
+			return ast.WalkSkipChildren, nil
+		}
 		return ast.WalkContinue, nil
 	}
 	href := dest
@@ -126,13 +177,13 @@ func codeTarget(dest string) (claims.Target, bool) {
 // claimLink renders a claim's link: its text links to the anchored code,
 // followed by a marker with the link's state and, when stale or unknown, a
 // badge that says why.
-func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering bool) {
+func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering, showRef bool) {
 	ts := r.b.targets[t.String()]
 	state, why := string(codeanchors.Uncaptured.State()), codeanchors.Uncaptured.Why(r.b.lang)
 	if ts != nil {
 		state, why = string(ts.Verdict.State), ts.Verdict.Why(r.b.lang)
 	}
-	title := t.URI(r.b.repo)
+	title := t.String()
 	if why != "" {
 		title += " · " + state + ": " + why
 	}
@@ -142,6 +193,9 @@ func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering bool) 
 			href = r.root + nodeURL(n)
 		}
 		fmt.Fprintf(w, `<a class="claim state-%s" href="%s" title="%s">`, state, html.EscapeString(href), html.EscapeString(title))
+		if showRef {
+			fmt.Fprintf(w, "<code>%s</code>", html.EscapeString(t.String()))
+		}
 		return
 	}
 	w.WriteString("</a>")

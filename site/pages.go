@@ -32,6 +32,7 @@ type pageData struct {
 	Filters        []filter
 	Cards          []card
 	Groups         []driftGroup
+	Matrix         *matrixData
 }
 
 type fact struct{ Name, Value, URL string }
@@ -58,10 +59,21 @@ type fragment struct {
 	Anchor, Ref, State, Why, Detail string
 	Start, End, More                int
 	HTML                            template.HTML
+	Diff                            []diffLine // a stale fragment's captured-versus-current diff
+	Forge                           string     // the range at the commit on the forge; "" without repo_url
+	Lines                           int        // lines shown
+	Long                            bool       // more than [CollapseFragmentLines]: shown collapsed
 }
 
+// CollapseFragmentLines is the longest fragment shown open; longer ones are
+// collapsed behind an expand control, so a page's text and graph are not
+// pushed below screens of code.
+const CollapseFragmentLines = 30
+
+// claimRow is a claim in a page's claims table: the target as written
+// (PATH@SYMBOL) is shown, its code:// URI is the link's title.
 type claimRow struct {
-	Text, URI, URL, Captured, State, Why, Detail string
+	Text, Ref, URI, URL, Captured, State, Why, Detail string
 }
 
 type neighborRow struct {
@@ -78,9 +90,9 @@ type filter struct {
 }
 
 type card struct {
-	Text, URL string
-	Value     int
-	Stale     bool
+	Text, URL, Note string
+	Value           int
+	Stale           bool
 }
 
 // ListJSON is the twin of an index page: the nodes it lists.
@@ -98,9 +110,9 @@ func (b *builder) pages() []page {
 		out = append(out, page{dir: dir, tmpl: tmpl, data: data})
 	}
 	add("", "home", (*builder).home)
-	add("requirements", "list", matrix(""))
+	add("requirements", "matrix", matrix(""))
 	for _, f := range matrixFilters {
-		add("requirements/filter/"+f.slug, "list", matrix(f.slug))
+		add("requirements/filter/"+f.slug, "matrix", matrix(f.slug))
 	}
 	add("decisions", "list", listOf(synth.TypeDecision, "Decisions"))
 	add("pages", "list", listOf(synth.TypePage, "Pages"))
@@ -144,9 +156,8 @@ func (b *builder) pages() []page {
 // nodePage is the page of one node: its facts, body, links, code, claims
 // and neighborhood.
 func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
-	d := &pageData{Node: n, Title: n.Label, Heading: n.Label}
+	d := &pageData{Node: n, Heading: n.Label}
 	if n.Title != "" && n.Title != n.Label {
-		d.Title = n.Label + " " + n.Title
 		d.Heading = n.Title
 		if n.Type == synth.TypeRequirement || n.Type == synth.TypeDecision {
 			d.Heading = n.Label + ": " + n.Title
@@ -173,6 +184,7 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 	case synth.TypeRun:
 		b.runPage(d, n, root)
 	}
+	d.Title = d.Heading // the tab reads "Title · Site"
 	return d, synth.NodeJSON{SchemaVersion: synth.SchemaVersion, Node: n, Neighborhood: nb}, err
 }
 
@@ -239,7 +251,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + pageURL("decisions/"+segment(is.ID))})
 	}
 	var err error
-	if d.Body, err = b.body(&r.Doc, root); err != nil {
+	if d.Body, err = b.body(&r.Doc, root, n.Title); err != nil {
 		return err
 	}
 	for _, group := range []struct {
@@ -289,7 +301,7 @@ func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
 		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + pageURL("decisions/"+segment(s.ID))})
 	}
 	var err error
-	d.Body, err = b.body(&dec.Doc, root)
+	d.Body, err = b.body(&dec.Doc, root, n.Title)
 	d.Claims = b.claimRows(dec.Doc.Claims, root)
 	return err
 }
@@ -306,7 +318,7 @@ func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
 		d.Facts = append(d.Facts, fact{Name: "made from", Value: pg.Doc.File})
 	}
 	var err error
-	d.Body, err = b.body(&pg.Doc, root)
+	d.Body, err = b.body(&pg.Doc, root, n.Title)
 	d.Claims = b.claimRows(pg.Doc.Claims, root)
 	return err
 }
@@ -456,6 +468,11 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
 	}
 	f.HTML, f.More = b.hl.fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
+	f.Lines = min(v.End, len(src.Lines)) - v.Start + 1 - f.More
+	f.Long = f.Lines > CollapseFragmentLines
+	if v.State == codeanchors.Stale {
+		f.Diff = b.captureDiff(t.String(), v.Start, v.End, 1)
+	}
 	return []fragment{f}
 }
 
@@ -469,7 +486,7 @@ func (b *builder) claimRows(cs []claims.Claim, root string) []claimRow {
 			out = append(out, r)
 			continue
 		}
-		r.URI = c.Target.URI(b.repo)
+		r.Ref, r.URI = c.Target.String(), c.Target.URI(b.repo)
 		r.URL = root + b.relURL(synth.TargetNodeID(c.Target))
 		if ts := b.targets[c.Target.String()]; ts != nil {
 			v := ts.Verdict
@@ -493,9 +510,10 @@ func (b *builder) claimRows(cs []claims.Claim, root string) []claimRow {
 	return out
 }
 
-// body renders a document's Markdown.
-func (b *builder) body(d *claims.Doc, root string) (template.HTML, error) {
-	s, err := b.renderMarkdown(d, root)
+// body renders a document's Markdown; a first "# title" equal to title is
+// left out, as the page shows it.
+func (b *builder) body(d *claims.Doc, root, title string) (template.HTML, error) {
+	s, err := b.renderMarkdown(d, root, title)
 	return template.HTML(s), err
 }
 

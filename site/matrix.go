@@ -1,0 +1,195 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// matrixFilters are the requirement matrix's static filter pages: they
+// work without JavaScript, and the home page's cards link to them. With
+// JavaScript the matrix page filters and sorts in place (assets/matrix.js).
+var matrixFilters = []struct {
+	slug, text string
+	keep       func(n synth.Node) bool
+}{
+	{"stale", "stale", func(n synth.Node) bool { return n.Stale }},
+	{"implemented", "implemented", func(n synth.Node) bool { return isTrue(n.Implemented) }},
+	{"unimplemented", "not implemented", func(n synth.Node) bool { return !isTrue(n.Implemented) }},
+	{"tested", "tested", func(n synth.Node) bool { return isTrue(n.Tested) }},
+	{"untested", "not tested", func(n synth.Node) bool { return !isTrue(n.Tested) }},
+	{"verified", "verified", func(n synth.Node) bool { return isTrue(n.Verified) }},
+	{"unverified", "not verified", func(n synth.Node) bool { return !isTrue(n.Verified) }},
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// matrixData is the traceability matrix: coverage, then one row per
+// requirement.
+type matrixData struct {
+	Coverage []coverage
+	Rows     []matrixRow
+	Statuses []string // the statuses present, for the in-page filter
+}
+
+// matrixRow is one requirement of the matrix.
+type matrixRow struct {
+	Node                          synth.Node
+	URL                           string
+	Order                         int // position in natural id order, for the in-page sort
+	Implemented, Tested, Verified bool
+	Code, Tests                   []refState
+}
+
+// refState is a linked code target with its state.
+type refState struct {
+	Ref, URL, State, Why string
+}
+
+// coverage counts, for the requirements of one scope (a document or all),
+// how many are implemented, tested and verified.
+type coverage struct {
+	Name, URL                            string
+	Total, Implemented, Tested, Verified int
+}
+
+// Pct is n as a whole percentage of the total ("–" with no requirements).
+func (c coverage) Pct(n int) string {
+	if c.Total == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d%%", n*100/c.Total)
+}
+
+func (c *coverage) add(n synth.Node) {
+	c.Total++
+	for _, f := range []struct {
+		v *bool
+		n *int
+	}{{n.Implemented, &c.Implemented}, {n.Tested, &c.Tested}, {n.Verified, &c.Verified}} {
+		if isTrue(f.v) {
+			*f.n++
+		}
+	}
+}
+
+// coverage is the coverage of every requirement, first, then of each
+// requirement document.
+func (b *builder) coverage(root string) []coverage {
+	all := coverage{Name: "all requirements", URL: root + pageURL("requirements")}
+	for _, n := range b.graph.Nodes {
+		if n.Type == synth.TypeRequirement {
+			all.add(n)
+		}
+	}
+	return []coverage{all}
+}
+
+// requirementNodes returns the graph's requirement nodes in natural id
+// order (REQ-2 before REQ-10).
+func (b *builder) requirementNodes() []synth.Node {
+	var out []synth.Node
+	for _, n := range b.graph.Nodes {
+		if n.Type == synth.TypeRequirement {
+			out = append(out, n)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y synth.Node) int { return compareIDs(x.Label, y.Label) })
+	return out
+}
+
+// matrix is the requirements index: the traceability matrix filtered by
+// slug ("" for all).
+func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
+	return func(b *builder, root string) (*pageData, any, error) {
+		keep := func(synth.Node) bool { return true }
+		d := &pageData{Title: "Requirements", Heading: "Requirements", Matrix: &matrixData{}}
+		d.Filters = append(d.Filters, filter{Text: "all", URL: root + pageURL("requirements"), Current: slug == ""})
+		for _, f := range matrixFilters {
+			if f.slug == slug {
+				keep = f.keep
+				d.Heading = "Requirements: " + f.text
+				d.Title = d.Heading
+			}
+			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + pageURL("requirements/filter/"+f.slug), Current: f.slug == slug})
+		}
+		var nodes []synth.Node
+		statuses := map[string]bool{}
+		for i, n := range b.requirementNodes() {
+			if !keep(n) {
+				continue
+			}
+			nodes = append(nodes, n)
+			statuses[n.Status] = true
+			r := b.requirement(n.Label)
+			d.Matrix.Rows = append(d.Matrix.Rows, matrixRow{
+				Node: n, URL: root + nodeURL(n), Order: i,
+				Implemented: isTrue(n.Implemented), Tested: isTrue(n.Tested), Verified: isTrue(n.Verified),
+				Code: b.refStates(r.Implements, root), Tests: b.refStates(r.Tests, root),
+			})
+		}
+		d.Matrix.Coverage = b.coverage(root)
+		d.Matrix.Statuses = slices.Sorted(func(yield func(string) bool) {
+			for s := range statuses {
+				if s != "" && !yield(s) {
+					return
+				}
+			}
+		})
+		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: synth.TypeRequirement, Title: d.Heading, Nodes: orEmpty(nodes)}, nil
+	}
+}
+
+// refStates lists targets as written with their current states.
+func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
+	var out []refState
+	for _, ref := range refs {
+		rs := refState{Ref: ref.Target.String(), URL: root + b.relURL(synth.TargetNodeID(ref.Target)),
+			State: string(codeanchors.Uncaptured.State()), Why: codeanchors.Uncaptured.Why(b.lang)}
+		if ts := b.targets[rs.Ref]; ts != nil {
+			rs.State, rs.Why = string(ts.Verdict.State), ts.Verdict.Reason.Why(b.lang)
+		}
+		if rs.URL == root {
+			rs.URL = ""
+		}
+		out = append(out, rs)
+	}
+	return out
+}
+
+// compareIDs orders ids naturally: runs of digits compare as numbers, so
+// REQ-2 comes before REQ-10; ids equal that way (REQ-01, REQ-1) fall back
+// to byte order, so the order is total.
+func compareIDs(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
+			}
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			x, y := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if c := cmp.Or(cmp.Compare(len(x), len(y)), strings.Compare(x, y)); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i++
+		j++
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
