@@ -26,6 +26,13 @@ lock     = "tracewiki.lock"
 include = ["**/*.go", "**/*.py", "**/*.ts", "**/*.js"]
 exclude = ["**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"]
 `,
+	gitignore: `# tracewiki: the generated site and the temporary files of its runs.
+/public/
+/.public.new-*
+/.public.old-*
+/tracewiki.lock.lk
+/tracewiki.lock.tmp-*
+`,
 	"content/index.md": `---
 title: Home
 type: overview
@@ -62,34 +69,44 @@ tracewiki checks that they still hold.
 `,
 }
 
-// Init writes a starter tracewiki.toml and content/ into the folder dir. It
-// never overwrites: when any of the files exists, it writes nothing and
-// names them.
-func Init(dir string) ([]string, error) {
+// Init writes a starter tracewiki.toml, content/ and a .gitignore for the
+// output and temporary files into the folder dir. It never overwrites: when
+// any of the config and content files exists, it writes nothing and names
+// them. An existing .gitignore is the project's own and is kept as it is;
+// the note then gives the lines to add.
+func Init(dir string) (written []string, note string, err error) {
 	names := sortedKeys(starter)
 	var exist []string
 	for _, name := range names {
 		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
 			exist = append(exist, name)
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return nil, "", err
 		}
+	}
+	if slices.Contains(exist, gitignore) {
+		exist = slices.DeleteFunc(exist, func(n string) bool { return n == gitignore })
+		names = slices.DeleteFunc(names, func(n string) bool { return n == gitignore })
+		note = "kept the existing " + gitignore + "; tracewiki's output and temporary files are:\n" + starter[gitignore]
 	}
 	if len(exist) > 0 {
 		verb := "exist"
 		if len(exist) == 1 {
 			verb = "exists"
 		}
-		return nil, fmt.Errorf("init: %s already %s; nothing written", strings.Join(exist, ", "), verb)
+		return nil, "", fmt.Errorf("init: %s already %s; nothing written", strings.Join(exist, ", "), verb)
 	}
 	for _, name := range names {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, fmt.Errorf("init: %w", err)
+			return nil, "", fmt.Errorf("init: %w", err)
 		}
 		if err := os.WriteFile(p, []byte(starter[name]), 0o644); err != nil {
-			return nil, fmt.Errorf("init: %w", err)
+			return nil, "", fmt.Errorf("init: %w", err)
 		}
 	}
-	return slices.Clone(names), nil
+	return names, note, nil
 }
+
+// gitignore is the name of the ignore file init writes.
+const gitignore = ".gitignore"

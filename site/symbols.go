@@ -3,6 +3,7 @@ package site
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
@@ -19,12 +20,15 @@ type SymbolInfo struct {
 // Symbols returns the symbols of the files, in the order given, each file's
 // in line order, and a note for each name that is ambiguous (defined more
 // than once in its file, so no target can name it). Every file that cannot
-// be read or parsed is reported in the error.
-func Symbols(ws *Workspace, paths []string) (syms []SymbolInfo, notes []string, err error) {
+// be read or parsed is reported in the error. The paths are command-line
+// paths: relative to the current folder or absolute, not confined to a
+// workspace (SPEC 1.5), and printed with / separators as given.
+func Symbols(paths []string) (syms []SymbolInfo, notes []string, err error) {
 	out := []SymbolInfo{}
 	var errs []error
-	for _, p := range paths {
-		data, err := ws.ReadFile(p)
+	for _, name := range paths {
+		p := filepath.ToSlash(name)
+		data, err := ReadFileLimit(name, MaxSourceBytes)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -145,3 +145,50 @@ func (w *Workspace) classify(p string, err error) error {
 	}
 	return fmt.Errorf("read %q: %w", p, err)
 }
+
+// ErrNoWorkspace is returned, wrapped, by [FindWorkspace] when no folder at
+// or above the start is a workspace.
+var ErrNoWorkspace = errors.New("no tracewiki workspace")
+
+// FindWorkspace finds the workspace the way git finds its repository
+// (SPEC 1.5): the nearest folder at or above dir that holds tracewiki.toml
+// or tracewiki.lock; else dir itself when it holds a content/ folder; else
+// an error wrapping [ErrNoWorkspace]. dir should be absolute; the result is
+// then absolute too.
+func FindWorkspace(dir string) (string, error) {
+	for d := dir; ; {
+		for _, marker := range []string{ConfigFile, "tracewiki.lock"} {
+			if st, err := os.Stat(filepath.Join(d, marker)); err == nil && !st.IsDir() {
+				return d, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if st, err := os.Stat(filepath.Join(dir, "content")); err == nil && st.IsDir() {
+		return dir, nil
+	}
+	return "", fmt.Errorf("%w in %s or any folder above it: no %s or tracewiki.lock, and no content/ folder here; run \"tracewiki init\" to start one, or pass --root DIR", ErrNoWorkspace, dir, ConfigFile)
+}
+
+// ReadFileLimit reads a file named on the command line (relative to the
+// current folder, or absolute): such paths are the user's own and not
+// confined to the workspace (SPEC 1.5). It fails past limit bytes.
+func ReadFileLimit(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("read %s: more than the %d bytes it may have", name, limit)
+	}
+	return data, nil
+}

@@ -57,3 +57,43 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestFindWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, nil, 0o644))
+	}
+	write("proj/tracewiki.toml")
+	write("proj/auth/deep/a.go")
+	write("locked/tracewiki.lock")
+	write("locked/src/a.go")
+	write("bare/content/index.md")
+	write("bare/src/a.go")
+	write("nested/tracewiki.toml")
+	write("nested/sub/tracewiki.lock")
+	write("nested/sub/x/a.go")
+	must(t, os.MkdirAll(filepath.Join(dir, "nothing", "here"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(dir, "proj", "tracewiki.lock"), 0o755)) // a folder is no marker
+	tests := []struct{ start, want string }{
+		{"proj", "proj"},
+		{"proj/auth", "proj"},
+		{"proj/auth/deep", "proj"},
+		{"locked/src", "locked"},
+		{"bare", "bare"},
+		{"bare/src", ""}, // content/ counts only in the current folder
+		{"nested/sub/x", "nested/sub"},
+		{"nothing/here", ""},
+	}
+	for _, tt := range tests {
+		got, err := FindWorkspace(filepath.Join(dir, filepath.FromSlash(tt.start)))
+		switch {
+		case tt.want == "" && !errors.Is(err, ErrNoWorkspace):
+			t.Errorf("FindWorkspace(%s) = %q, %v; want ErrNoWorkspace", tt.start, got, err)
+		case tt.want != "" && (err != nil || got != filepath.Join(dir, filepath.FromSlash(tt.want))):
+			t.Errorf("FindWorkspace(%s) = %q, %v; want %s", tt.start, got, err, tt.want)
+		}
+	}
+}

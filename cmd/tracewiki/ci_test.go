@@ -266,9 +266,9 @@ func checkInvocation(args []string) error {
 // flagsOf returns the flags of a command, from its --help, each with
 // whether it takes a value.
 func flagsOf(name string) (map[string]bool, error) {
-	var stderr bytes.Buffer
-	run([]string{name, "--help"}, nil, &bytes.Buffer{}, &stderr)
-	_, list, ok := strings.Cut(stderr.String(), "\nFlags:\n")
+	var stdout bytes.Buffer
+	run([]string{name, "--help"}, nil, &stdout, &bytes.Buffer{})
+	_, list, ok := strings.Cut(stdout.String(), "\nFlags:\n")
 	if !ok {
 		return nil, fmt.Errorf("%s --help lists no flags", name)
 	}

@@ -22,12 +22,7 @@ func runSymbols(e *env, args []string) int {
 	if fs.NArg() == 0 {
 		return e.usage("symbols: no FILE given")
 	}
-	ws, err := site.OpenWorkspace(e.root)
-	if err != nil {
-		return e.fail(err)
-	}
-	defer ws.Close()
-	syms, notes, err := site.Symbols(ws, fs.Args())
+	syms, notes, err := site.Symbols(fs.Args())
 	for _, n := range notes {
 		fmt.Fprintf(e.stderr, "tracewiki: %s\n", n)
 	}
@@ -149,7 +144,7 @@ func (e *env) failOn(rep *synth.CheckReport, names []string) int {
 func runEvidence(e *env, args []string) int {
 	fs := e.flags("evidence")
 	run := fs.String("run", "", "the run `ID` (required)")
-	report := fs.String("report", "", "the test report `FILE` in the workspace, or - for stdin: JUnit XML or go test -json (required)")
+	report := fs.String("report", "", "the test report `FILE` (relative to the current folder, or absolute), or - for stdin: JUnit XML or go test -json (required)")
 	by := fs.String("by", "", "who records the evidence (default: git's user.email)")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -162,11 +157,16 @@ func runEvidence(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	// The report is a command-line path: read as given, like any tool
+	// would, not confined to the workspace (SPEC 1.5).
 	var data []byte
 	if *report == "-" {
 		data, err = io.ReadAll(io.LimitReader(e.stdin, codeanchors.MaxReportSize+1))
+		if err == nil && len(data) > codeanchors.MaxReportSize {
+			err = fmt.Errorf("standard input: more than the %d bytes a report may have", codeanchors.MaxReportSize)
+		}
 	} else {
-		data, err = p.WS.ReadFileLimit(*report, codeanchors.MaxReportSize)
+		data, err = site.ReadFileLimit(*report, codeanchors.MaxReportSize)
 	}
 	if err != nil {
 		return e.fail(err)

@@ -7,13 +7,20 @@ Usage:
 
 	tracewiki [--root DIR] COMMAND [flags] [args]
 
-The workspace is --root (default "."); every path is relative to it and
-nothing outside it is read. Configuration is the optional tracewiki.toml at
-the root. Run "tracewiki COMMAND --help" for a command's flags.
+The workspace is --root, else found the way git finds its repository: the
+nearest folder at or above the current one that holds tracewiki.toml or
+tracewiki.lock, else the current folder when it holds content/; when none
+is found, the command fails (init, symbols and diff then work in the
+current folder). Paths in the content, the config and targets are relative
+to the workspace and confined to it; paths given on the command line
+(--report, --out, symbols FILE, diff folders) are relative to the current
+folder, or absolute, like any other tool's. Configuration is the optional
+tracewiki.toml at the root. Run "tracewiki COMMAND --help" for a command's
+flags; help goes to standard output.
 
 Commands:
 
-	init        write a starter tracewiki.toml and content/
+	init        write a starter tracewiki.toml, content/ and .gitignore
 	build       build the site: HTML pages and JSON artifacts
 	symbols     print the symbols of source files
 	capture     (re)capture code anchors into the lock file
@@ -92,11 +99,17 @@ See docs/ci.md.
 
 	tracewiki evidence --run ID --report FILE|- [--by WHO]
 
-Evidence reads a test report (JUnit XML or go test -json; FILE is in the
-workspace, - reads standard input) and records, for
+Evidence reads a test report (JUnit XML or go test -json; FILE is relative
+to the current folder or absolute, - reads standard input) and records, for
 every requirement whose linked tests all appear in it, an evidence entry
-against the requirement's current revision, with each test's outcome. A
-failed test is recorded as failed and never verifies a requirement.
+against the requirement's current revision, with each test's outcome and
+the token hash of every implements and tests target as the working tree
+has it now. The requirement's newest entry decides whether it is verified:
+an entry whose tests did not all pass is stale (tests_failed); one whose
+requirement changed since is stale (requirement_changed_since_verification);
+one whose code changed since (other tokens; a reformat does not count) is
+stale (code_changed_since_verification).
+
 # neighborhood
 
 	tracewiki neighborhood [--path P] [--req K] [--issue K] [--depth N]

@@ -14,12 +14,15 @@ func runInit(e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return e.usage("init: unexpected arguments %q", fs.Args())
 	}
-	written, err := site.Init(e.root)
+	written, note, err := site.Init(e.root)
 	if err != nil {
 		return e.fail(err)
 	}
 	for _, name := range written {
 		fmt.Fprintf(e.stdout, "wrote %s\n", name)
+	}
+	if note != "" {
+		fmt.Fprint(e.stdout, note)
 	}
 	fmt.Fprintln(e.stdout, `next: edit content/, then run "tracewiki build" and open public/index.html`)
 	return exitOK

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site"
 )
 
 //go:embed doc.go
@@ -53,12 +56,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet("tracewiki", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&e.root, "root", ".", "the workspace `DIR`")
-	fs.Usage = func() { fmt.Fprint(stderr, help("")) }
+	fs.StringVar(&e.root, "root", "", "the workspace `DIR` (default: found from the current folder, as git finds its repository)")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help(""))
 			return exitOK
 		}
+		fmt.Fprint(stderr, help(""))
 		return exitBad
 	}
 	if fs.NArg() == 0 {
@@ -75,20 +80,73 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracewiki: unknown command %q; run \"tracewiki --help\"\n", name)
 		return exitBad
 	}
+	if e.root == "" {
+		root, err := findRoot(name)
+		if err != nil {
+			return e.fail(err)
+		}
+		e.root = root
+	}
 	return cmd(e, fs.Args()[1:])
 }
 
+// noWorkspace lists the commands that work in the current folder when no
+// workspace is found (SPEC 1.5).
+var noWorkspace = []string{"init", "import", "symbols", "diff"}
+
+// findRoot finds the workspace from the current folder (SPEC 1.5) and
+// returns it relative to the current folder ("." when it is the current
+// folder), so paths in messages stay short.
+func findRoot(command string) (string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	root, err := site.FindWorkspace(cwd)
+	if errors.Is(err, site.ErrNoWorkspace) && slices.Contains(noWorkspace, command) {
+		return ".", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(cwd, root); err == nil {
+		return rel, nil
+	}
+	return root, nil
+}
+
 // flags returns a FlagSet for a command whose --help prints the command's
-// section of doc.go.
+// section of doc.go and its flags on standard output; after a bad flag the
+// same text goes to standard error, under the flag package's message.
 func (e *env) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	out := &flagOutput{w: e.stderr}
+	fs.SetOutput(out)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, help(name))
-		fmt.Fprintln(e.stderr, "\nFlags:")
+		w := e.stdout
+		if out.wrote {
+			w = e.stderr
+		}
+		fmt.Fprint(w, help(name))
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(out)
 	}
 	return fs
+}
+
+// flagOutput is a command's flag output: it passes the flag package's
+// error messages to w and remembers that there was one, so that usage
+// after an error goes to standard error and --help to standard output.
+type flagOutput struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (o *flagOutput) Write(p []byte) (int, error) {
+	o.wrote = true
+	return o.w.Write(p)
 }
 
 // parse parses a command's flags; it returns false and the exit code when
