@@ -139,10 +139,10 @@ func (h *highlighter) render(path string, lines [][]byte, start int, anchor stri
 	src := string(bytes.Join(lines, []byte("\n"))) + "\n"
 	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start),
 		chtml.WithLinkableLineNumbers(true, anchor+"-L"))
-	it, err := chroma.Coalesce(h.lexer(path)).Tokenise(nil, src)
+	tokens, err := tokenise(h.lexer(path), src)
 	var buf bytes.Buffer
 	if err == nil {
-		err = f.Format(&buf, styles.Get(lightStyle), it)
+		err = f.Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
 	}
 	if err != nil {
 		return template.HTML(fmt.Sprintf("<pre>%s</pre>", template.HTMLEscapeString(src)))
@@ -175,9 +175,9 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 	r.once.Do(func() {
 		h.lexed.Add(1)
 		var buf bytes.Buffer
-		it, err := chroma.Coalesce(h.langLexer(key.lang)).Tokenise(nil, string(code))
+		tokens, err := tokenise(h.langLexer(key.lang), string(code))
 		if err == nil {
-			err = chtml.New(chtml.WithClasses(true)).Format(&buf, styles.Get(lightStyle), it)
+			err = chtml.New(chtml.WithClasses(true)).Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
 		}
 		if err != nil {
 			buf.Reset()
@@ -206,6 +206,30 @@ func (h *highlighter) langLexer(lang string) chroma.Lexer {
 	}
 	return l
 }
+
+// tokenise lexes src with l, deterministically. chroma's regular
+// expressions give up after 250 ms of wall time and the lexer then emits the
+// text as Error tokens; on a loaded machine that made two builds of the same
+// sources differ. So a result with Error tokens is only trusted once two
+// lexings in a row agree (a real syntax error is the same every time).
+func tokenise(l chroma.Lexer, src string) ([]chroma.Token, error) {
+	l = chroma.Coalesce(l)
+	prev, err := chroma.Tokenise(l, nil, src)
+	if err != nil || !slices.ContainsFunc(prev, func(t chroma.Token) bool { return t.Type == chroma.Error }) {
+		return prev, err
+	}
+	for range maxRelex {
+		next, err := chroma.Tokenise(l, nil, src)
+		if err != nil || slices.Equal(prev, next) {
+			return next, err
+		}
+		prev = next
+	}
+	return prev, nil
+}
+
+// maxRelex bounds how often [tokenise] lexes a text again.
+const maxRelex = 8
 
 // lexer returns chroma's lexer for a file name, by extension, cached.
 func (h *highlighter) lexer(p string) chroma.Lexer {
