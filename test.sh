@@ -12,12 +12,15 @@
 set -eu
 cd "$(dirname "$0")"
 
-# command:package pairs, one per tool a test runs.
+# command:package pairs, one per tool a test runs; a command that is an
+# absolute path is a file the package installs (a corpus of real code).
 tools="chromium:chromium python3:python3 node:nodejs npm:npm git:git"
+tools="$tools javac:openjdk-17-jdk-headless /usr/lib/jvm/openjdk-17/src.zip:openjdk-17-source"
 
 missing=
 for pair in $tools; do
-	command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+	cmd=${pair%%:*}
+	command -v "$cmd" >/dev/null 2>&1 || [ -e "$cmd" ] || missing="$missing ${pair#*:}"
 done
 if [ -n "$missing" ]; then
 	sudo=
