@@ -157,3 +157,34 @@ func hunkRange(line string) (synth.LineRange, error) {
 	}
 	return synth.LineRange{Start: start, End: start + count - 1}, nil
 }
+
+// Impact answers "tracewiki impact": what in g relies on the changed
+// paths args (PATH or PATH#Lx-Ly), or with base on those of "git diff
+// base" in the workspace (restricted to args when given).
+func Impact(ws *Workspace, g *synth.Graph, base string, args []string) (synth.ImpactJSON, error) {
+	if base == "" && len(args) == 0 {
+		return synth.ImpactJSON{}, errors.New("give the changed PATHs, or --base REV")
+	}
+	var changes []synth.Change
+	var paths []string
+	for _, arg := range args {
+		c, err := synth.ParseChange(arg)
+		if err != nil {
+			return synth.ImpactJSON{}, err
+		}
+		if base != "" && len(c.Lines) > 0 {
+			return synth.ImpactJSON{}, fmt.Errorf("%q: with --base, give paths without lines", arg)
+		}
+		changes = append(changes, c)
+		paths = append(paths, c.Path)
+	}
+	if base != "" {
+		var err error
+		if changes, err = ws.GitChanges(base, paths); err != nil {
+			return synth.ImpactJSON{}, err
+		}
+	}
+	out := g.Impact(changes)
+	out.Base = base
+	return out, nil
+}

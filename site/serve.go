@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -21,8 +20,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-	"github.com/fsnotify/fsnotify"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
@@ -67,7 +64,7 @@ type Server struct {
 	opts  ServeOptions
 	log   io.Writer
 	ln    net.Listener
-	w     *fsnotify.Watcher
+	w     *watcher
 	cache sourceCache
 	// highlight keeps highlighted code fragments across rebuilds.
 	highlight HighlightCache
@@ -80,10 +77,6 @@ type Server struct {
 	subsMu sync.Mutex
 	subs   map[chan string]struct{}
 	done   chan struct{} // closed on shutdown: ends the event streams
-
-	// watchCfg is the config the watch set was made from; the builder
-	// goroutine's own.
-	watchCfg Config
 }
 
 // serveState is what requests see: the last good site and the outcome of
@@ -124,12 +117,7 @@ func NewServer(dir string, opts ServeOptions) (*Server, error) {
 	if s.log == nil {
 		s.log = io.Discard
 	}
-	if s.w, err = fsnotify.NewWatcher(); err != nil {
-		return nil, fmt.Errorf("watch %s: %w", dir, err)
-	}
-	s.watchCfg = s.readConfig()
-	if err := s.watchTree("."); err != nil {
-		s.w.Close()
+	if s.w, err = newWatcher(abs, opts.Debounce, s.log); err != nil {
 		return nil, err
 	}
 	if s.ln, err = net.Listen("tcp", opts.Addr); err != nil {
@@ -181,7 +169,7 @@ func (s *Server) Run(ctx context.Context) error {
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		s.watch(ctx)
+		s.w.run(ctx, s.rebuild)
 	}()
 
 	var err error
@@ -201,178 +189,6 @@ func (s *Server) Run(ctx context.Context) error {
 		err = nil
 	}
 	return err
-}
-
-// watch rebuilds after each burst of relevant changes: a rebuild starts
-// when no change came for Debounce, or at the latest 10 Debounces after the
-// burst began, so a steady stream of changes cannot starve it.
-func (s *Server) watch(ctx context.Context) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	var first time.Time // when the pending burst began; zero when none
-	rescan := false
-	schedule := func() {
-		now := time.Now()
-		if first.IsZero() {
-			first = now
-		}
-		timer.Reset(min(s.opts.Debounce, first.Add(10*s.opts.Debounce).Sub(now)))
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ev, ok := <-s.w.Events:
-			if !ok {
-				return
-			}
-			rel, relevant := s.relevant(ev)
-			if !relevant {
-				continue
-			}
-			if ev.Has(fsnotify.Create) {
-				if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
-					s.watchTree(rel)
-				}
-			}
-			if rel == ConfigFile {
-				rescan = true
-			}
-			schedule()
-		case err, ok := <-s.w.Errors:
-			if !ok {
-				return
-			}
-			fmt.Fprintf(s.log, "tracewiki: watch: %v\n", err)
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				rescan = true
-				schedule()
-			}
-		case <-timer.C:
-			first = time.Time{}
-			if rescan {
-				rescan = false
-				s.watchCfg = s.readConfig()
-				s.watchTree(".")
-			}
-			if ctx.Err() == nil {
-				s.rebuild()
-			}
-		}
-	}
-}
-
-// relevant reports whether a file event may change the site, and the
-// event's slash-separated path relative to the root. Attribute changes,
-// the ignored folders (.git, the output folder and its temporary twins)
-// and the lock's helper files are not.
-func (s *Server) relevant(ev fsnotify.Event) (string, bool) {
-	if ev.Op == fsnotify.Chmod {
-		return "", false
-	}
-	r, err := filepath.Rel(s.dir, ev.Name)
-	if err != nil {
-		return "", false
-	}
-	rel := filepath.ToSlash(r)
-	if rel == ".." || strings.HasPrefix(rel, "../") || s.ignoredDir(rel, s.watchCfg) {
-		return rel, false
-	}
-	lock := s.watchCfg.Lock
-	if rel == lock+".lk" || strings.HasPrefix(rel, lock+".tmp-") {
-		return rel, false
-	}
-	return rel, true
-}
-
-// ignoredDir reports whether a folder is never watched: .git, the output
-// folder and the temporary folders a build writes beside it.
-func (s *Server) ignoredDir(rel string, cfg Config) bool {
-	if rel == ".git" || strings.HasSuffix(rel, "/.git") || rel == cfg.Output {
-		return true
-	}
-	dir, base := path.Split(cfg.Output)
-	d, b := path.Split(rel)
-	return d == dir && strings.HasPrefix(b, "."+base+".")
-}
-
-// skipDir reports whether the watch leaves out a folder: the ignored ones,
-// and those a code exclude glob covers entirely ("DIR/**"), unless content
-// lives in or under it.
-func (s *Server) skipDir(rel string, cfg Config) bool {
-	if s.ignoredDir(rel, cfg) {
-		return true
-	}
-	c := cfg.Content
-	if rel == c || strings.HasPrefix(rel, c+"/") || strings.HasPrefix(c, rel+"/") {
-		return false
-	}
-	for _, x := range cfg.Code.Exclude {
-		if prefix, ok := strings.CutSuffix(x, "/**"); ok && matchGlob(prefix, rel) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchGlob(pattern, name string) bool {
-	ok, _ := doublestar.Match(pattern, name)
-	return ok
-}
-
-// watchTree watches the folder rel and every folder under it but the
-// skipped ones. Symlinked folders are not followed, as in the code walk.
-func (s *Server) watchTree(rel string) error {
-	cfg := s.watchCfg
-	return filepath.WalkDir(filepath.Join(s.dir, filepath.FromSlash(rel)), func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if name == s.dir {
-				return err
-			}
-			return nil // gone already, or unreadable: the build will say so
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		r, _ := filepath.Rel(s.dir, name)
-		r = filepath.ToSlash(r)
-		if r != "." && s.skipDir(r, cfg) {
-			return filepath.SkipDir
-		}
-		if err := s.w.Add(name); err != nil {
-			fmt.Fprintf(s.log, "tracewiki: watch %s: %v\n", r, err)
-		}
-		return nil
-	})
-}
-
-// watchTargets watches the folders of referenced files that the tree walk
-// skipped (a claim may point into an excluded folder).
-func (s *Server) watchTargets(m *claims.Model) {
-	dirs := map[string]bool{}
-	for _, r := range codeanchors.Targets(m) {
-		dirs[path.Dir(r.Target.Path)] = true
-	}
-	for _, d := range sortedKeys(dirs) {
-		if d == "." || !local(d) || !s.skipDir(d, s.watchCfg) || s.ignoredDir(d, s.watchCfg) {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(d))); err == nil && st.IsDir() {
-			s.w.Add(filepath.Join(s.dir, filepath.FromSlash(d)))
-		}
-	}
-}
-
-// readConfig reads the config for the watch set; a broken one falls back
-// to the defaults (the build reports it).
-func (s *Server) readConfig() Config {
-	data, _ := os.ReadFile(filepath.Join(s.dir, ConfigFile))
-	c, err := ParseConfig(ConfigFile, data, filepath.Base(s.dir))
-	if err != nil {
-		c = Config{}
-		c.fill(filepath.Base(s.dir))
-	}
-	return c
 }
 
 // rebuild loads the workspace and builds the site frozen, in memory. On
@@ -420,7 +236,7 @@ func (s *Server) rebuild() {
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v; neighborhood graph in %v\n",
 		built.Pages, took.Round(time.Millisecond), (time.Since(start) - took).Round(time.Millisecond))
 	s.cache.swap()
-	s.watchTargets(p.Model)
+	s.w.watchTargets(p.Model)
 }
 
 // fallbackBase is the base URL while no build succeeded: the last good

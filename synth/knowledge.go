@@ -16,6 +16,7 @@ type Knowledge struct {
 	check  *CheckReport
 	docOf  map[string]string // content file → its document's node id
 	fileOf map[string]string // document node id → its content file
+	uris   map[string]int    // code resource URI → its report entry
 
 	// Indexes that only lookups need, made by the first one.
 	textsOnce sync.Once
@@ -38,7 +39,8 @@ type KnowledgeInput struct {
 
 // NewKnowledge prepares in for queries.
 func NewKnowledge(in KnowledgeInput) *Knowledge {
-	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(in.Report, in.Lang), docOf: map[string]string{}, fileOf: map[string]string{}}
+	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(in.Report, in.Lang), docOf: map[string]string{}, fileOf: map[string]string{},
+		uris: codeURIs(in.Report, in.Graph.ProjectID)}
 	each(in.Model, func(id string, d *claims.Doc) {
 		if d.File != "" {
 			k.docOf[d.File], k.fileOf[id] = id, d.File
@@ -50,9 +52,14 @@ func NewKnowledge(in KnowledgeInput) *Knowledge {
 // Graph is the graph the answers come from.
 func (k *Knowledge) Graph() *Graph { return k.in.Graph }
 
-// Check is the check report of the analysis, as "tracewiki check --format
-// json" prints it.
-func (k *Knowledge) Check() *CheckReport { return k.check }
+// Check is the check report of the analysis with whys in lang, as
+// "tracewiki check --format json" prints it.
+func (k *Knowledge) Check(lang string) *CheckReport {
+	if lang == k.in.Lang {
+		return k.check
+	}
+	return NewCheckReport(k.in.Report, lang)
+}
 
 // Search ranks the nodes for query (see [SearchIndex.Search]).
 func (k *Knowledge) Search(query string, o SearchOptions) SearchResults {

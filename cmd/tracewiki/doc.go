@@ -32,6 +32,7 @@ Commands:
 	impact      what relies on changed paths: claims, pages, requirements, tests
 	search      rank requirements, decisions, pages and code for a query, as JSON
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
+	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -257,5 +258,20 @@ the first 8. The entity and its declared links are never shed; when even
 they do not fit, "budget" says "fits": false. "budget" is {"tokens",
 "estimate", "estimator", "fits", "shed"}. Without a budget nothing is shed,
 and the answer equals the one with an ample budget but for "budget".
+
+# mcp
+
+	tracewiki mcp
+
+Mcp serves the Model Context Protocol over standard input and output, for
+coding agents: the tools search, lookup, neighborhood, check and impact,
+whose arguments are the flags of those commands and whose results are
+their JSON; every code target as a resource (its code:// URI) returning its
+fragment, at most 240 lines, with the captured and current lines and its
+state; and the resource templates tracewiki://requirement/{id},
+tracewiki://decision/{id} and tracewiki://page/{path}, returning the lookup
+JSON. It reads the workspace once and rebuilds its answers after the
+content, the code or the config change, like serve. It never writes the
+lock or the output, and logs to standard error only. See docs/agents.md.
 */
 package main

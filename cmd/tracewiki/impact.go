@@ -25,8 +25,6 @@ func runImpact(e *env, args []string) int {
 	if *base == "" && len(args) == 0 {
 		return e.usage("impact: give the changed PATHs, or --base REV")
 	}
-	var changes []synth.Change
-	var paths []string
 	for _, arg := range args {
 		c, err := synth.ParseChange(filepath.ToSlash(arg))
 		if err != nil {
@@ -35,25 +33,23 @@ func runImpact(e *env, args []string) int {
 		if *base != "" && len(c.Lines) > 0 {
 			return e.usage("impact: %q: with --base, give paths without lines", arg)
 		}
-		changes = append(changes, c)
-		paths = append(paths, c.Path)
 	}
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer p.Close()
-	if *base != "" {
-		if changes, err = p.WS.GitChanges(*base, paths); err != nil {
-			return e.fail(err)
-		}
-	}
 	g, _, err := p.Graph()
 	if err != nil {
 		return e.fail(err)
 	}
-	out := g.Impact(changes)
-	out.Base = *base
+	for i, arg := range args {
+		args[i] = filepath.ToSlash(arg)
+	}
+	out, err := site.Impact(p.WS, g, *base, args)
+	if err != nil {
+		return e.fail(err)
+	}
 	if *format == "json" {
 		return e.writeJSON(out)
 	}

@@ -50,6 +50,7 @@ var commands = map[string]func(e *env, args []string) int{
 	"init":         runInit,
 	"search":       runSearch,
 	"lookup":       runLookup,
+	"mcp":          runMCP,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

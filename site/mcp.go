@@ -1,0 +1,378 @@
+package site
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// MCPOptions configures [NewMCPServer].
+type MCPOptions struct {
+	// Debounce is how long a burst of file changes must be quiet before
+	// the answers are rebuilt; zero means 100ms.
+	Debounce time.Duration
+	// Log receives one line per rebuild and the problems of a broken
+	// workspace; nil discards them. Never standard output: that is the
+	// protocol's.
+	Log io.Writer
+}
+
+// MCPServer answers the Model Context Protocol for a workspace: the tools
+// search, lookup, neighborhood, check and impact, every code target as a
+// code:// resource, and lookup resource templates. It analyzes the
+// workspace once, then again after each burst of changes (the watcher of
+// serve); it never writes the lock or the output.
+type MCPServer struct {
+	dir   string // the workspace root, absolute
+	log   io.Writer
+	w     *watcher
+	srv   *mcp.Server
+	cache sourceCache
+
+	state atomic.Pointer[mcpState]
+	mu    sync.Mutex      // guards uris
+	uris  map[string]bool // the code resources registered
+}
+
+// mcpState is one analysis: the answers and the workspace's problems.
+type mcpState struct {
+	k    *synth.Knowledge // nil until the workspace loads
+	lang string
+	errs []string // the latest load's problems; empty when it loaded
+}
+
+// MCP tool names.
+const (
+	ToolSearch       = "search"
+	ToolLookup       = "lookup"
+	ToolNeighborhood = "neighborhood"
+	ToolCheck        = "check"
+	ToolImpact       = "impact"
+)
+
+// Resource templates of lookups.
+const (
+	RequirementTemplate = "tracewiki://requirement/{id}"
+	DecisionTemplate    = "tracewiki://decision/{id}"
+	PageTemplate        = "tracewiki://page/{+path}"
+)
+
+// NewMCPServer analyzes the workspace at dir and starts watching it. A
+// workspace that does not load is not an error: the tools say why until an
+// edit fixes it.
+func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
+	if opts.Debounce <= 0 {
+		opts.Debounce = 100 * time.Millisecond
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := OpenWorkspace(abs)
+	if err != nil {
+		return nil, err
+	}
+	ws.Close()
+	s := &MCPServer{dir: abs, log: opts.Log, uris: map[string]bool{}}
+	if s.log == nil {
+		s.log = io.Discard
+	}
+	if s.w, err = newWatcher(abs, opts.Debounce, s.log); err != nil {
+		return nil, err
+	}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "tracewiki", Version: version()}, &mcp.ServerOptions{
+		Instructions: "tracewiki: the traceability wiki of this repository. search finds requirements, decisions, pages and code; " +
+			"lookup tells everything about one id, path or PATH@SYMBOL (its requirements, decisions, tests, evidence and drift), " +
+			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.",
+		HasResources: true,
+	})
+	s.addTools()
+	for _, t := range []struct{ tmpl, name, what, prefix string }{
+		{RequirementTemplate, "requirement", "A requirement's lookup JSON, by id.", synth.TypeRequirement},
+		{DecisionTemplate, "decision", "A decision's lookup JSON, by id.", synth.TypeDecision},
+		{PageTemplate, "page", "A wiki page's lookup JSON, by its content path without .md.", synth.TypePage},
+	} {
+		prefix := strings.SplitN(t.tmpl, "{", 2)[0]
+		s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.tmpl, Name: t.name, Description: t.what, MIMEType: "application/json"},
+			s.lookupResource(prefix, t.prefix))
+	}
+	fmt.Fprintf(s.log, "tracewiki: mcp: analyzing %s\n", abs)
+	s.reload()
+	return s, nil
+}
+
+// version is the module version tracewiki was built at, or "devel".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// Run serves the protocol over t until the client disconnects or ctx is
+// done, rebuilding the answers on changes.
+func (s *MCPServer) Run(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		s.w.run(ctx, s.reload)
+	}()
+	err := s.srv.Run(ctx, t)
+	cancel()
+	s.w.Close()
+	<-watched
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// RunStdio serves the protocol over standard input and output.
+func (s *MCPServer) RunStdio(ctx context.Context) error {
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// reload analyzes the workspace again. On success it publishes the new
+// answers and updates the code resources; on failure it keeps the last
+// good answers and logs the problems.
+func (s *MCPServer) reload() {
+	start := time.Now()
+	prev := s.state.Load()
+	p, err := Load(s.dir)
+	if err == nil {
+		defer p.Close()
+		p.ParseSource = s.cache.parse
+		var k *synth.Knowledge
+		if k, err = p.Knowledge(); err == nil {
+			s.state.Store(&mcpState{k: k, lang: p.Config.Language})
+			s.cache.swap()
+			s.w.watchTargets(p.Model)
+			s.syncResources(k)
+			fmt.Fprintf(s.log, "tracewiki: mcp: %d nodes, %d code resources, in %v\n",
+				len(k.Graph().Nodes), len(s.uris), time.Since(start).Round(time.Millisecond))
+			return
+		}
+	}
+	next := &mcpState{errs: problems(err)}
+	if prev != nil {
+		next.k, next.lang = prev.k, prev.lang
+	}
+	s.state.Store(next)
+	fmt.Fprintf(s.log, "tracewiki: mcp: the workspace does not load; answering from the last good analysis:\n")
+	for _, e := range next.errs {
+		fmt.Fprintf(s.log, "%s\n", e)
+	}
+}
+
+// syncResources registers a code resource per code target of k, and
+// removes those of targets gone.
+func (s *MCPServer) syncResources(k *synth.Knowledge) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := map[string]bool{}
+	var add []*mcp.Resource
+	for _, u := range k.CodeURIs() {
+		if _, err := url.Parse(u[0]); err != nil {
+			fmt.Fprintf(s.log, "tracewiki: mcp: %s: not a valid URI, not listed: %v\n", u[1], err)
+			continue
+		}
+		now[u[0]] = true
+		if !s.uris[u[0]] {
+			add = append(add, &mcp.Resource{URI: u[0], Name: u[1], MIMEType: "application/json",
+				Description: "The code of " + u[1] + " with its captured and current lines and its state."})
+		}
+	}
+	var gone []string
+	for u := range s.uris {
+		if !now[u] {
+			gone = append(gone, u)
+		}
+	}
+	slices.Sort(gone)
+	if len(gone) > 0 {
+		s.srv.RemoveResources(gone...)
+	}
+	for _, r := range add {
+		s.srv.AddResource(r, s.codeResource)
+	}
+	s.uris = now
+}
+
+// knowledge returns the current answers, or an error saying why there are
+// none.
+func (s *MCPServer) knowledge() (*mcpState, error) {
+	st := s.state.Load()
+	if st == nil || st.k == nil {
+		msg := "the workspace has not loaded"
+		if st != nil && len(st.errs) > 0 {
+			msg += ":\n" + strings.Join(st.errs, "\n")
+		}
+		return nil, errors.New(msg)
+	}
+	return st, nil
+}
+
+// codeResource answers a code:// resource.
+func (s *MCPServer) codeResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	st, err := s.knowledge()
+	if err != nil {
+		return nil, err
+	}
+	r, ok := st.k.CodeResource(req.Params.URI)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	return jsonResource(req.Params.URI, r)
+}
+
+// lookupResource answers a resource template: the lookup of the node
+// whose id is the URI after prefix, with the node type typ.
+func (s *MCPServer) lookupResource(prefix, typ string) mcp.ResourceHandler {
+	return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		st, err := s.knowledge()
+		if err != nil {
+			return nil, err
+		}
+		key, ok := strings.CutPrefix(req.Params.URI, prefix)
+		if !ok || key == "" {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		if k, err := url.PathUnescape(key); err == nil {
+			key = k
+		}
+		l := st.k.Lookup(typ+":"+key, synth.LookupOptions{})
+		if l.Entity == nil {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		return jsonResource(req.Params.URI, l)
+	}
+}
+
+func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
+	data, err := synth.MarshalCompact(v)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// Tool arguments: the flags of the commands, by the same names.
+type (
+	searchArgs struct {
+		Query   string `json:"query" jsonschema:"the words to search for"`
+		Kind    string `json:"kind,omitempty" jsonschema:"only nodes of this type: requirement, decision, page, symbol, test, file, run or document"`
+		Limit   int    `json:"limit,omitempty" jsonschema:"return at most this many results (default 10)"`
+		Explain bool   `json:"explain,omitempty" jsonschema:"list the fields each result matched in"`
+		Budget  int    `json:"budget-tokens,omitempty" jsonschema:"fit the answer into this many tokens (bytes of the JSON / 4)"`
+	}
+	lookupArgs struct {
+		ID     string `json:"id" jsonschema:"a requirement, decision or run id, a node id, a PATH@SYMBOL target, a source file or a content file"`
+		Depth  int    `json:"depth,omitempty" jsonschema:"hops from the entity, 1 to 3 (default 1)"`
+		Budget int    `json:"budget-tokens,omitempty" jsonschema:"fit the answer into this many tokens (bytes of the JSON / 4)"`
+	}
+	neighborhoodArgs struct {
+		Path  string `json:"path,omitempty" jsonschema:"a workspace file"`
+		Req   string `json:"req,omitempty" jsonschema:"a requirement id"`
+		Issue string `json:"issue,omitempty" jsonschema:"a decision id"`
+		Depth int    `json:"depth,omitempty" jsonschema:"hops from the starting points, 1 to 3 (default 1)"`
+	}
+	checkArgs struct {
+		Lang string `json:"lang,omitempty" jsonschema:"language of the whys: en or es (default: the config's)"`
+	}
+	impactArgs struct {
+		Base  string   `json:"base,omitempty" jsonschema:"a git revision to compare the workspace with (git diff REV)"`
+		Paths []string `json:"paths,omitempty" jsonschema:"changed paths, relative to the workspace root, each optionally PATH#Lx-Ly"`
+	}
+)
+
+// addTools registers the five tools. Each result is the JSON the command
+// prints, byte for byte, as one text content.
+func (s *MCPServer) addTools() {
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolSearch, Description: "Rank the wiki's requirements, decisions, pages, symbols, tests and files for a query: exact id, exact title, title words, other words, then substrings. The JSON of tracewiki search."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a searchArgs) (*mcp.CallToolResult, any, error) {
+			st, err := s.knowledge()
+			if err != nil {
+				return nil, nil, err
+			}
+			if strings.TrimSpace(a.Query) == "" {
+				return nil, nil, errors.New("give a query")
+			}
+			if a.Kind != "" && !slices.Contains(synth.NodeTypes, a.Kind) {
+				return nil, nil, fmt.Errorf("kind %q: want one of %s", a.Kind, strings.Join(synth.NodeTypes, ", "))
+			}
+			if a.Limit < 0 || a.Budget < 0 {
+				return nil, nil, errors.New("limit and budget-tokens must not be negative")
+			}
+			return textResult(synth.MarshalCompact(st.k.Search(a.Query, synth.SearchOptions{Kind: a.Kind, Limit: a.Limit, Explain: a.Explain, Budget: a.Budget})))
+		})
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolLookup, Description: "Everything the wiki knows about one requirement, decision, run, file or PATH@SYMBOL: neighbors, covering documents, claims with code, drift and evidence, bounded, optionally within a token budget. The JSON of tracewiki lookup."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a lookupArgs) (*mcp.CallToolResult, any, error) {
+			st, err := s.knowledge()
+			if err != nil {
+				return nil, nil, err
+			}
+			if a.Budget < 0 {
+				return nil, nil, errors.New("budget-tokens must not be negative")
+			}
+			return textResult(synth.MarshalCompact(st.k.Lookup(a.ID, synth.LookupOptions{Depth: a.Depth, Budget: a.Budget})))
+		})
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolNeighborhood, Description: "The traceability graph around a file, a requirement and/or a decision, to 1-3 hops. The JSON of tracewiki neighborhood."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a neighborhoodArgs) (*mcp.CallToolResult, any, error) {
+			st, err := s.knowledge()
+			if err != nil {
+				return nil, nil, err
+			}
+			return textResult(synth.MarshalJSON(st.k.Graph().Neighborhood(synth.Query{Path: a.Path, ReqKey: a.Req, IssueKey: a.Issue, Depth: cmp.Or(a.Depth, synth.DefaultDepth)})))
+		})
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolCheck, Description: "The live state of every link (linked, stale, unknown) with its reason and why. The JSON of tracewiki check --format json."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a checkArgs) (*mcp.CallToolResult, any, error) {
+			st, err := s.knowledge()
+			if err != nil {
+				return nil, nil, err
+			}
+			lang := cmp.Or(a.Lang, st.lang)
+			if lang != "en" && lang != "es" {
+				return nil, nil, fmt.Errorf("lang %q: want en or es", a.Lang)
+			}
+			return textResult(synth.MarshalJSON(st.k.Check(lang)))
+		})
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolImpact, Description: "What relies on changed paths (or on git diff BASE): claims, pages, requirements and tests. The JSON of tracewiki impact --format json."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a impactArgs) (*mcp.CallToolResult, any, error) {
+			st, err := s.knowledge()
+			if err != nil {
+				return nil, nil, err
+			}
+			ws, err := OpenWorkspace(s.dir)
+			if err != nil {
+				return nil, nil, err
+			}
+			defer ws.Close()
+			out, err := Impact(ws, st.k.Graph(), a.Base, a.Paths)
+			if err != nil {
+				return nil, nil, err
+			}
+			return textResult(synth.MarshalJSON(out))
+		})
+}
+
+func textResult(data []byte, err error) (*mcp.CallToolResult, any, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
+}
