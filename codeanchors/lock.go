@@ -6,7 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"path"
 	"slices"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // LockSchemaVersion is the version of the lock file format this tracewiki
@@ -79,35 +85,128 @@ func (e Evidence) Passed() bool {
 // valid lock JSON. Callers keep such a file aside instead of overwriting it.
 var ErrCorruptLock = errors.New("corrupt lock file")
 
+// MaxLockBytes caps the size of a lock file, read or written. [Lock.Marshal]
+// refuses to produce a larger one, so the reader accepts every lock the
+// writer can produce.
+const MaxLockBytes = 256 << 20
+
+// MaxLine bounds the line numbers of an anchor: a source file tracewiki
+// reads (16 MiB at most) has fewer lines.
+const MaxLine = 1 << 25
+
 // NewLock returns an empty lock.
 func NewLock() *Lock {
 	return &Lock{Anchors: map[string]Anchor{}, SchemaVersion: LockSchemaVersion}
 }
 
-// ParseLock decodes a lock file. Empty data is an empty lock.
+// ParseLock decodes a lock file. Empty data is an empty lock. It is strict:
+// bad JSON, wrong types, unknown keys, keys repeated (a merge that kept both
+// sides) or spelled in another case, an anchor whose key does not name its
+// path and impossible line numbers are errors of the form
+// "NAME:LINE: corrupt lock file: what is wrong", wrapping [ErrCorruptLock].
 func ParseLock(name string, data []byte) (*Lock, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return NewLock(), nil
 	}
+	corrupt := func(offset int64, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %w: %s", name, lineAt(data, offset), ErrCorruptLock, fmt.Sprintf(format, args...))
+	}
+	// A newer lock may hold fields this version does not know: say so
+	// before judging them.
+	var version struct {
+		SchemaVersion int `json:"schemaVersion"`
+	}
+	if jsonv2.Unmarshal(data, &version) == nil && version.SchemaVersion > LockSchemaVersion {
+		return nil, fmt.Errorf("%s: schemaVersion %d is newer than this tracewiki understands (%d); upgrade tracewiki", name, version.SchemaVersion, LockSchemaVersion)
+	}
 	var l Lock
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrCorruptLock, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: %w: data after the lock object", name, ErrCorruptLock)
-	}
-	if l.SchemaVersion > LockSchemaVersion {
-		return nil, fmt.Errorf("%s: schemaVersion %d is newer than this tracewiki understands (%d); upgrade tracewiki", name, l.SchemaVersion, LockSchemaVersion)
+	if err := jsonv2.Unmarshal(data, &l, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return nil, corrupt(decodeOffset(err), "%s", decodeMessage(err))
 	}
 	if l.SchemaVersion < 1 {
-		return nil, fmt.Errorf("%s: %w: missing schemaVersion", name, ErrCorruptLock)
+		return nil, corrupt(0, "missing schemaVersion")
 	}
 	if l.Anchors == nil {
 		l.Anchors = map[string]Anchor{}
 	}
+	for _, key := range slices.Sorted(maps.Keys(l.Anchors)) {
+		if msg := l.Anchors[key].invalid(key); msg != "" {
+			return nil, corrupt(keyOffset(data, key), "anchor %q: %s", key, msg)
+		}
+	}
 	return &l, nil
+}
+
+// invalid says what is impossible in an anchor keyed key, or "".
+func (a Anchor) invalid(key string) string {
+	p := a.Path
+	switch {
+	case p == "" || path.IsAbs(p) || p != path.Clean(p) || p == ".." || strings.HasPrefix(p, "../") || strings.ContainsRune(p, '\\'):
+		return fmt.Sprintf("path %q is not a clean path inside the workspace", p)
+	case key != p && !strings.HasPrefix(key, p+"@") && !strings.HasPrefix(key, p+"#"):
+		return fmt.Sprintf("its path is %q", p)
+	case a.Start < 1 || a.End < a.Start-1 || a.End > MaxLine: // End is Start-1 for an empty file
+		return fmt.Sprintf("lines %d-%d are impossible", a.Start, a.End)
+	}
+	return ""
+}
+
+// decodeOffset is the byte offset a JSON error points at, or 0.
+func decodeOffset(err error) int64 {
+	var sem *jsonv2.SemanticError
+	var syn *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &syn):
+		return syn.ByteOffset
+	case errors.As(err, &sem):
+		return sem.ByteOffset
+	}
+	return 0
+}
+
+// decodeMessage says what a JSON error found, without the offset the line
+// already gives.
+func decodeMessage(err error) string {
+	var syn *jsontext.SyntacticError
+	if errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName) {
+		return fmt.Sprintf("key %s repeated (a merge that kept both sides? keep one)", syn.JSONPointer)
+	}
+	var sem *jsonv2.SemanticError
+	if errors.As(err, &sem) && errors.Is(sem.Err, jsonv2.ErrUnknownName) {
+		return fmt.Sprintf("unknown key %s (keys are case-sensitive)", sem.JSONPointer)
+	}
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " after offset "); i > 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(msg, "jsontext: "), "json: ")
+}
+
+// keyOffset finds the member key in data, for messages; 0 when it cannot.
+// Inside JSON strings quotes are escaped, so `"key":` only matches a key.
+func keyOffset(data []byte, key string) int64 {
+	quoted, err := json.Marshal(key)
+	if err != nil {
+		return 0
+	}
+	for i := 0; ; {
+		j := bytes.Index(data[i:], quoted)
+		if j < 0 {
+			return 0
+		}
+		at := i + j
+		rest := bytes.TrimLeft(data[at+len(quoted):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			return int64(at)
+		}
+		i = at + 1
+	}
+}
+
+// lineAt is the 1-based line of a byte offset.
+func lineAt(data []byte, offset int64) int {
+	offset = min(max(offset, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:offset], []byte{'\n'})
 }
 
 // Marshal encodes l with sorted keys, two-space indentation and a final
@@ -123,6 +222,9 @@ func (l *Lock) Marshal() ([]byte, error) {
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(l); err != nil {
 		return nil, err
+	}
+	if buf.Len() > MaxLockBytes {
+		return nil, fmt.Errorf("the lock would be %d bytes, more than the %d a lock may have; nothing was written: claim fewer or smaller ranges", buf.Len(), MaxLockBytes)
 	}
 	return buf.Bytes(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,12 +18,26 @@ import (
 )
 
 // ReadLock reads the lock file for a command that only reads it (check,
-// build --frozen). A missing lock is empty; a corrupt one is an error that
-// names it, and is left exactly as it is.
+// build --frozen). A missing lock is empty; a corrupt one (see
+// [codeanchors.ParseLock]) or one over [codeanchors.MaxLockBytes] is an
+// error that names it and says how to recover, and it is left exactly as
+// it is.
 func (p *Project) ReadLock() (*codeanchors.Lock, error) {
-	data, err := p.WS.ReadFile(p.Config.Lock)
+	l, err := p.readLock()
+	if errors.Is(err, codeanchors.ErrCorruptLock) {
+		err = fmt.Errorf("%w\n%s is never overwritten: repair it by hand, or run \"tracewiki capture\" to keep it aside and start a new lock", err, p.Config.Lock)
+	}
+	return l, err
+}
+
+// readLock reads and parses the lock.
+func (p *Project) readLock() (*codeanchors.Lock, error) {
+	data, err := p.WS.ReadFileLimit(p.Config.Lock, codeanchors.MaxLockBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return codeanchors.NewLock(), nil
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%s: %w: more than the %d bytes a lock may have", p.Config.Lock, codeanchors.ErrCorruptLock, codeanchors.MaxLockBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -34,8 +49,9 @@ func (p *Project) ReadLock() (*codeanchors.Lock, error) {
 // the lock, calls fn, and writes the result atomically (a temporary file
 // renamed over the old one), so a reader never sees half a lock and a failed
 // fn leaves the file untouched. A corrupt lock is never overwritten: it is
-// renamed to LOCK.corrupt-<timestamp>, fn starts from an empty lock, and the
-// rename is reported on notes.
+// renamed to LOCK.corrupt-<timestamp>, with -2, -3, ... added when that name
+// is taken, fn starts from an empty lock, and the rename is reported on
+// notes. Temporary files of killed writers are removed.
 func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
 	name := p.Config.Lock
 	if err := p.refuseSymlink(name); err != nil {
@@ -45,18 +61,27 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 	if err := p.refuseSymlink(mutexName); err != nil {
 		return err
 	}
+	// Create the mutex file through the workspace root first, so that a
+	// lock folder leading out of the workspace is refused before flock
+	// creates anything there.
+	f, err := p.WS.root.OpenFile(filepath.FromSlash(mutexName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", mutexName, p.WS.classify(mutexName, err))
+	}
+	f.Close()
 	mu := flock.New(filepath.Join(p.WS.Dir, filepath.FromSlash(mutexName)))
 	if err := mu.Lock(); err != nil {
 		return fmt.Errorf("lock %s: %w", mutexName, err)
 	}
 	defer mu.Unlock()
+	p.removeLockTemps()
 
-	old, _ := p.WS.ReadFile(name)
-	l, err := p.ReadLock()
+	old, _ := p.WS.ReadFileLimit(name, codeanchors.MaxLockBytes)
+	l, err := p.readLock()
 	if errors.Is(err, codeanchors.ErrCorruptLock) {
 		old = nil
-		aside := name + ".corrupt-" + Now().Format("20060102T150405Z")
-		if rerr := p.WS.root.Rename(filepath.FromSlash(name), filepath.FromSlash(aside)); rerr != nil {
+		aside, rerr := p.keepAside(name)
+		if rerr != nil {
 			return fmt.Errorf("%v; keeping it aside failed: %w", err, rerr)
 		}
 		fmt.Fprintf(notes, "tracewiki: %v\ntracewiki: kept the corrupt lock aside as %s; starting a new lock\n", err, aside)
@@ -76,6 +101,41 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 		return nil // nothing changed: keep the file, and its mtime, as it is
 	}
 	return p.writeAtomic(name, data)
+}
+
+// keepAside renames the corrupt lock name to a name never used before,
+// NAME.corrupt-<timestamp>[-N], and returns it. The caller holds the file
+// lock, so no other tracewiki takes the name meanwhile.
+func (p *Project) keepAside(name string) (string, error) {
+	base := name + ".corrupt-" + Now().Format("20060102T150405Z")
+	aside := base
+	for n := 2; ; n++ {
+		if _, err := p.WS.root.Lstat(filepath.FromSlash(aside)); errors.Is(err, fs.ErrNotExist) {
+			break
+		} else if err != nil {
+			return "", err
+		}
+		aside = base + "-" + strconv.Itoa(n)
+	}
+	return aside, p.WS.root.Rename(filepath.FromSlash(name), filepath.FromSlash(aside))
+}
+
+// removeLockTemps removes LOCK.tmp-PID files that killed writers left; the
+// caller holds the file lock, so none of them is being written.
+func (p *Project) removeLockTemps() {
+	dir, base := path.Split(p.Config.Lock)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := fs.ReadDir(p.WS.FS(), path.Clean(dir))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), base+".tmp-") {
+			p.WS.root.Remove(filepath.FromSlash(path.Join(dir, e.Name())))
+		}
+	}
 }
 
 // writeAtomic writes data to name in the workspace through a synced

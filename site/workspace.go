@@ -19,6 +19,9 @@ const MaxSourceBytes = 16 << 20
 // workspace, lexically or through a symlink.
 var ErrOutside = errors.New("path lies outside the workspace")
 
+// ErrTooLarge is returned, wrapped, for a file larger than it may be.
+var ErrTooLarge = errors.New("file too large")
+
 // ErrNotRegular is returned, wrapped, for a path that names a FIFO, a
 // socket or a device: reading one could block forever.
 var ErrNotRegular = errors.New("not a regular file")
@@ -88,14 +91,14 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read %q: %w", p, ErrNotRegular)
 	}
 	if st.Size() > limit {
-		return nil, fmt.Errorf("read %q: %d bytes, more than the %d it may have", p, st.Size(), limit)
+		return nil, fmt.Errorf("read %q: %d bytes, more than the %d it may have: %w", p, st.Size(), limit, ErrTooLarge)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", p, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("read %q: more than the %d bytes it may have", p, limit)
+		return nil, fmt.Errorf("read %q: more than the %d bytes it may have: %w", p, limit, ErrTooLarge)
 	}
 	return data, nil
 }
