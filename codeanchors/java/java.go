@@ -43,8 +43,9 @@ const maxNesting = 100
 // one name in one type, are one symbol ranging from the first one's first
 // line to the last one's last line. A name declared twice otherwise (two
 // types, or a type and a method, of one name in one scope) is ambiguous.
-// Methods that are tests ([isTestMethod]) and types that declare them are
-// of kind test.
+// Every symbol of a test file ([IsTest]) is of kind test, and so are, in
+// any file, the methods that are tests by their annotations or class
+// ([isTestMethod]) and the types that declare them.
 //
 // Imports are the import declarations as written without spaces
 // ("java.util.List", "java.util.*", "static org.junit.Assert.assertEquals");
@@ -668,6 +669,7 @@ func (p *parser) symbols(f *codeanchors.File, starts []int) {
 		d        decl
 		n, types int
 	}
+	testFile := IsTest(p.path, "")
 	groups := map[string]*group{}
 	var order []string
 	for _, d := range p.decls {
@@ -691,7 +693,7 @@ func (p *parser) symbols(f *codeanchors.File, starts []int) {
 		}
 		kind := codeanchors.KindMethod
 		switch {
-		case g.d.test:
+		case g.d.test || testFile:
 			kind = codeanchors.KindTest
 		case g.d.typ:
 			kind = codeanchors.KindType
