@@ -177,7 +177,19 @@ func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
 			Verified:    verified[r.ID],
 		})
 	}
+	Locate(rep, sources)
 	return rep
+}
+
+// NeedsLocate reports whether some target of rep is missing, so that
+// [Locate] would look through the whole workspace for it.
+func (rep *Report) NeedsLocate() bool {
+	for _, ts := range rep.Targets {
+		if ts.Verdict.Reason == TargetMissing || ts.Verdict.Reason == SymbolNotFound {
+			return true
+		}
+	}
+	return false
 }
 
 // ResolveIn resolves t in s, where s may be nil (missing) or absent.

@@ -18,6 +18,7 @@ type CheckReport struct {
 	Targets       []CheckTarget      `json:"targets"`
 	Requirements  []CheckRequirement `json:"requirements"`
 	Totals        map[string]int     `json:"totals"` // per state; encoding/json sorts map keys
+	lang          string             // of the whys, for [CheckReport.Text]
 }
 
 // CheckTarget is one link target: a code target (ref PATH@SYMBOL, PATH or
@@ -57,7 +58,7 @@ type CheckRequirement struct {
 // lang. Evidence entries come after code targets when their refs sort so
 // ("run:" sorts with the rest by ref).
 func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
-	out := &CheckReport{SchemaVersion: CheckSchemaVersion, Targets: []CheckTarget{}, Requirements: []CheckRequirement{}, Totals: map[string]int{}}
+	out := &CheckReport{SchemaVersion: CheckSchemaVersion, Targets: []CheckTarget{}, Requirements: []CheckRequirement{}, Totals: map[string]int{}, lang: lang}
 	for _, s := range [...]codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown} {
 		out.Totals[string(s)] = 0
 	}
@@ -115,11 +116,25 @@ func (c *CheckReport) CountReason(r codeanchors.Reason) int {
 	return n
 }
 
-// Text renders the report for people: one line per target, then the
-// requirements, then totals.
-func (c *CheckReport) Text() string {
+// checkWords are the few words of the text report that are not a reason's
+// why or what to do (those live in the one reasons table of codeanchors).
+var checkWords = map[string][6]string{
+	//     moved to, did you mean, claimed by, what to do, requirements header, summary
+	"en": {"moved to", "did you mean", "claimed by", "to do", "%d links: %d linked, %d stale, %d unknown", "nothing to do: every link is linked"},
+	"es": {"movido a", "quizá quiso decir", "enlazado por", "qué hacer", "%d enlaces: %d enlazados, %d obsoletos, %d desconocidos", "nada que hacer: todos los enlaces están enlazados"},
+}
+
+// Text renders the report for people: the problems first (stale, then
+// unknown links, each with its why, where it moved, suggestions, who
+// claims it and one line saying what to do), then with all the linked
+// links, then the requirements, then a summary.
+func (c *CheckReport) Text(all bool) string {
+	words, ok := checkWords[c.lang]
+	if !ok {
+		words = checkWords["en"]
+	}
 	var b strings.Builder
-	for _, t := range c.Targets {
+	entry := func(t CheckTarget) {
 		fmt.Fprintf(&b, "%-8s %s", t.State, t.Ref)
 		var flags []string
 		if t.Start > 0 && t.Reason == "" {
@@ -140,15 +155,46 @@ func (c *CheckReport) Text() string {
 		if t.Reason != "" {
 			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, t.Why)
 		}
+		if len(t.Relocated) > 0 {
+			var to []string
+			for _, r := range t.Relocated {
+				to = append(to, r.Ref+" ("+r.How+")")
+			}
+			fmt.Fprintf(&b, "\n         %s %s", words[0], strings.Join(to, ", "))
+		}
+		if len(t.Suggestions) > 0 {
+			fmt.Fprintf(&b, "\n         %s %s?", words[1], strings.Join(t.Suggestions, ", "))
+		}
 		if t.Note != "" {
 			fmt.Fprintf(&b, "\n         note: %s", t.Note)
 		}
-		fmt.Fprintf(&b, "\n         claimed by %s\n", strings.Join(t.ClaimedBy, ", "))
+		fmt.Fprintf(&b, "\n         %s %s", words[2], strings.Join(t.ClaimedBy, ", "))
+		if todo := codeanchors.Reason(t.Reason).ToDo(c.lang); todo != "" {
+			fmt.Fprintf(&b, "\n         %s: %s", words[3], strings.ReplaceAll(todo, "REF", t.Ref))
+		}
+		b.WriteString("\n")
+	}
+	for _, state := range []string{string(codeanchors.Stale), string(codeanchors.Unknown)} {
+		for _, t := range c.Targets {
+			if t.State == state {
+				entry(t)
+			}
+		}
+	}
+	if all {
+		for _, t := range c.Targets {
+			if t.State == string(codeanchors.Linked) {
+				entry(t)
+			}
+		}
 	}
 	for _, r := range c.Requirements {
 		fmt.Fprintf(&b, "%s: implemented=%t tested=%t verified=%t\n", r.ID, r.Implemented, r.Tested, r.Verified)
 	}
-	fmt.Fprintf(&b, "%d links: %d linked, %d stale, %d unknown\n", len(c.Targets), c.Totals["linked"], c.Totals["stale"], c.Totals["unknown"])
+	fmt.Fprintf(&b, words[4]+"\n", len(c.Targets), c.Totals["linked"], c.Totals["stale"], c.Totals["unknown"])
+	if c.Totals["stale"]+c.Totals["unknown"] == 0 && len(c.Targets) > 0 {
+		fmt.Fprintln(&b, words[5])
+	}
 	return b.String()
 }
 

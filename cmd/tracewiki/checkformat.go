@@ -13,7 +13,7 @@ var checkFormats = []string{"text", "json", "sarif", "github"}
 
 // writeCheck prints the check report in the format. sarif and github need
 // the model to say where each link is written.
-func writeCheck(e *env, p *site.Project, out *synth.CheckReport, format string) int {
+func writeCheck(e *env, p *site.Project, out *synth.CheckReport, format string, all bool) int {
 	switch format {
 	case "json":
 		return e.writeJSON(out)
@@ -27,7 +27,7 @@ func writeCheck(e *env, p *site.Project, out *synth.CheckReport, format string) 
 			out.Count(codeanchors.Linked), out.Count(codeanchors.Stale), out.Count(codeanchors.Unknown))
 		return exitOK
 	default:
-		fmt.Fprint(e.stdout, out.Text())
+		fmt.Fprint(e.stdout, out.Text(all))
 		return exitOK
 	}
 }

@@ -68,6 +68,7 @@ func runCheck(e *env, args []string) int {
 	fs := e.flags("check")
 	format := fs.String("format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
+	all := fs.Bool("all", false, "text format: list the linked links too, after the problems")
 	failOn := failOnFlag(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -91,7 +92,7 @@ func runCheck(e *env, args []string) int {
 		*lang = p.Config.Language
 	}
 	out := synth.NewCheckReport(rep, *lang)
-	if code := writeCheck(e, p, out, *format); code != exitOK {
+	if code := writeCheck(e, p, out, *format, *all); code != exitOK {
 		return code
 	}
 	return e.failOn(out, *failOn)
