@@ -281,10 +281,21 @@ func lastLine(d claims.Doc) int {
 func (f finding) level() string { return levelOf(codeanchors.State(f.State)) }
 
 // message names the target, its state and reason, the reason's why in the
-// report's language, and what relies on the link.
+// report's language, where it moved, the suggestions, and what relies on
+// the link.
 func (f finding) message() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is %s (%s): %s.", f.Ref, f.State, f.Reason, f.Why)
+	if len(f.Relocated) > 0 {
+		var to []string
+		for _, r := range f.Relocated {
+			to = append(to, r.Ref+" ("+r.How+")")
+		}
+		fmt.Fprintf(&b, " It moved to %s.", strings.Join(to, ", "))
+	}
+	if len(f.Suggestions) > 0 {
+		fmt.Fprintf(&b, " Did you mean %s?", strings.Join(f.Suggestions, ", "))
+	}
 	if f.Note != "" {
 		fmt.Fprintf(&b, " Note: %s.", f.Note)
 	}

@@ -30,6 +30,7 @@ Commands:
 	serve       preview the site with live reload
 	diff        what changed between two builds, as a PR comment or JSON
 	impact      what relies on changed paths: claims, pages, requirements, tests
+	relink      follow moved code: rewrite links to relocated targets
 	search      rank requirements, decisions, pages and code for a query, as JSON
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
 	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
@@ -110,6 +111,21 @@ an entry whose tests did not all pass is stale (tests_failed); one whose
 requirement changed since is stale (requirement_changed_since_verification);
 one whose code changed since (other tokens; a reformat does not count) is
 stale (code_changed_since_verification).
+
+# relink
+
+	tracewiki relink [--dry-run]
+
+Relink follows code that moved. A target_missing or symbol_not_found link
+whose captured code is found elsewhere in the workspace carries relocated
+candidates: same_text (the captured hash), same_tokens (the captured token
+hash) or same_name (the symbol's name in one other file). For each link
+with a single same_text or same_tokens candidate, relink rewrites the link
+in every content file (code: links, frontmatter targets and code:// URIs)
+and moves its anchor in the lock, and prints each rewrite. It never
+guesses: several candidates, or a same_name one alone, are printed as "not
+relinked" for a person to decide. --dry-run prints the same and writes
+nothing.
 
 # neighborhood
 

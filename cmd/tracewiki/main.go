@@ -48,6 +48,7 @@ var commands = map[string]func(e *env, args []string) int{
 	"diff":         runDiff,
 	"impact":       runImpact,
 	"init":         runInit,
+	"relink":       runRelink,
 	"search":       runSearch,
 	"lookup":       runLookup,
 	"mcp":          runMCP,
