@@ -30,8 +30,8 @@ import (
 // visible, the drift page shows its groups and diffs, search finds a
 // requirement by id and its link leads to the requirement, and no page logs
 // an error or asks for a file the site lacks. Screenshots of the main page
-// types land in the test's temporary folder, and in $TRACEWIKI_SCREENSHOTS
-// when that is set.
+// types land in the test's temporary folder; those of docs/screenshots
+// (testUI) also in $TRACEWIKI_SCREENSHOTS when that is set.
 func TestBrowser(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
@@ -62,8 +62,9 @@ func TestBrowser(t *testing.T) {
 	b := newBrowser(t, chromium)
 	defer b.close()
 	shots := []string{t.TempDir()}
+	docs := shots // the screenshots of docs/screenshots (make.sh)
 	if dir := os.Getenv("TRACEWIKI_SCREENSHOTS"); dir != "" {
-		shots = append(shots, dir)
+		docs = append(docs, dir)
 	}
 
 	t.Run("home", func(t *testing.T) {
@@ -159,6 +160,8 @@ func TestBrowser(t *testing.T) {
 		}
 		b.screenshot(t, shots, "fixture-drift.png")
 	})
+
+	t.Run("ui", func(t *testing.T) { testUI(t, b, base, own, srv.URL+"/pr-7/", docs) })
 
 	b.close()
 	mu.Lock()
@@ -396,7 +399,7 @@ func newBrowser(t *testing.T, chromium string) *browser {
 	b := &browser{requests: map[string]string{}}
 	// The whole browser session has a deadline, so a hung browser fails
 	// the test instead of hanging CI.
-	ctx, cancelTimeout := context.WithTimeout(t.Context(), 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(t.Context(), 240*time.Second)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium),
 		chromedp.Headless,

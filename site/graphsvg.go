@@ -11,281 +11,451 @@ import (
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// Layout of [GraphSVG], in SVG user units. Every box has the same size, so
-// the drawing's size follows from the number of columns and the tallest
-// column alone.
+// Layout of [GraphSVG], in SVG user units, which are CSS pixels at the
+// drawing's natural size: it is never drawn wider than that, so its text is
+// never larger than svgFontSize; a narrow viewport gets the narrow drawing,
+// shown at its natural size, so its text is never smaller.
 const (
-	// MaxColumnNodes is the most node boxes a column draws; the rest of the
-	// column collapses into one "+N more" box below them.
-	MaxColumnNodes = 12
+	// MaxSideNodes is the most neighbor boxes one side draws; the rest
+	// collapse into one "+N more" box that links to the list of neighbors.
+	MaxSideNodes = 14
 
-	svgColumnWidth = 240 // box width plus the gap the edges cross
-	svgBoxWidth    = 200
-	svgRowHeight   = 42 // box height plus the gap between boxes, wide enough to route edges in
-	svgBoxHeight   = 26
-	svgHeader      = 26 // height of a column's header line
-	// svgBow lifts the control points of an edge that crosses a column, so
-	// the curve's middle (3/4 of the lift up) runs in the gap above its
-	// row: half a box and half a gap.
-	svgBow      = (svgRowHeight/2)*4/3 + 1
-	svgPad      = 8 // margin around the drawing
-	svgFontSize = 12
+	svgBoxWidth  = 230 // wide layout: a box
+	svgGap       = 110 // wide layout: between columns, where edges run
+	svgNarrowBox = 292 // narrow layout: a box (the drawing is 340 wide)
+	svgMargin    = 24  // narrow layout: the margins edges run in
+	svgBoxHeight = 38  // two lines: the label, then the relation
+	svgRow       = 48  // box height plus the gap between boxes
+	svgHeader    = 22  // a column's header line
+	svgLegend    = 30  // the legend below the drawing
+	svgPad       = 8
+	svgFontSize  = 12 // labels; the relation line and headers are 11
 
 	// svgLabelRunes is where a long label is cut and ends in "…";
 	// svgStaleLabelRunes leaves room for the stale badge.
-	svgLabelRunes      = 27
-	svgStaleLabelRunes = 21
+	svgLabelRunes      = 30
+	svgStaleLabelRunes = 24
 )
 
-// svgColumnOrder is the SPEC 3 node type order, which is also the order of
-// the columns from left to right.
-var svgColumnOrder = []string{
+// svgTypeOrder is the SPEC 3 node type order: neighbors are listed by it.
+var svgTypeOrder = []string{
 	synth.TypeRequirement, synth.TypeDecision, synth.TypeSymbol, synth.TypeTest,
 	synth.TypeRun, synth.TypePage, synth.TypeFile,
 }
 
-// svgPlural is the header word of each column.
-var svgPlural = map[string]string{
-	synth.TypeRequirement: "requirements", synth.TypeDecision: "decisions",
-	synth.TypeSymbol: "symbols", synth.TypeTest: "tests", synth.TypeRun: "runs",
-	synth.TypePage: "pages", synth.TypeFile: "files",
-}
-
-// GraphSVG draws the neighborhood nb of the node with id center as an
-// inline SVG, with href giving each node's link. The same input gives the
-// same bytes.
+// GraphSVG draws the neighborhood nb of the node with id center as inline
+// SVG, with href giving each node's link: two drawings, a wide one and a
+// narrow one for phones (the stylesheet shows one of them). The same input
+// gives the same bytes.
 //
-// Nodes stand in typed columns, in the SPEC 3 order requirement, decision,
-// symbol, test, run, page, file (empty columns left out, types outside the
-// spec after them by name), each under a header naming its type and count.
-// A column draws at most [MaxColumnNodes] boxes, the center first, then
-// stale nodes, then by id; the others collapse into one "+N more" box that
-// links to #neighbors, where the page lists every neighbor. Edges are drawn
-// only between drawn boxes, except one faint edge from the center to a
-// "+N more" box hiding a neighbor of the center. A neighborhood with no
-// node but the center draws a small "no neighbors" picture.
+// The drawing is a star, so that no edge passes behind a box and none
+// crosses another: the center in the middle, the nodes with an edge to it
+// on the left ("in"), those it has an edge to on the right ("out"); in the
+// narrow drawing "in" stands above the center and "out" below, and edges
+// run in the margins. Each edge ends in an arrowhead, its style says its
+// relation (a legend explains them), and each neighbor's box says the
+// edge's kind ("implements", "calls"). A neighbor linked several ways is
+// drawn once per side with every kind. On a file's page the file and its
+// own symbols are the center: their neighbors are grouped, each once,
+// saying through which symbols ("via Cart.Total"). Edges between two
+// neighbors are not drawn (the list of neighbors below has them). A side
+// draws at most [MaxSideNodes] boxes, stale ones first; the rest collapse
+// into a "+N more" box linking to #neighbors.
 //
 // The output carries no colors: the site stylesheet matches these classes.
 //
-//	svg   tw-graph                  the drawing (role="img", aria-label)
-//	text  col-title                 a column's header: "symbols (3)"
+//	svg   tw-graph wide|narrow      a drawing (role="img", aria-label)
+//	text  col-title                 a side's header: "links in (3)"
 //	a     node node-TYPE            a node's link around its title, rect
 //	                                and texts; TYPE is its type
 //	      center                    the node of the page
-//	      stale                     a stale node (also shows a badge)
-//	      unknown                   a node whose state is unknown
+//	      stale, unknown            its state (a stale one shows a badge)
 //	text  label                     a node's label
+//	text  rel                       the kinds of its edges to the center
 //	text  badge                     the "stale" badge of a stale node
-//	a     node more node-TYPE       a "+N more" box, linking to #neighbors
+//	a     node more                 a "+N more" box, linking to #neighbors
 //	path  edge rel-RELATION         an edge: rel-declared, rel-located or
 //	                                rel-verified, plus stale and unknown
-//	path  edge more faint           the center's edge to a "+N more" box
+//	g     legend                    the legend of edge styles
 //	text  empty                     the "no neighbors" text
 //
 // Links whose scheme is not http, https or mailto become "#ZgotmplZ", as
 // html/template does.
 func GraphSVG(nb synth.Neighborhood, center string, href func(n synth.Node) string) template.HTML {
-	l := layoutGraph(nb, center)
-	var b strings.Builder
-	b.Grow(512 + 400*l.boxes + 200*len(nb.Edges))
+	st := starOf(nb, center)
 	label := "Neighborhood of " + center + ": " + svgCount(len(nb.Nodes), "node") + ", " + svgCount(len(nb.Edges), "edge")
-	if l.boxes == 0 {
+	var b strings.Builder
+	if len(st.in)+len(st.out) == 0 {
 		w, h := svgBoxWidth+2*svgPad, svgBoxHeight+2*svgPad
-		svgOpen(&b, w, h, label)
-		b.WriteString(`<text class="empty" x="`)
-		b.WriteString(strconv.Itoa(w / 2))
-		b.WriteString(`" y="`)
-		b.WriteString(strconv.Itoa(h/2 + svgFontSize/3))
-		b.WriteString(`" text-anchor="middle">no neighbors</text></svg>`)
+		svgOpen(&b, "", w, h, label)
+		b.WriteString(`<text class="empty" x="` + strconv.Itoa(w/2) + `" y="` + strconv.Itoa(h/2+svgFontSize/3) +
+			`" text-anchor="middle">no neighbors</text></svg>`)
 		return template.HTML(b.String())
 	}
-
-	rows := 0
-	for _, c := range l.cols {
-		rows = max(rows, len(c.boxes))
-	}
-	w := 2*svgPad + (len(l.cols)-1)*svgColumnWidth + svgBoxWidth
-	h := 2*svgPad + svgHeader + (rows-1)*svgRowHeight + svgBoxHeight
-	svgOpen(&b, w, h, label)
-
-	for _, c := range l.cols {
-		x := svgPad + c.index*svgColumnWidth
-		b.WriteString(`<text class="col-title" x="`)
-		b.WriteString(strconv.Itoa(x))
-		b.WriteString(`" y="`)
-		b.WriteString(strconv.Itoa(svgPad + svgFontSize))
-		b.WriteString(`">`)
-		svgEscape(&b, svgHeaderText(c.typ, c.total))
-		b.WriteString(`</text>`)
-	}
-
-	// Edges first, so the boxes cover their ends; in SPEC 3 order whatever
-	// order they came in.
-	edges := slices.Clone(nb.Edges)
-	slices.SortStableFunc(edges, func(a, b synth.Edge) int {
-		return cmp.Or(strings.Compare(a.Src, b.Src), strings.Compare(a.Dst, b.Dst),
-			strings.Compare(a.Kind, b.Kind), strings.Compare(a.Relation, b.Relation))
-	})
-	for _, e := range edges {
-		s, okS := l.drawn[e.Src]
-		d, okD := l.drawn[e.Dst]
-		if !okS || !okD {
-			continue
-		}
-		b.WriteString(`<path class="edge rel-`)
-		svgEscape(&b, e.Relation)
-		if e.Stale {
-			b.WriteString(` stale`)
-		}
-		if e.State == "unknown" {
-			b.WriteString(` unknown`)
-		}
-		b.WriteString(`" fill="none" d="`)
-		b.WriteString(svgEdgePath(s, d))
-		b.WriteString(`"><title>`)
-		t := e.Src + " —" + e.Kind + "→ " + e.Dst
-		if e.Why != "" {
-			t += ": " + e.Why
-		}
-		svgEscape(&b, t)
-		b.WriteString(`</title></path>`)
-	}
-	if c, ok := l.drawn[center]; ok {
-		for _, col := range l.cols {
-			if col.more == nil || !col.moreAdjacent {
-				continue
-			}
-			b.WriteString(`<path class="edge more faint" fill="none" d="`)
-			b.WriteString(svgEdgePath(c, *col.more))
-			b.WriteString(`"><title>`)
-			svgEscape(&b, center+" — "+strconv.Itoa(col.hidden)+" more "+svgPluralOf(col.typ)+", some of them its neighbors")
-			b.WriteString(`</title></path>`)
-		}
-	}
-
-	for _, col := range l.cols {
-		for _, bx := range col.boxes {
-			if bx.node == nil {
-				title := strconv.Itoa(col.hidden) + " more " + svgPluralOf(col.typ) + ": see the list of neighbors"
-				svgBox(&b, bx, "node more node-"+col.typ, "#neighbors", title, col.moreText, false)
-				continue
-			}
-			n := bx.node
-			class := "node node-" + n.Type
-			if n.ID == center {
-				class += " center"
-			}
-			if n.Stale {
-				class += " stale"
-			}
-			if n.State == "unknown" {
-				class += " unknown"
-			}
-			title := n.ID
-			if n.Why != "" {
-				title += "\n" + n.Why
-			}
-			text := cmp.Or(n.Label, n.ID)
-			if n.Stale {
-				text = svgTruncate(text, svgStaleLabelRunes)
-			} else {
-				text = svgTruncate(text, svgLabelRunes)
-			}
-			svgBox(&b, bx, class, href(*n), title, text, n.Stale)
-		}
-	}
-	b.WriteString(`</svg>`)
+	b.Grow(2048 + 1200*(len(st.in)+len(st.out)))
+	st.draw(&b, false, label, href)
+	b.WriteString("\n")
+	st.draw(&b, true, label, href)
 	return template.HTML(b.String())
 }
 
-// graphLayout is where [GraphSVG] puts the boxes.
-type graphLayout struct {
-	cols  []*svgColumn
-	drawn map[string]svgPlace // node id → its box, for the drawn nodes
-	boxes int                 // boxes drawn, "+N more" ones included
+// star is a neighborhood seen from its center: the neighbors on each side.
+type star struct {
+	center              *synth.Node
+	members             int // center nodes besides the center itself (a file's symbols)
+	in, out             []*svgNeighbor
+	hiddenIn, hiddenOut int // neighbors past MaxSideNodes
 }
 
-type svgColumn struct {
-	typ          string
-	index        int // position from the left among the drawn columns
-	total        int // nodes of the type, drawn or not
-	boxes        []svgPlace
-	more         *svgPlace // the "+N more" box, or nil
-	moreText     string
-	hidden       int  // nodes in the "+N more" box
-	moreAdjacent bool // a hidden node of the column is a neighbor of the center
-}
-
-// svgPlace is one box: its column, row and the node it shows (nil for a
-// "+N more" box).
-type svgPlace struct {
-	col, row int
+// svgNeighbor is one box: a neighbor and its edges with the center.
+type svgNeighbor struct {
 	node     *synth.Node
+	kinds    []string // sorted, unique
+	via      []string // the center's members the edges attach to, sorted, unique
+	relation string   // the strongest: verified, declared, located
+	stale    bool     // an edge is stale
+	unknown  bool     // an edge is unknown
+	why      string   // the first stale or unknown edge's why
 }
 
-func layoutGraph(nb synth.Neighborhood, center string) graphLayout {
-	l := graphLayout{drawn: map[string]svgPlace{}}
-	if !slices.ContainsFunc(nb.Nodes, func(n synth.Node) bool { return n.ID != center }) {
-		return l // nothing but the center: no neighbors to draw
+// starOf gathers the neighbors of center in nb. When center is a file,
+// the file's own symbols and tests stand with it in the center.
+func starOf(nb synth.Neighborhood, center string) star {
+	byID := map[string]*synth.Node{}
+	for i := range nb.Nodes {
+		byID[nb.Nodes[i].ID] = &nb.Nodes[i]
+	}
+	st := star{center: byID[center]}
+	if st.center == nil {
+		n := svgNodeOf(center)
+		st.center = &n
+	}
+	inCenter := func(id string) bool {
+		if id == center {
+			return true
+		}
+		n := byID[id]
+		return st.center.Type == synth.TypeFile && n != nil && n.Path == st.center.Path &&
+			(n.Type == synth.TypeSymbol || n.Type == synth.TypeTest)
+	}
+	for _, n := range nb.Nodes {
+		if n.ID != center && inCenter(n.ID) {
+			st.members++
+		}
+	}
+	in, out := map[string]*svgNeighbor{}, map[string]*svgNeighbor{}
+	for _, e := range nb.Edges {
+		var other, member string
+		var side map[string]*svgNeighbor
+		switch {
+		case inCenter(e.Src) && !inCenter(e.Dst):
+			other, member, side = e.Dst, e.Src, out
+		case inCenter(e.Dst) && !inCenter(e.Src):
+			other, member, side = e.Src, e.Dst, in
+		default:
+			continue
+		}
+		nbr := side[other]
+		if nbr == nil {
+			n := byID[other]
+			if n == nil {
+				m := svgNodeOf(other)
+				n = &m
+			}
+			nbr = &svgNeighbor{node: n}
+			side[other] = nbr
+		}
+		nbr.kinds = append(nbr.kinds, e.Kind)
+		if member != center {
+			nbr.via = append(nbr.via, strings.TrimPrefix(strings.TrimPrefix(member[strings.IndexByte(member, ':')+1:], st.center.Path), "@"))
+		}
+		if svgRelRank(e.Relation) < svgRelRank(nbr.relation) || nbr.relation == "" {
+			nbr.relation = e.Relation
+		}
+		if (e.Stale || e.State == "unknown") && nbr.why == "" {
+			nbr.why = e.Why
+		}
+		nbr.stale = nbr.stale || e.Stale
+		nbr.unknown = nbr.unknown || e.State == "unknown"
+	}
+	st.in, st.hiddenIn = svgSide(in)
+	st.out, st.hiddenOut = svgSide(out)
+	return st
+}
+
+// svgSide orders one side's neighbors (stale and unknown first, then
+// verified, declared and located links, then by type in SPEC 3 order, then naturally by label and id) and keeps the first
+// MaxSideNodes, returning how many it left out.
+func svgSide(m map[string]*svgNeighbor) ([]*svgNeighbor, int) {
+	var out []*svgNeighbor
+	for _, n := range m {
+		slices.Sort(n.kinds)
+		n.kinds = slices.Compact(n.kinds)
+		slices.Sort(n.via)
+		n.via = slices.Compact(n.via)
+		out = append(out, n)
 	}
 	rank := func(typ string) int {
-		if i := slices.Index(svgColumnOrder, typ); i >= 0 {
+		if i := slices.Index(svgTypeOrder, typ); i >= 0 {
 			return i
 		}
-		return len(svgColumnOrder)
+		return len(svgTypeOrder)
 	}
-	nodes := make([]*synth.Node, len(nb.Nodes))
-	for i := range nb.Nodes {
-		nodes[i] = &nb.Nodes[i]
-	}
-	// Within a column: the center, then stale nodes, then by id (unique).
-	slices.SortStableFunc(nodes, func(a, b *synth.Node) int {
+	slices.SortFunc(out, func(a, b *svgNeighbor) int {
 		return cmp.Or(
-			cmp.Compare(rank(a.Type), rank(b.Type)),
-			strings.Compare(a.Type, b.Type),
-			svgFirst(a.ID == center, b.ID == center),
-			svgFirst(a.Stale, b.Stale),
-			strings.Compare(a.ID, b.ID),
+			svgFirst(a.stale || a.node.Stale || a.unknown, b.stale || b.node.Stale || b.unknown),
+			cmp.Compare(svgRelRank(a.relation), svgRelRank(b.relation)),
+			cmp.Compare(rank(a.node.Type), rank(b.node.Type)),
+			strings.Compare(a.node.Type, b.node.Type),
+			compareIDs(cmp.Or(a.node.Label, a.node.ID), cmp.Or(b.node.Label, b.node.ID)),
+			strings.Compare(a.node.ID, b.node.ID),
 		)
 	})
-	nodes = slices.CompactFunc(nodes, func(a, b *synth.Node) bool { return a.ID == b.ID })
+	if len(out) > MaxSideNodes {
+		return out[:MaxSideNodes], len(out) - MaxSideNodes
+	}
+	return out, 0
+}
 
-	adjacent := map[string]bool{} // neighbors of the center
-	for _, e := range nb.Edges {
-		if e.Src == center {
-			adjacent[e.Dst] = true
-		}
-		if e.Dst == center {
-			adjacent[e.Src] = true
-		}
+// svgRelRank orders relations from the strongest.
+func svgRelRank(rel string) int {
+	switch rel {
+	case synth.Verified:
+		return 0
+	case synth.Declared:
+		return 1
+	case synth.Located:
+		return 2
 	}
-	for i := 0; i < len(nodes); {
-		j := i + 1
-		for j < len(nodes) && nodes[j].Type == nodes[i].Type {
-			j++
+	return 3
+}
+
+func svgNodeOf(id string) synth.Node {
+	typ, label, _ := strings.Cut(id, ":")
+	return synth.Node{ID: id, Type: typ, Label: label}
+}
+
+// svgBoxAt is a box's place: its top-left corner and width.
+type svgBoxAt struct{ x, y, w int }
+
+// draw writes one drawing: wide (columns in, center, out) or narrow (one
+// column: in, center, out, from the top).
+func (st star) draw(b *strings.Builder, narrow bool, label string, href func(synth.Node) string) {
+	rowsIn := len(st.in) + min(st.hiddenIn, 1)
+	rowsOut := len(st.out) + min(st.hiddenOut, 1)
+	var w, h int
+	var centerAt svgBoxAt
+	inAt := func(i int) svgBoxAt { return svgBoxAt{} }
+	outAt := inAt
+	class := "wide"
+	if narrow {
+		class = "narrow"
+		w = 2*svgMargin + svgNarrowBox
+		top := svgPad
+		if rowsIn > 0 {
+			top += svgHeader + rowsIn*svgRow
 		}
-		col := &svgColumn{typ: nodes[i].Type, index: len(l.cols), total: j - i}
-		for r, n := range nodes[i:j] {
-			if r == MaxColumnNodes {
-				more := svgPlace{col: col.index, row: r}
-				col.more = &more
-				col.boxes = append(col.boxes, more)
-				col.hidden = j - i - r
-				col.moreText = "+" + strconv.Itoa(col.hidden) + " more"
-				for _, h := range nodes[i+r : j] {
-					col.moreAdjacent = col.moreAdjacent || adjacent[h.ID]
-				}
-				break
+		centerAt = svgBoxAt{svgMargin, top, svgNarrowBox}
+		inAt = func(i int) svgBoxAt { return svgBoxAt{svgMargin, svgPad + svgHeader + i*svgRow, svgNarrowBox} }
+		outTop := top + svgRow + svgHeader
+		outAt = func(i int) svgBoxAt { return svgBoxAt{svgMargin, outTop + i*svgRow, svgNarrowBox} }
+		h = top + svgRow
+		if rowsOut > 0 {
+			h = outTop + rowsOut*svgRow
+		}
+	} else {
+		x := svgPad
+		inX := x
+		if rowsIn > 0 {
+			x += svgBoxWidth + svgGap
+		}
+		cx := x
+		outX := cx + svgBoxWidth + svgGap
+		w = cx + svgBoxWidth + svgPad
+		if rowsOut > 0 {
+			w = outX + svgBoxWidth + svgPad
+		}
+		rows := max(rowsIn, rowsOut, 1)
+		body := rows*svgRow - (svgRow - svgBoxHeight)
+		top := svgPad + svgHeader
+		centerAt = svgBoxAt{cx, top + (body-svgBoxHeight)/2, svgBoxWidth}
+		inAt = func(i int) svgBoxAt {
+			return svgBoxAt{inX, top + (body-(rowsIn*svgRow-(svgRow-svgBoxHeight)))/2 + i*svgRow, svgBoxWidth}
+		}
+		outAt = func(i int) svgBoxAt {
+			return svgBoxAt{outX, top + (body-(rowsOut*svgRow-(svgRow-svgBoxHeight)))/2 + i*svgRow, svgBoxWidth}
+		}
+		h = top + body + svgPad
+	}
+	h += svgLegend
+	if narrow {
+		h += 20 // the legend's second row
+	}
+	svgOpen(b, class, w, h, label)
+	b.WriteString(`<defs>`)
+	for _, m := range []string{"declared", "located", "verified", "stale", "unknown"} {
+		b.WriteString(`<marker id="tw-arrow-` + class + `-` + m + `" class="arrow arrow-` + m +
+			`" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto"><path d="M0 0 L10 5 L0 10 z"/></marker>`)
+	}
+	b.WriteString(`</defs>`)
+
+	// Headers.
+	header := func(x, y int, text string) {
+		b.WriteString(`<text class="col-title" x="` + strconv.Itoa(x) + `" y="` + strconv.Itoa(y) + `">`)
+		svgEscape(b, text)
+		b.WriteString(`</text>`)
+	}
+	if rowsIn > 0 {
+		a := inAt(0)
+		header(a.x, a.y-8, "links in ("+strconv.Itoa(len(st.in)+st.hiddenIn)+")")
+	}
+	if rowsOut > 0 {
+		a := outAt(0)
+		header(a.x, a.y-8, "links out ("+strconv.Itoa(len(st.out)+st.hiddenOut)+")")
+	}
+
+	// Edges, before the boxes; every one runs between a box and the
+	// center through empty space.
+	edge := func(n *svgNeighbor, from, to svgBoxAt, inward bool) {
+		var d string
+		if narrow {
+			// Along a margin: "in" on the left, "out" on the right.
+			if inward {
+				y1, y2 := from.y+svgBoxHeight/2, to.y+svgBoxHeight/2-6
+				d = "M" + strconv.Itoa(from.x) + " " + strconv.Itoa(y1) + " C" + strconv.Itoa(from.x-20) + " " + strconv.Itoa(y1) +
+					" " + strconv.Itoa(to.x-20) + " " + strconv.Itoa(y2) + " " + strconv.Itoa(to.x) + " " + strconv.Itoa(y2)
+			} else {
+				x := from.x + from.w
+				y1, y2 := from.y+svgBoxHeight/2+6, to.y+svgBoxHeight/2
+				d = "M" + strconv.Itoa(x) + " " + strconv.Itoa(y1) + " C" + strconv.Itoa(x+20) + " " + strconv.Itoa(y1) +
+					" " + strconv.Itoa(x+20) + " " + strconv.Itoa(y2) + " " + strconv.Itoa(x) + " " + strconv.Itoa(y2)
 			}
-			p := svgPlace{col: col.index, row: r, node: n}
-			col.boxes = append(col.boxes, p)
-			l.drawn[n.ID] = p
+		} else {
+			x1, y1 := from.x+from.w, from.y+svgBoxHeight/2
+			x2, y2 := to.x, to.y+svgBoxHeight/2
+			mid := (x1 + x2) / 2
+			d = "M" + strconv.Itoa(x1) + " " + strconv.Itoa(y1) + " C" + strconv.Itoa(mid) + " " + strconv.Itoa(y1) +
+				" " + strconv.Itoa(mid) + " " + strconv.Itoa(y2) + " " + strconv.Itoa(x2) + " " + strconv.Itoa(y2)
 		}
-		l.boxes += len(col.boxes)
-		l.cols = append(l.cols, col)
-		i = j
+		cls, marker := "edge rel-"+n.relation, n.relation
+		if n.stale {
+			cls, marker = cls+" stale", "stale"
+		} else if n.unknown {
+			cls, marker = cls+" unknown", "unknown"
+		}
+		if !slices.Contains([]string{"declared", "located", "verified", "stale", "unknown"}, marker) {
+			marker = "declared"
+		}
+		b.WriteString(`<path class="`)
+		svgEscape(b, cls)
+		b.WriteString(`" fill="none" marker-end="url(#tw-arrow-` + class + `-` + marker + `)" d="` + d + `"><title>`)
+		src, dst := n.node.ID, st.center.ID
+		if !inward {
+			src, dst = dst, src
+		}
+		t := src + " —" + strings.Join(n.kinds, ", ") + "→ " + dst
+		if n.why != "" {
+			t += ": " + n.why
+		}
+		svgEscape(b, t)
+		b.WriteString(`</title></path>`)
 	}
-	return l
+	for i, n := range st.in {
+		edge(n, inAt(i), centerAt, true)
+	}
+	for i, n := range st.out {
+		edge(n, centerAt, outAt(i), false)
+	}
+
+	// Boxes.
+	c := st.center
+	sub := c.Type
+	if st.members > 0 {
+		sub = c.Type + " and its " + svgCount(st.members, "symbol")
+	}
+	svgBox(b, centerAt, svgNodeClass(c, "center"), href(*c), svgNodeTitle(c, c.Why), svgLabel(c, centerAt.w), sub, c.Stale)
+	for _, side := range []struct {
+		ns     []*svgNeighbor
+		hidden int
+		at     func(int) svgBoxAt
+	}{{st.in, st.hiddenIn, inAt}, {st.out, st.hiddenOut, outAt}} {
+		for i, n := range side.ns {
+			sub := strings.Join(n.kinds, ", ")
+			if len(n.via) > 0 {
+				sub += " via " + n.via[0]
+				if len(n.via) > 1 {
+					sub += " +" + strconv.Itoa(len(n.via)-1)
+				}
+			}
+			sub = n.node.Type + " · " + sub
+			why := n.node.Why
+			if why == "" {
+				why = n.why
+			}
+			extra := ""
+			if n.stale && !n.node.Stale {
+				extra = "stale"
+			} else if n.unknown && n.node.State != "unknown" {
+				extra = "unknown"
+			}
+			svgBox(b, side.at(i), svgNodeClass(n.node, extra), href(*n.node), svgNodeTitle(n.node, why), svgLabel(n.node, side.at(i).w), sub, n.node.Stale || n.stale)
+		}
+		if side.hidden > 0 {
+			text := "+" + strconv.Itoa(side.hidden) + " more"
+			svgBox(b, side.at(len(side.ns)), "node more", "#neighbors", strconv.Itoa(side.hidden)+" more: see the list of neighbors", text, "in the list below", false)
+		}
+	}
+
+	// Legend: one sample per edge style, in two rows on the narrow drawing.
+	b.WriteString(`<g class="legend">`)
+	y := h - svgLegend + 12
+	x := svgPad
+	for i, l := range []struct{ rel, cls, text string }{
+		{"declared", "edge rel-declared", "declared"},
+		{"located", "edge rel-located", "located (found in code)"},
+		{"verified", "edge rel-verified", "verified"},
+		{"stale", "edge rel-declared stale", "stale"},
+	} {
+		if narrow && i == 2 {
+			x, y = svgPad, y+20
+		}
+		b.WriteString(`<path class="` + l.cls + `" fill="none" marker-end="url(#tw-arrow-` + class + `-` + l.rel + `)" d="M` +
+			strconv.Itoa(x) + " " + strconv.Itoa(y) + " L" + strconv.Itoa(x+22) + " " + strconv.Itoa(y) + `"/>`)
+		b.WriteString(`<text class="rel" x="` + strconv.Itoa(x+28) + `" y="` + strconv.Itoa(y+4) + `">` + l.text + `</text>`)
+		x += 40 + len(l.text)*6
+	}
+	b.WriteString(`</g></svg>`)
+}
+
+func svgNodeClass(n *synth.Node, extra string) string {
+	class := "node node-" + n.Type
+	if extra != "" {
+		class += " " + extra
+	}
+	if n.Stale && extra != "stale" {
+		class += " stale"
+	}
+	if n.State == "unknown" && extra != "unknown" {
+		class += " unknown"
+	}
+	return class
+}
+
+func svgNodeTitle(n *synth.Node, why string) string {
+	if why != "" {
+		return n.ID + "\n" + why
+	}
+	return n.ID
+}
+
+// svgLabel is a node's label cut to fit a box of width w.
+func svgLabel(n *synth.Node, w int) string {
+	text := cmp.Or(n.Label, n.ID)
+	runes := svgLabelRunes * w / svgBoxWidth
+	if n.Stale {
+		runes = svgStaleLabelRunes * w / svgBoxWidth
+	}
+	return svgTruncate(text, runes)
 }
 
 // svgCount returns "1 node", "2 nodes".
@@ -307,101 +477,39 @@ func svgFirst(a, b bool) int {
 	return 1
 }
 
-func svgHeaderText(typ string, n int) string {
-	return svgPluralOf(typ) + " (" + strconv.Itoa(n) + ")"
-}
-
-func svgPluralOf(typ string) string {
-	if p, ok := svgPlural[typ]; ok {
-		return p
-	}
-	return typ
-}
-
-// svgOrigin returns the top-left corner of a box.
-func svgOrigin(p svgPlace) (x, y int) {
-	return svgPad + p.col*svgColumnWidth, svgPad + svgHeader + p.row*svgRowHeight
-}
-
-// svgEdgePath returns the path data of a cubic curve from box s to box d:
-// right side to left side when d's column is right of s's, left to right
-// when it is left of it, and a bulge out of the right sides within one
-// column.
-func svgEdgePath(s, d svgPlace) string {
-	sx, sy := svgOrigin(s)
-	dx, dy := svgOrigin(d)
-	sy += svgBoxHeight / 2
-	dy += svgBoxHeight / 2
-	var x1, x2, c1, c2 int
-	cy1, cy2 := sy, dy
-	switch {
-	case d.col != s.col:
-		x1, x2 = sx+svgBoxWidth, dx
-		if d.col < s.col {
-			x1, x2 = sx, dx+svgBoxWidth
-		}
-		c1, c2 = (x1+x2)/2, (x1+x2)/2
-		if svgAbs(d.col-s.col) > 1 {
-			// Across columns: run through the middle of the gap between
-			// rows, above the row, or the bits visible between the boxes
-			// it passes under would read as a chain of edges through them.
-			// On the first row the gap above holds the column titles, so
-			// such an edge runs below instead.
-			c1, c2 = x1+(x2-x1)/4, x2-(x2-x1)/4
-			bow := -svgBow
-			if s.row == 0 && d.row == 0 {
-				bow = svgBow
-			}
-			cy1, cy2 = sy+bow, dy+bow
-		}
-	case s.row == d.row: // a loop on one box
-		x1, x2 = sx+svgBoxWidth, sx+svgBoxWidth
-		sy, dy = sy-svgBoxHeight/4, dy+svgBoxHeight/4
-		c1, c2 = x1+(svgColumnWidth-svgBoxWidth)/2, x1+(svgColumnWidth-svgBoxWidth)/2
-		cy1, cy2 = sy, dy
-	default:
-		x1, x2 = sx+svgBoxWidth, dx+svgBoxWidth
-		bulge := min(svgColumnWidth-svgBoxWidth-4, 10+svgAbs(d.row-s.row)*4)
-		c1, c2 = x1+bulge, x2+bulge
-	}
-	return "M" + strconv.Itoa(x1) + " " + strconv.Itoa(sy) +
-		" C" + strconv.Itoa(c1) + " " + strconv.Itoa(cy1) +
-		" " + strconv.Itoa(c2) + " " + strconv.Itoa(cy2) +
-		" " + strconv.Itoa(x2) + " " + strconv.Itoa(dy)
-}
-
-func svgAbs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func svgOpen(b *strings.Builder, w, h int, label string) {
+// svgOpen starts a drawing: a viewBox and no fixed size, so the stylesheet
+// fits it to the page, never wider than its natural width (max-width).
+func svgOpen(b *strings.Builder, class string, w, h int, label string) {
 	ws, hs := strconv.Itoa(w), strconv.Itoa(h)
-	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="tw-graph" role="img" aria-label="`)
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="tw-graph`)
+	if class != "" {
+		b.WriteString(" " + class)
+	}
+	b.WriteString(`" role="img" aria-label="`)
 	svgEscape(b, label)
-	b.WriteString(`" width="` + ws + `" height="` + hs + `" viewBox="0 0 ` + ws + ` ` + hs + `" font-size="` + strconv.Itoa(svgFontSize) + `">`)
+	b.WriteString(`" viewBox="0 0 ` + ws + ` ` + hs + `" style="max-width:` + ws + `px" font-size="` + strconv.Itoa(svgFontSize) + `">`)
 }
 
-// svgBox writes one linked box with its hover title and text.
-func svgBox(b *strings.Builder, p svgPlace, class, href, title, text string, stale bool) {
-	x, y := svgOrigin(p)
-	xs, ys := strconv.Itoa(x), strconv.Itoa(y)
+// svgBox writes one linked box with its hover title, label and relation
+// line.
+func svgBox(b *strings.Builder, at svgBoxAt, class, href, title, text, sub string, stale bool) {
+	xs, ys := strconv.Itoa(at.x), strconv.Itoa(at.y)
 	b.WriteString(`<a class="`)
 	svgEscape(b, class)
 	b.WriteString(`" href="`)
 	svgEscape(b, svgSafeURL(href))
 	b.WriteString(`"><title>`)
 	svgEscape(b, title)
-	b.WriteString(`</title><rect x="` + xs + `" y="` + ys + `" width="` + strconv.Itoa(svgBoxWidth) +
-		`" height="` + strconv.Itoa(svgBoxHeight) + `" rx="4"/><text class="label" x="` + strconv.Itoa(x+8) +
-		`" y="` + strconv.Itoa(y+svgBoxHeight/2+svgFontSize/3) + `">`)
+	b.WriteString(`</title><rect x="` + xs + `" y="` + ys + `" width="` + strconv.Itoa(at.w) +
+		`" height="` + strconv.Itoa(svgBoxHeight) + `" rx="4"/><text class="label" x="` + strconv.Itoa(at.x+8) +
+		`" y="` + strconv.Itoa(at.y+16) + `">`)
 	svgEscape(b, text)
+	b.WriteString(`</text><text class="rel" x="` + strconv.Itoa(at.x+8) + `" y="` + strconv.Itoa(at.y+31) + `">`)
+	svgEscape(b, svgTruncate(sub, 40*at.w/svgBoxWidth))
 	b.WriteString(`</text>`)
 	if stale {
-		b.WriteString(`<text class="badge" x="` + strconv.Itoa(x+svgBoxWidth-6) + `" y="` +
-			strconv.Itoa(y+svgBoxHeight/2+svgFontSize/3) + `" text-anchor="end">stale</text>`)
+		b.WriteString(`<text class="badge" x="` + strconv.Itoa(at.x+at.w-6) + `" y="` +
+			strconv.Itoa(at.y+16) + `" text-anchor="end">stale</text>`)
 	}
 	b.WriteString(`</a>`)
 }

@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -13,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,7 +164,9 @@ func TestGraphSVGGolden(t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(svgCases)) {
 		nb := svgCases[name]()
 		got := []byte(GraphSVG(nb, svgCenter(nb), svgHref))
-		checkXML(t, name, got)
+		for _, d := range bytes.Split(got, []byte("\n")) {
+			checkXML(t, name, d)
+		}
 		file := filepath.Join(dir, name+".svg")
 		produced[name+".svg"] = true
 		if *update {
@@ -180,7 +182,6 @@ func TestGraphSVGGolden(t *testing.T) {
 			t.Fatalf("%s: %v (run go test ./site -run GraphSVG -update)", name, err)
 		}
 		want = bytes.TrimSuffix(want, []byte("\n"))
-		checkXML(t, file, want)
 		if !bytes.Equal(got, want) {
 			t.Errorf("GraphSVG(%s) differs from %s; run with -update and review the diff\ngot:\n%s", name, file, got)
 		}
@@ -294,111 +295,148 @@ func parseSVG(t *testing.T, svg []byte) (boxes []svgBoxInfo, rects int, paths []
 	return boxes, rects, paths
 }
 
+// drawings splits GraphSVG's output into its wide and narrow drawings.
+func drawings(t *testing.T, svg string) (wide, narrow string) {
+	t.Helper()
+	parts := strings.Split(svg, "\n")
+	if len(parts) != 2 || !strings.Contains(parts[0], `class="tw-graph wide"`) || !strings.Contains(parts[1], `class="tw-graph narrow"`) {
+		t.Fatalf("want a wide and a narrow drawing, got:\n%s", svg)
+	}
+	for _, p := range parts {
+		checkXML(t, "drawing", []byte(p))
+	}
+	return parts[0], parts[1]
+}
+
+// rects returns the x, y, width and height of every <rect> of a drawing.
+func rects(svg string) [][4]int {
+	re := regexp.MustCompile(`<rect x="(-?\d+)" y="(-?\d+)" width="(\d+)" height="(\d+)"`)
+	var out [][4]int
+	for _, m := range re.FindAllStringSubmatch(svg, -1) {
+		var r [4]int
+		for i := range r {
+			r[i], _ = strconv.Atoi(m[i+1])
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestGraphSVGLarge draws the largest neighborhood: each side is capped,
+// with a "+N more" box, stale neighbors are the ones kept, no edge passes
+// through a box, and the drawings fit their viewBox.
 func TestGraphSVGLarge(t *testing.T) {
 	nb := largeNeighborhood()
 	center := svgCenter(nb)
-	svg := []byte(GraphSVG(nb, center, svgHref))
-	boxes, rects, paths := parseSVG(t, svg)
-
-	// Every column but the runs' is full: 6*(MaxColumnNodes+1) boxes and
-	// the 8 runs, under the 7*13 bound.
-	full := 0
-	want := 0
-	for _, c := range largeNeighborhoodCounts {
-		want += min(c.n, MaxColumnNodes)
-		if c.n > MaxColumnNodes {
-			full++
-			want++
-		}
-	}
-	if rects != want || len(boxes) != want || want > 7*(MaxColumnNodes+1) || full != 6 {
-		t.Errorf("%d rects and %d boxes, want %d", rects, len(boxes), want)
-	}
-	byID := map[string]synth.Node{}
-	for _, n := range nb.Nodes {
-		byID[n.ID] = n
-	}
-	shown := map[string]bool{}
-	perType := map[string][]string{}
-	more := map[string]string{}
-	for _, b := range boxes {
-		if b.rects != 1 {
-			t.Errorf("box %q has %d rects", b.title, b.rects)
-		}
-		if strings.Contains(b.class, "more") {
-			if b.href != "#neighbors" {
-				t.Errorf("more box %q links to %q", b.text, b.href)
-			}
-			more[strings.Fields(b.class)[2]] = b.text
-			continue
-		}
-		id, _, _ := strings.Cut(b.title, "\n")
-		n, ok := byID[id]
-		if !ok {
-			t.Errorf("box for unknown node %q", id)
-			continue
-		}
-		if want := svgHref(n); b.href != want {
-			t.Errorf("box %q links to %q, want href() = %q", id, b.href, want)
-		}
-		shown[id] = true
-		perType[n.Type] = append(perType[n.Type], id)
-		if n.Stale != strings.Contains(b.class, "stale") || (id == center) != strings.Contains(b.class, "center") {
-			t.Errorf("box %q has classes %q", id, b.class)
-		}
-	}
-	for _, c := range largeNeighborhoodCounts {
-		ids := perType[c.typ]
-		if len(ids) != min(c.n, MaxColumnNodes) {
-			t.Errorf("column %s: %d node boxes, want %d", c.typ, len(ids), min(c.n, MaxColumnNodes))
-			continue
-		}
-		want := ""
-		if c.n > MaxColumnNodes {
-			want = "+" + strconv.Itoa(c.n-MaxColumnNodes) + " more"
-		}
-		if more["node-"+c.typ] != want {
-			t.Errorf("column %s: more box says %q, want %q", c.typ, more["node-"+c.typ], want)
-		}
-		// The chosen: the center, then stale nodes, then by id.
-		var chosen []synth.Node
-		for _, n := range nb.Nodes {
-			if n.Type == c.typ {
-				chosen = append(chosen, n)
-			}
-		}
-		slices.SortFunc(chosen, func(a, b synth.Node) int {
-			return cmp.Or(svgFirst(a.ID == center, b.ID == center), svgFirst(a.Stale, b.Stale), strings.Compare(a.ID, b.ID))
-		})
-		for i, n := range chosen[:len(ids)] {
-			if ids[i] != n.ID {
-				t.Errorf("column %s, row %d: %s, want %s", c.typ, i, ids[i], n.ID)
-			}
-		}
-	}
-	if perType[synth.TypeSymbol][0] != center {
-		t.Errorf("the center %s is not first in its column", center)
-	}
-
-	// Edges only between shown boxes, plus one faint edge per column whose
-	// hidden nodes include a neighbor of the center.
-	drawn := 0
+	svg := string(GraphSVG(nb, center, svgHref))
+	wide, narrow := drawings(t, svg)
+	st := starOf(nb, center)
+	in, out := map[string]bool{}, map[string]bool{}
 	for _, e := range nb.Edges {
-		if shown[e.Src] && shown[e.Dst] {
-			drawn++
+		if e.Src == center && e.Dst != center {
+			out[e.Dst] = true
+		}
+		if e.Dst == center && e.Src != center {
+			in[e.Src] = true
 		}
 	}
-	faint := 0
-	for _, p := range paths {
-		if p == "edge more faint" {
-			faint++
+	if len(st.in)+st.hiddenIn != len(in) || len(st.out)+st.hiddenOut != len(out) {
+		t.Errorf("sides: %d+%d in, %d+%d out; want %d and %d", len(st.in), st.hiddenIn, len(st.out), st.hiddenOut, len(in), len(out))
+	}
+	if len(st.in) != MaxSideNodes || len(st.out) != MaxSideNodes {
+		t.Errorf("sides draw %d and %d boxes, want %d each", len(st.in), len(st.out), MaxSideNodes)
+	}
+	for _, d := range []string{wide, narrow} {
+		boxes, nrects, paths := parseSVG(t, []byte(d))
+		// The center, 2×MaxSideNodes neighbors, two "+N more" boxes.
+		if want := 1 + 2*MaxSideNodes + 2; len(boxes) != want || nrects != want {
+			t.Errorf("%d boxes and %d rects, want %d", len(boxes), nrects, want)
+		}
+		more := 0
+		for _, b := range boxes {
+			if strings.Contains(b.class, "more") {
+				more++
+				if b.href != "#neighbors" {
+					t.Errorf("more box links to %q", b.href)
+				}
+			}
+		}
+		if more != 2 {
+			t.Errorf("%d more boxes, want 2", more)
+		}
+		// One edge per drawn neighbor (plus the legend's samples).
+		edges := 0
+		for _, p := range paths {
+			if strings.HasPrefix(p, "edge ") {
+				edges++
+			}
+		}
+		if want := 2*MaxSideNodes + 4; edges != want {
+			t.Errorf("%d edge paths, want %d (one per neighbor and four in the legend)", edges, want)
+		}
+		checkGeometry(t, d)
+	}
+	// Stale neighbors come first: with more neighbors than room, every
+	// drawn neighbor on a side is stale before any fresh one is drawn.
+	for _, side := range [][]*svgNeighbor{st.in, st.out} {
+		fresh := false
+		for _, n := range side {
+			s := n.stale || n.node.Stale || n.unknown
+			if s && fresh {
+				t.Errorf("stale %s drawn after a fresh neighbor", n.node.ID)
+			}
+			fresh = fresh || !s
 		}
 	}
-	if len(paths)-faint != drawn || faint != full {
-		t.Errorf("%d edges and %d faint edges drawn, want %d and %d", len(paths)-faint, faint, drawn, full)
-	}
-	if want := fmt.Sprintf(`aria-label="Neighborhood of %s: 400 nodes, 800 edges"`, center); !bytes.Contains(svg, []byte(want)) {
+	if want := fmt.Sprintf(`aria-label="Neighborhood of %s: 400 nodes, 800 edges"`, center); !strings.Contains(svg, want) {
 		t.Errorf("no %s", want)
+	}
+}
+
+// checkGeometry checks one drawing: every box inside the viewBox, no two
+// boxes overlapping, no edge endpoint inside a box other than touching its
+// side, and no straight part of an edge crossing a box: an edge's control
+// points stay in the gaps between boxes.
+func checkGeometry(t *testing.T, svg string) {
+	t.Helper()
+	var w, h int
+	if _, err := fmt.Sscanf(svg[strings.Index(svg, `viewBox="`):], `viewBox="0 0 %d %d"`, &w, &h); err != nil {
+		t.Fatalf("no viewBox: %v", err)
+	}
+	if strings.Contains(svg, ` width="`+strconv.Itoa(w)+`" height="`) {
+		t.Errorf("the drawing has a fixed pixel size")
+	}
+	boxes := rects(svg)
+	for i, r := range boxes {
+		if r[0] < 0 || r[1] < 0 || r[0]+r[2] > w || r[1]+r[3] > h {
+			t.Errorf("box %v outside the %dx%d viewBox", r, w, h)
+		}
+		for _, q := range boxes[i+1:] {
+			if r[0] < q[0]+q[2] && q[0] < r[0]+r[2] && r[1] < q[1]+q[3] && q[1] < r[1]+r[3] {
+				t.Errorf("boxes %v and %v overlap", r, q)
+			}
+		}
+	}
+	re := regexp.MustCompile(`d="M(-?\d+) (-?\d+) C(-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+) (-?\d+)"`)
+	for _, m := range re.FindAllStringSubmatch(svg, -1) {
+		var p [8]int
+		for i := range p {
+			p[i], _ = strconv.Atoi(m[i+1])
+		}
+		// A cubic Bézier stays inside the hull of its control points; the
+		// hull's x range is [min x, max x]. No box may lie strictly inside
+		// that x range and the y range, except the two it joins (touched
+		// at their sides).
+		minX, maxX := min(p[0], p[2], p[4], p[6]), max(p[0], p[2], p[4], p[6])
+		minY, maxY := min(p[1], p[3], p[5], p[7]), max(p[1], p[3], p[5], p[7])
+		for _, r := range boxes {
+			if r[0] < maxX && minX < r[0]+r[2] && r[1] < maxY && minY < r[1]+r[3] {
+				t.Errorf("edge %s passes over box %v", m[0], r)
+			}
+		}
+		if p[6] < 0 || p[6] > w || p[7] < 0 || p[7] > h {
+			t.Errorf("edge %s ends outside the drawing", m[0])
+		}
 	}
 }
 
@@ -406,44 +444,43 @@ func TestGraphSVGDetails(t *testing.T) {
 	nb := staleUnknownNeighborhood()
 	center := svgCenter(nb)
 	svg := string(GraphSVG(nb, center, svgHref))
-	boxes, _, paths := parseSVG(t, []byte(svg))
-	for _, want := range []string{
-		`class="tw-graph"`, `role="img"`,
-		`aria-label="Neighborhood of symbol:src/auth.go@Login: 8 nodes, 8 edges"`,
-		`class="node node-symbol center"`, `class="node node-requirement stale"`,
-		`class="node node-test unknown"`, `class="badge"`,
-		`<title>page:notes/&lt;script&gt;&amp;&#34;quotes&#34;&#39;</title>`,
-		`requirements (1)`, `symbols (2)`,
-		`src/internal/very/deeply/n…`,
-	} {
-		if !strings.Contains(svg, want) {
-			t.Errorf("no %s in\n%s", want, svg)
+	wide, narrow := drawings(t, svg)
+	for _, d := range []string{wide, narrow} {
+		boxes, _, paths := parseSVG(t, []byte(d))
+		for _, want := range []string{
+			`role="img"`,
+			`aria-label="Neighborhood of symbol:src/auth.go@Login: 8 nodes, 8 edges"`,
+			`class="node node-symbol center"`, `class="node node-requirement stale"`,
+			`class="node node-test unknown"`, `class="badge"`,
+			`<title>page:notes/&lt;script&gt;&amp;&#34;quotes&#34;&#39;</title>`,
+			`links in (4)`, `links out (1)`,
+			`requirement · implements`, `symbol · calls`,
+			`marker-end="url(#tw-arrow-`, `<marker id="tw-arrow-`,
+			`class="legend"`, `located (found in code)`,
+		} {
+			if !strings.Contains(d, want) {
+				t.Errorf("no %s in\n%s", want, d)
+			}
 		}
-	}
-	if strings.Contains(svg, "<script") || strings.Contains(svg, "style") {
-		t.Errorf("unescaped markup or a style in\n%s", svg)
-	}
-	for _, want := range []string{
-		"edge rel-declared stale", "edge rel-located unknown", "edge rel-located", "edge rel-verified", "edge rel-declared",
-	} {
-		if !slices.Contains(paths, want) {
-			t.Errorf("no path of class %q in %q", want, paths)
+		if strings.Contains(d, "<script") {
+			t.Errorf("unescaped markup in\n%s", d)
 		}
-	}
-	// Columns in SPEC 3 order, whatever the node order.
-	var order []string
-	for _, h := range strings.Split(svg, `class="col-title"`)[1:] {
-		_, h, _ = strings.Cut(h, ">")
-		h, _, _ = strings.Cut(h, " (")
-		order = append(order, h)
-	}
-	if want := []string{"requirements", "decisions", "symbols", "tests", "runs", "pages", "files"}; !slices.Equal(order, want) {
-		t.Errorf("columns %q, want %q", order, want)
-	}
-	for _, b := range boxes {
-		if b.href == "" || strings.Contains(b.href, "<") {
-			t.Errorf("box %q has href %q", b.title, b.href)
+		for _, want := range []string{"edge rel-declared stale", "edge rel-located unknown", "edge rel-located", "edge rel-declared"} {
+			if !slices.Contains(paths, want) {
+				t.Errorf("no path of class %q in %q", want, paths)
+			}
 		}
+		for _, b := range boxes {
+			if b.href == "" || strings.Contains(b.href, "<") {
+				t.Errorf("box %q has href %q", b.title, b.href)
+			}
+		}
+		// Edges between two neighbors (REQ-3 → run_42, DEC-9 → REQ-3)
+		// and the self loop are in the list, not in the drawing.
+		if strings.Contains(d, "run_42") || strings.Contains(d, "DEC-9") {
+			t.Errorf("a node linked only to other neighbors is drawn")
+		}
+		checkGeometry(t, d)
 	}
 
 	// Deterministic whatever the order of nodes and edges.
@@ -460,6 +497,41 @@ func TestGraphSVGDetails(t *testing.T) {
 	bad := string(GraphSVG(nb, center, func(synth.Node) string { return "javascript:alert(1)" }))
 	if strings.Contains(bad, "javascript") {
 		t.Errorf("javascript: href kept")
+	}
+}
+
+// TestGraphSVGFile checks a file's page: the file and its symbols are the
+// center, and a neighbor linked to several of its symbols is drawn once,
+// saying through which.
+func TestGraphSVGFile(t *testing.T) {
+	file := synth.Node{ID: "file:cart/cart.go", Type: synth.TypeFile, Label: "cart/cart.go", Path: "cart/cart.go", Title: "center"}
+	sym := func(name string) synth.Node {
+		return synth.Node{ID: "symbol:cart/cart.go@" + name, Type: synth.TypeSymbol, Label: "cart.go@" + name, Path: "cart/cart.go"}
+	}
+	a, b := sym("Cart.Total"), sym("Cart.Validate")
+	caller := synth.Node{ID: "symbol:pay/pay.go@Charge", Type: synth.TypeSymbol, Label: "pay.go@Charge", Path: "pay/pay.go"}
+	nb := synth.Neighborhood{
+		Nodes: []synth.Node{file, a, b, caller, svgNode("requirement:REQ-1")},
+		Edges: []synth.Edge{
+			svgEdge(caller.ID, a.ID, synth.Located, "calls"),
+			svgEdge(caller.ID, b.ID, synth.Located, "calls"),
+			svgEdge("requirement:REQ-1", a.ID, synth.Declared, synth.KindImplements),
+			svgEdge(file.ID, a.ID, synth.Located, "defines"),
+			svgEdge(file.ID, b.ID, synth.Located, "defines"),
+		},
+	}
+	wide, narrow := drawings(t, string(GraphSVG(nb, file.ID, svgHref)))
+	for _, d := range []string{wide, narrow} {
+		boxes, _, _ := parseSVG(t, []byte(d))
+		if len(boxes) != 3 {
+			t.Errorf("%d boxes, want 3: the file and its two neighbors (its own symbols stand with it)", len(boxes))
+		}
+		for _, want := range []string{"symbol · calls via Cart.Total +1", "requirement · implements via Cart.Total", "file and its 2 symbols"} {
+			if !strings.Contains(d, want) {
+				t.Errorf("no %q in\n%s", want, d)
+			}
+		}
+		checkGeometry(t, d)
 	}
 }
 

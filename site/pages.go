@@ -224,7 +224,8 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 		}
 		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(m)})
 	}
-	d.OpenNeighbors = len(d.Neighbors) <= 20
+	// A short list is open; a long one would push the page's text down.
+	d.OpenNeighbors = len(d.Neighbors) <= 6
 }
 
 func yesNo(v *bool, what string) cell {
