@@ -47,6 +47,11 @@ type Site struct {
 // written. Pages are rendered in parallel; the result depends only on the
 // inputs.
 func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
+	if opts.BaseURL != "" {
+		if err := CheckBaseURL(opts.BaseURL); err != nil {
+			return nil, fmt.Errorf("--base-url: %w", err)
+		}
+	}
 	a, err := p.Analyze()
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -73,6 +74,9 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 	if c.Language != "en" && c.Language != "es" {
 		errs = append(errs, fmt.Errorf("%s:%d: language %q: want \"en\" or \"es\"", name, keyLine(data, toml.Key{"language"}), c.Language))
 	}
+	if err := CheckBaseURL(c.BaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("%s:%d: %v", name, keyLine(data, toml.Key{"baseURL"}), err))
+	}
 	for _, kv := range [][2]string{{"content", c.Content}, {"output", c.Output}, {"lock", c.Lock}} {
 		key, v := kv[0], kv[1]
 		if !local(v) {
@@ -121,6 +125,33 @@ func (c *Config) fill(folder string) {
 	c.Content = path.Clean(c.Content)
 	c.Output = path.Clean(c.Output)
 	c.Lock = path.Clean(c.Lock)
+}
+
+// CheckBaseURL accepts a base URL that is an http or https URL with a host,
+// or a path ("/", "/pr-42/"): the JSON artifacts turn it into link URLs
+// that bots and UIs follow, so a javascript: or data: URL must not pass.
+func CheckBaseURL(u string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("baseURL %q: %s; want an http(s) URL or a path such as /docs/", u, why)
+	}
+	if strings.ContainsFunc(u, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return bad("it holds spaces or control characters")
+	}
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return bad("not a URL")
+	}
+	switch {
+	case parsed.Scheme == "http" || parsed.Scheme == "https":
+		if parsed.Host == "" {
+			return bad("no host")
+		}
+	case parsed.Scheme != "":
+		return bad("scheme " + parsed.Scheme + ": is not allowed")
+	case parsed.Host != "" || strings.HasPrefix(u, "//"):
+		return bad("a URL without a scheme")
+	}
+	return nil
 }
 
 // Slug is the config title as used in code:// URIs: lower case, runs of

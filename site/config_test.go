@@ -36,6 +36,12 @@ func TestParseConfigErrors(t *testing.T) {
 		{"[code]\ninclude = [\"[\"]\n", []string{`bad glob "["`}},
 		{"title = \n", []string{"tracewiki.toml:1: "}},
 		{"title = 3\n", []string{"tracewiki.toml"}},
+		{"title = \"x\"\nbaseURL = \"javascript:alert(document.domain)//\"\n", []string{`tracewiki.toml:2: baseURL "javascript:alert(document.domain)//": scheme javascript: is not allowed; want an http(s) URL or a path`}},
+		{"baseURL = \"JavaScript:x\"\n", []string{`scheme javascript: is not allowed`}},
+		{"baseURL = \"data:text/html,x\"\n", []string{`scheme data: is not allowed`}},
+		{"baseURL = \"//evil.example/\"\n", []string{`a URL without a scheme`}},
+		{"baseURL = \"https:///x\"\n", []string{`no host`}},
+		{"baseURL = \"\\u0001javascript:x\"\n", []string{`control characters`}},
 	}
 	for _, tt := range tests {
 		_, err := ParseConfig(ConfigFile, []byte(tt.src), "x")
@@ -47,6 +53,15 @@ func TestParseConfigErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("ParseConfig(%q) = %q, want it to contain %q", tt.src, err, w)
 			}
+		}
+	}
+}
+
+// TestCheckBaseURL: http(s) URLs with a host and paths are base URLs.
+func TestCheckBaseURL(t *testing.T) {
+	for _, u := range []string{"/", "/pr-42/", "docs/", "https://acme.github.io/shop/", "http://localhost:1313/"} {
+		if err := CheckBaseURL(u); err != nil {
+			t.Errorf("CheckBaseURL(%q) = %v, want nil", u, err)
 		}
 	}
 }

@@ -46,6 +46,11 @@ type ServeOptions struct {
 	Addr string
 	// Public allows an Addr that other machines can reach.
 	Public bool
+	// Hosts are the host names, besides loopback names and addresses, that
+	// requests may name in their Host header. Nil means loopback only: a
+	// page on another site that resolves its own name to 127.0.0.1 (DNS
+	// rebinding) cannot read the preview.
+	Hosts []string
 	// BaseURL is the URL path the site is served under; zero means the
 	// config's baseURL.
 	BaseURL string
@@ -337,6 +342,10 @@ func (s *Server) notify(gen string) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if !s.hostAllowed(r.Host) {
+		http.Error(w, fmt.Sprintf("host %q is not served: only loopback names and those given with --host", r.Host), http.StatusMisdirectedRequest)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -356,6 +365,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.serveFile(w, r, p, st)
 	}
+}
+
+// hostAllowed reports whether a request's Host header names this server: a
+// loopback address, localhost (or a name under .localhost), or one of
+// [ServeOptions.Hosts]; a port is ignored.
+func (s *Server) hostAllowed(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, h := range s.opts.Hosts {
+		if strings.EqualFold(strings.TrimSuffix(h, "."), host) {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanPath returns the request's path when it is a plain one: absolute,

@@ -557,3 +557,46 @@ func BenchmarkServeRebuild(b *testing.B) {
 	b.ReportMetric(float64(srv.state.Load().site.Pages), "pages")
 	b.Logf("rebuild latencies: %v", took)
 }
+
+// TestServeHostHeader checks that the server answers only requests whose
+// Host header is a loopback name or address or one given in Hosts, so a
+// DNS-rebinding page cannot read the preview.
+func TestServeHostHeader(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "content/index.md", "# Home\n")
+	srv, base := startServer(t, dir, ServeOptions{Hosts: []string{"wiki.internal"}})
+	for _, c := range []struct {
+		host string
+		code int
+	}{
+		{"", 200}, // the client's own: 127.0.0.1:PORT
+		{"localhost:1313", 200},
+		{"LOCALHOST", 200},
+		{"app.localhost", 200},
+		{"[::1]:8080", 200},
+		{"127.0.0.2", 200},
+		{"wiki.internal", 200},
+		{"Wiki.Internal.:80", 200},
+		{"evil.example", http.StatusMisdirectedRequest},
+		{"evil.example:" + strings.Split(srv.Addr(), ":")[1], http.StatusMisdirectedRequest},
+		{"127.0.0.1.evil.example", http.StatusMisdirectedRequest},
+		{"10.0.0.1", http.StatusMisdirectedRequest},
+		{"localhost.evil.example", http.StatusMisdirectedRequest},
+	} {
+		req, err := http.NewRequest("GET", base+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.host != "" {
+			req.Host = c.host
+		}
+		resp, err := testClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.code {
+			t.Errorf("Host %q: status %d, want %d", c.host, resp.StatusCode, c.code)
+		}
+	}
+}

@@ -3,7 +3,9 @@ package synth
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
@@ -135,7 +137,7 @@ func (c *CheckReport) Text(all bool) string {
 	}
 	var b strings.Builder
 	entry := func(t CheckTarget) {
-		fmt.Fprintf(&b, "%-8s %s", t.State, t.Ref)
+		fmt.Fprintf(&b, "%-8s %s", t.State, printable(t.Ref))
 		var flags []string
 		if t.Start > 0 && t.Reason == "" {
 			flags = append(flags, fmt.Sprintf("lines %d-%d", t.Start, t.End))
@@ -153,24 +155,24 @@ func (c *CheckReport) Text(all bool) string {
 			fmt.Fprintf(&b, " (%s)", strings.Join(flags, ", "))
 		}
 		if t.Reason != "" {
-			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, t.Why)
+			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, printable(t.Why))
 		}
 		if len(t.Relocated) > 0 {
 			var to []string
 			for _, r := range t.Relocated {
-				to = append(to, r.Ref+" ("+r.How+")")
+				to = append(to, printable(r.Ref)+" ("+r.How+")")
 			}
 			fmt.Fprintf(&b, "\n         %s %s", words[0], strings.Join(to, ", "))
 		}
 		if len(t.Suggestions) > 0 {
-			fmt.Fprintf(&b, "\n         %s %s?", words[1], strings.Join(t.Suggestions, ", "))
+			fmt.Fprintf(&b, "\n         %s %s?", words[1], printable(strings.Join(t.Suggestions, ", ")))
 		}
 		if t.Note != "" {
-			fmt.Fprintf(&b, "\n         note: %s", t.Note)
+			fmt.Fprintf(&b, "\n         note: %s", printable(t.Note))
 		}
-		fmt.Fprintf(&b, "\n         %s %s", words[2], strings.Join(t.ClaimedBy, ", "))
+		fmt.Fprintf(&b, "\n         %s %s", words[2], printable(strings.Join(t.ClaimedBy, ", ")))
 		if todo := codeanchors.Reason(t.Reason).ToDo(c.lang); todo != "" {
-			fmt.Fprintf(&b, "\n         %s: %s", words[3], strings.ReplaceAll(todo, "REF", t.Ref))
+			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(strings.ReplaceAll(todo, "REF", t.Ref)))
 		}
 		b.WriteString("\n")
 	}
@@ -197,6 +199,30 @@ func (c *CheckReport) Text(all bool) string {
 	}
 	return b.String()
 }
+
+// printable escapes what a terminal or a CI log would interpret in text
+// from the repository: control characters (escape sequences, newlines),
+// C1 controls and invalid UTF-8 become \x.. or \u.... escapes.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unprintable) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case unprintable(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func unprintable(r rune) bool { return r < ' ' || r == 0x7f || 0x80 <= r && r <= 0x9f }
 
 // orEmpty returns s, or an empty non-nil slice for nil, so that JSON says
 // [] rather than null.

@@ -654,8 +654,9 @@ func code(s string) string {
 }
 
 // escape backslash-escapes the characters that would make text Markdown
-// or HTML.
+// or HTML, and breaks @mentions with a zero-width space (as Dependabot
+// does), so a title cannot ping a user or a team from a PR comment.
 var escape = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`,
+	"@", "@&#8203;", `\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`,
 	"#", `\#`, "|", `\|`, "~", `\~`, "\n", " ",
 ).Replace

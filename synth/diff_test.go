@@ -434,3 +434,18 @@ func TestReadSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffMarkdownMentions: an @mention in a title reaches the PR comment
+// broken by a zero-width space, so it pings no one.
+func TestDiffMarkdownMentions(t *testing.T) {
+	old, new := emptySnapshot(), emptySnapshot()
+	new.Graph.Nodes = []Node{{ID: "page:p", Type: TypePage, Title: "Ping @acme/security-team and @bob"}}
+	d := Diff(old, new, "")
+	md := d.Markdown()
+	if want := "Ping @&#8203;acme/security-team and @&#8203;bob"; !strings.Contains(md, want) {
+		t.Errorf("markdown lacks %q:\n%s", want, md)
+	}
+	if strings.Contains(md, "@acme") || strings.Contains(md, "@bob") {
+		t.Errorf("markdown keeps a live mention:\n%s", md)
+	}
+}

@@ -198,7 +198,7 @@ exit code 2.
 
 # serve
 
-	tracewiki serve [--addr 127.0.0.1:1313] [--public] [--base-url URL]
+	tracewiki serve [--addr 127.0.0.1:1313] [--public] [--host NAME]... [--base-url URL]
 
 Serve builds the site in memory and serves it over HTTP for previewing. The
 build is frozen: serve never writes the lock file or the output folder, and
@@ -218,6 +218,10 @@ pages as they are served, never to a built site.
 
 --addr must be a loopback address (127.0.0.1, ::1 or localhost) unless
 --public is given: a preview is not published to the network by accident.
+Only requests whose Host header is a loopback name or address (localhost,
+*.localhost, 127.0.0.1, [::1]) are answered, others get 421, so a web page
+that rebinds its own name to 127.0.0.1 cannot read the preview; --host NAME
+(repeatable) adds a name, such as the one other machines use with --public.
 Ctrl-C (or SIGTERM) stops the server; a second Ctrl-C quits at once.
 # init
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/tracewiki/tracewiki/site"
@@ -17,6 +18,13 @@ func runServe(e *env, args []string) int {
 	fs.StringVar(&opts.Addr, "addr", site.DefaultServeAddr, "the `host:port` to listen on; loopback unless --public")
 	fs.StringVar(&opts.BaseURL, "base-url", "", "the `URL` path the site is served under (default: the config's baseURL)")
 	fs.BoolVar(&opts.Public, "public", false, "allow an --addr that other machines can reach")
+	fs.Func("host", "also answer requests for host `NAME` (repeatable; by default only loopback names and addresses)", func(h string) error {
+		if h == "" || strings.ContainsAny(h, "/: \t") {
+			return fmt.Errorf("%q is not a host name", h)
+		}
+		opts.Hosts = append(opts.Hosts, h)
+		return nil
+	})
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
