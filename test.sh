@@ -16,6 +16,12 @@ cd "$(dirname "$0")"
 # absolute path is a file the package installs (a corpus of real code).
 tools="chromium:chromium python3:python3 node:nodejs npm:npm git:git"
 tools="$tools javac:openjdk-17-jdk-headless /usr/lib/jvm/openjdk-17/src.zip:openjdk-17-source"
+# Rust: Debian's toolchain by absolute path (a rustup one may come first in
+# PATH), the standard library's sources and the syn crate the reference uses.
+tools="$tools /usr/bin/rustc:rustc /usr/bin/cargo:cargo /usr/bin/rustfmt:rustfmt"
+tools="$tools /usr/lib/rustlib/src/rust/library/core/src/lib.rs:rust-src"
+tools="$tools /usr/share/cargo/registry/syn-1.0.107/Cargo.toml:librust-syn-dev"
+tools="$tools /usr/share/cargo/registry/proc-macro2-1.0.47/Cargo.toml:librust-proc-macro2-dev"
 
 missing=
 for pair in $tools; do

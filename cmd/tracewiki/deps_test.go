@@ -19,6 +19,7 @@ var allowed = map[string][]string{
 	"claims":           {},
 	"codeanchors":      {"claims"},
 	"codeanchors/java": {"codeanchors", "claims"},
+	"codeanchors/rust": {"codeanchors", "claims"},
 	"synth":            {"claims", "codeanchors"},
 	"templates":        {},
 	"assets":           {},

@@ -1,0 +1,153 @@
+package rust
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// debianRustfmt is Debian's rustfmt (package rustfmt, installed by
+// test.sh), named by path so that a rustup toolchain earlier in PATH is not
+// used instead.
+const debianRustfmt = "/usr/bin/rustfmt"
+
+// rustfmtStyles are the configurations the stability test reformats with:
+// each rewraps most of a file written for rustfmt's defaults (the
+// standard library is), adding and removing line breaks, trailing commas
+// and match arm blocks.
+var rustfmtStyles = []string{
+	"max_width=40,tab_spaces=2",
+	"max_width=200,use_small_heuristics=Max,hard_tabs=true",
+}
+
+// TestRustfmtStability reformats real code (the files of the standard
+// library's core/src/cell, core/src/iter and alloc/src/collections, Debian
+// rust-src) with rustfmt in two styles, and checks that the token hash of
+// every symbol rustfmt does not touch semantically survives: at least 99%
+// of symbols whose text hash changed keep their token hash. The count is
+// logged for the closing note.
+func TestRustfmtStability(t *testing.T) {
+	if _, err := os.Stat(debianRustfmt); err != nil {
+		t.Fatalf("%s is needed (Debian package rustfmt; test.sh installs it): %v", debianRustfmt, err)
+	}
+	var files []string
+	for _, dir := range []string{"core/src/cell", "core/src/iter", "alloc/src/collections"} {
+		err := filepath.WalkDir(filepath.Join(rustSrc, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".rs") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatalf("corpus (Debian package rust-src; test.sh installs it): %v", err)
+		}
+	}
+	slices.Sort(files)
+	var symbols, reformatted, stable int
+	var changed []string
+	for _, style := range rustfmtStyles {
+		for _, p := range files {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(debianRustfmt, "--edition", "2021", "--config", style)
+			cmd.Stdin = bytes.NewReader(src)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				// rustfmt gives up on some files (macros it cannot
+				// format, lines it cannot fit); those are not measured.
+				continue
+			}
+			rel, _ := filepath.Rel(rustSrc, p)
+			before, err1 := Extract(rel, src)
+			after, err2 := Extract(rel, out)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v / after rustfmt: %v", rel, err1, err2)
+			}
+			lb, la := codeanchors.Lines(src), codeanchors.Lines(out)
+			for _, s := range before.Symbols {
+				a, ok, _ := after.Lookup(s.Name)
+				if !ok {
+					t.Errorf("%s (%s): %s vanished after rustfmt", rel, style, s.Name)
+					continue
+				}
+				symbols++
+				if codeanchors.HashLines(lb, s.Start, s.End) == codeanchors.HashLines(la, a.Start, a.End) {
+					continue
+				}
+				reformatted++
+				if codeanchors.HashTokens(before.Tokens, s.Start, s.End) == codeanchors.HashTokens(after.Tokens, a.Start, a.End) {
+					stable++
+				} else {
+					changed = append(changed, rel+"@"+s.Name+" ("+style+")")
+				}
+			}
+		}
+	}
+	t.Logf("rustfmt over %d files in %d styles: %d symbols, %d reformatted, %d of them keep their token hash (%.2f%%)",
+		len(files), len(rustfmtStyles), symbols, reformatted, stable, pct(stable, reformatted))
+	for i, c := range changed {
+		if i == 20 {
+			t.Logf("... and %d more", len(changed)-i)
+			break
+		}
+		t.Logf("token hash changed: %s", c)
+	}
+	if reformatted < 200 {
+		t.Errorf("only %d symbols reformatted; the measure needs more", reformatted)
+	}
+	if p := pct(stable, reformatted); p < 99 {
+		t.Errorf("%.2f%% of reformatted symbols keep their token hash, want at least 99%%", p)
+	}
+}
+
+// TestTokenHashSemanticEdits checks that edits rustfmt never makes change
+// the token hash, and edits it does make do not.
+func TestTokenHashSemanticEdits(t *testing.T) {
+	const base = "fn f(a: u8, b: u8) -> u8 {\n    let t = (a,);\n    g(a, b) + t.0\n}\n"
+	hash := func(src string) string {
+		f, err := Extract("a.rs", []byte(src))
+		if err != nil {
+			t.Fatalf("Extract(%q): %v", src, err)
+		}
+		s, ok, _ := f.Lookup("f")
+		if !ok {
+			t.Fatalf("Extract(%q): no f", src)
+		}
+		return codeanchors.HashTokens(f.Tokens, s.Start, s.End)
+	}
+	h := hash(base)
+	same := []string{
+		"fn f(a: u8, b: u8) -> u8 { let t = (a,); g(a, b) + t.0 }\n",
+		"fn f(\n    a: u8,\n    b: u8,\n) -> u8 {\n    let t = (a,);\n    g(\n        a,\n        b,\n    ) + t.0 // sum\n}\n",
+		"/// doc\nfn f(a: u8, b: u8) -> u8 {\n\tlet t = (a,);\n\tg(a, b) + t.0\n}\n",
+	}
+	for _, s := range same {
+		if hash(s) != h {
+			t.Errorf("token hash of %q differs from %q; only formatting changed", s, base)
+		}
+	}
+	differ := []string{
+		"fn f(a: u8, b: u8) -> u8 {\n    let t = (a);\n    g(a, b) + t.0\n}\n",
+		"fn f(a: u8, b: u8) -> u8 {\n    let t = (a,);\n    g(b, a) + t.0\n}\n",
+		"fn f(a: u8, b: u8) -> u16 {\n    let t = (a,);\n    g(a, b) + t.0\n}\n",
+		"fn f(a: u8, b: u8) -> u8 {\n    let t = (a,);\n    g(a, b) - t.0\n}\n",
+		"fn f(a: u8, b: u8) -> u8 {\n    let t = (a,);\n    g(a, b) + t.0 + 1\n}\n",
+		"fn f(a: u8, b: u8) -> u8 {\n    let t = (a,);\n    g(a, \"b\") + t.0\n}\n",
+	}
+	for _, s := range differ {
+		if hash(s) == h {
+			t.Errorf("token hash of %q equals that of %q; the code changed", s, base)
+		}
+	}
+}

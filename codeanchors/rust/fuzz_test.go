@@ -1,0 +1,73 @@
+package rust
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzExtractRust checks that Extract never panics, and that what it
+// returns holds its invariants (lines and offsets inside the input,
+// symbols sorted, tokens in order) or is an error naming the path. It is
+// seeded from the golden cases.
+func FuzzExtractRust(f *testing.F) {
+	for _, c := range readCases(f) {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := Extract("fuzz.rs", src)
+		if err != nil {
+			if file != nil || !strings.HasPrefix(err.Error(), "fuzz.rs:") {
+				t.Fatalf("Extract(%q) = %v, %v; want nil and a fuzz.rs:LINE:COL error", src, file, err)
+			}
+			return
+		}
+		checkInvariants(t, "fuzz.rs", src, file)
+	})
+}
+
+// BenchmarkExtractRust extracts the standard library's core/src (Debian
+// rust-src) and reports symbols/s and lines/s.
+func BenchmarkExtractRust(b *testing.B) {
+	type item struct {
+		path string
+		src  []byte
+	}
+	var items []item
+	err := filepath.WalkDir(filepath.Join(rustSrc, "core", "src"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".rs") {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			items = append(items, item{p, src})
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatalf("corpus (Debian package rust-src; test.sh installs it): %v", err)
+	}
+	slices.SortFunc(items, func(x, y item) int { return strings.Compare(x.path, y.path) })
+	var size, lines int
+	for _, it := range items {
+		size += len(it.src)
+		lines += strings.Count(string(it.src), "\n")
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var nsyms, nlines int
+	for b.Loop() {
+		for _, it := range items {
+			f, err := Extract(it.path, it.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nsyms += len(f.Symbols)
+		}
+		nlines += lines
+	}
+	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
+	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+}
