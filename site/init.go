@@ -96,13 +96,26 @@ func Init(dir string) (written []string, note string, err error) {
 		}
 		return nil, "", fmt.Errorf("init: %s already %s; nothing written", strings.Join(exist, ", "), verb)
 	}
+	// Every write goes through an os.Root: a content folder that is a
+	// symlink out of the folder is refused before anything is written.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("init: %w", err)
+	}
+	defer root.Close()
 	for _, name := range names {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, "", fmt.Errorf("init: %w", err)
+		d := filepath.Dir(filepath.FromSlash(name))
+		if _, err := root.Stat(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("init: %s: %w; nothing written", filepath.ToSlash(d), outsideErr(err))
 		}
-		if err := os.WriteFile(p, []byte(starter[name]), 0o644); err != nil {
-			return nil, "", fmt.Errorf("init: %w", err)
+	}
+	for _, name := range names {
+		p := filepath.FromSlash(name)
+		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
+		}
+		if err := root.WriteFile(p, []byte(starter[name]), 0o644); err != nil {
+			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
 		}
 	}
 	return names, note, nil
@@ -110,3 +123,11 @@ func Init(dir string) (written []string, note string, err error) {
 
 // gitignore is the name of the ignore file init writes.
 const gitignore = ".gitignore"
+
+// outsideErr names an os.Root escape as [ErrOutside].
+func outsideErr(err error) error {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return ErrOutside
+	}
+	return err
+}
