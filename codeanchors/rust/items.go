@@ -219,7 +219,7 @@ func (p *parser) item(i, end int, sc scope) int {
 		}
 		name := p.text(i + 1)
 		if p.is(i+2, ";") {
-			p.addImport("self::"+strings.TrimPrefix(name, "r#"), "")
+			p.addImport("mod "+strings.ReplaceAll(sc.prefix, ".", "::")+identName(name), "")
 			return i + 3
 		}
 		if !p.is(i+2, "{") {

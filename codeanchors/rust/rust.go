@@ -51,8 +51,9 @@ const Parser = "rust/scan@1"
 //
 // Imports lists use declarations, one entry per path a use tree binds, as
 // written with "::": use a::{b, c as d} gives "a::b" and "a::c" bound to
-// "d"; a glob a::* is "a" bound to "*"; use a::{self} is "a". mod m; is
-// "self::m", extern crate x as y is "x" bound to "y". Calls are f(...),
+// "d"; a glob a::* is "a" bound to "*"; use a::{self} is "a". mod m; (a module in
+// its own file) is "mod m", or "mod a::m" inside inline module a; extern
+// crate x as y is "x" bound to "y". Calls are f(...),
 // Q::f(...) and x.f(...) inside fn bodies, qualified by Q, by x, or by "."
 // for a longer receiver; macro calls are not calls.
 //
