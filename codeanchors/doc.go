@@ -6,13 +6,15 @@
 //
 // # Symbols
 //
-// An [Extractor] per language turns a file's bytes into a [File]: its
-// symbols with 1-based, inclusive line ranges, the names that are ambiguous
-// (defined more than once, so no target may bind to them), its code tokens
-// and its imports. [Default] maps file extensions to extractors: Go
-// ([ExtractGo]), Python ([ExtractPython]), JavaScript and TypeScript
-// ([ExtractJavaScript]). The Go extractor (parser "go/ast@1") uses
-// go/parser:
+// A [Language] per language, each in its own package (codeanchors/golang,
+// codeanchors/python, codeanchors/javascript; codeanchors/lang says how to
+// add one), turns a file's bytes into a [File]: its symbols with 1-based,
+// inclusive line ranges, the names that are ambiguous (defined more than
+// once, so no target may bind to them), its code tokens and its imports;
+// it also links imports and calls, names its project files and its tests,
+// and matches test reports. [Default] registers them and maps file
+// extensions to them. The Go extractor (golang.Extract, parser "go/ast@1")
+// uses go/parser:
 //
 //	func Name             Name
 //	func (r *Recv[T]) M   Recv.M (receiver base type: no pointer, no type parameters)
@@ -27,23 +29,23 @@
 //
 // Both hashes are "sha256:" followed by the lower-case hex SHA-256 digest.
 //
-// hash ([HashLines]) covers the range's lines: the source is split at "\n",
+// hash ([lang.HashLines]) covers the range's lines: the source is split at "\n",
 // a "\r" ending a line is dropped, trailing spaces and tabs are stripped
 // from each line, and the lines from start to end are joined by "\n" with
 // no final newline. Indentation and comments count.
 //
-// token_hash ([HashTokens]) covers the code tokens that start on the
+// token_hash ([lang.HashTokens]) covers the code tokens that start on the
 // range's lines: each token's text followed by one NUL byte. Go tokens are
 // go/scanner's, comments dropped, normalized so that a gofmt run cannot
-// change them while any other edit does (see goTokens in golang.go for the
+// change them while any other edit does (see goTokens in golang/golang.go for the
 // exact rules: semicolons, trailing commas, clause parentheses, number
-// literal case). Python tokens ([ExtractPython], parser "python@1") keep
+// literal case). Python tokens (python.Extract, parser "python@1") keep
 // NEWLINE, INDENT and DEDENT, since indentation is syntax, and drop what a
 // formatter such as black changes without changing the program (quote
 // style, string prefixes, docstring indentation, number case, trailing
 // commas, redundant parentheses, ';' versus a line break); the exact rules
-// are on ExtractPython. JavaScript and TypeScript tokens are described on
-// [ExtractJavaScript]. A file no extractor claims uses [WordTokens]: every
+// are on python.Extract. JavaScript and TypeScript tokens are described on
+// javascript.Extract. A file no language claims uses [lang.WordTokens]: every
 // run of non-space bytes of a line.
 //
 // When hash differs but token_hash is equal, only formatting or comments

@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
-// TextParser names the fallback "adapter" for files no [Extractor] claims:
+// TextParser names the fallback "adapter" for files no language claims:
 // whole-file and line-range targets hash their lines, and their token hash
 // uses [WordTokens].
 const TextParser = "text@1"
@@ -34,7 +35,7 @@ type Source struct {
 
 // NewSource splits src into lines and runs the registry's extractor on it.
 func NewSource(reg *Registry, p string, src []byte) *Source {
-	s := &Source{Path: p, Lines: Lines(src)}
+	s := &Source{Path: p, Lines: lang.Lines(src)}
 	if e := reg.For(p); e != nil {
 		s.File, s.ParseErr = e.Extract(p, src)
 		if s.File != nil {
@@ -42,7 +43,7 @@ func NewSource(reg *Registry, p string, src []byte) *Source {
 		}
 	}
 	if s.tokens == nil && s.File == nil {
-		s.tokens = WordTokens(src)
+		s.tokens = lang.WordTokens(src)
 	}
 	return s
 }
@@ -96,7 +97,7 @@ func Resolve(t claims.Target, a *Anchor, s *Source) Resolution {
 		}
 		return s.span(sym.Start, sym.End)
 	case t.IsRange():
-		if a != nil && (t.End > n || HashLines(s.Lines, t.Start, t.End) != a.Hash) {
+		if a != nil && (t.End > n || lang.HashLines(s.Lines, t.Start, t.End) != a.Hash) {
 			if start, ok := s.find(a, t.End-t.Start+1); ok {
 				return s.span(start, start+t.End-t.Start)
 			}
@@ -113,11 +114,11 @@ func Resolve(t claims.Target, a *Anchor, s *Source) Resolution {
 func (s *Source) span(start, end int) Resolution {
 	r := Resolution{Start: start, End: end, Parser: s.Parser()}
 	if end >= start {
-		r.Hash = HashLines(s.Lines, start, end)
-		r.TokenHash = HashTokens(s.tokens, start, end)
+		r.Hash = lang.HashLines(s.Lines, start, end)
+		r.TokenHash = lang.HashTokens(s.tokens, start, end)
 	} else { // an empty file
-		r.Hash = HashLines(nil, 1, 0)
-		r.TokenHash = HashTokens(nil, 1, 0)
+		r.Hash = lang.HashLines(nil, 1, 0)
+		r.TokenHash = lang.HashTokens(nil, 1, 0)
 	}
 	return r
 }
@@ -132,7 +133,7 @@ func (s *Source) find(a *Anchor, size int) (int, bool) {
 		if !bytes.Equal(bytes.TrimRight(s.Lines[start-1], " \t"), first) {
 			continue
 		}
-		if HashLines(s.Lines, start, start+size-1) == a.Hash {
+		if lang.HashLines(s.Lines, start, start+size-1) == a.Hash {
 			return start, true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // textSource is a Source with no symbol parser: whole files and ranges.
@@ -189,17 +190,17 @@ func TestCaptureCapsText(t *testing.T) {
 }
 
 func TestHashLinesNormalizes(t *testing.T) {
-	a := Lines([]byte("x := 1  \r\n\ty()\t\r\n"))
-	b := Lines([]byte("x := 1\n\ty()\n"))
-	if HashLines(a, 1, 2) != HashLines(b, 1, 2) {
+	a := lang.Lines([]byte("x := 1  \r\n\ty()\t\r\n"))
+	b := lang.Lines([]byte("x := 1\n\ty()\n"))
+	if lang.HashLines(a, 1, 2) != lang.HashLines(b, 1, 2) {
 		t.Error("CRLF or trailing blanks changed the hash")
 	}
-	c := Lines([]byte("x := 1\n  y()\n"))
-	if HashLines(b, 1, 2) == HashLines(c, 1, 2) {
+	c := lang.Lines([]byte("x := 1\n  y()\n"))
+	if lang.HashLines(b, 1, 2) == lang.HashLines(c, 1, 2) {
 		t.Error("indentation did not change the hash")
 	}
 	// sha256 of "a\nb", computed by sha256sum: the definition of SPEC 1.3.
-	if got, want := HashLines(Lines([]byte("a\nb\n")), 1, 2), "sha256:7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78"; got != want {
+	if got, want := lang.HashLines(lang.Lines([]byte("a\nb\n")), 1, 2), "sha256:7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78"; got != want {
 		t.Errorf("HashLines = %s, want %s", got, want)
 	}
 }

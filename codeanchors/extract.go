@@ -4,95 +4,42 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors/golang"
+	"github.com/tracewiki/tracewiki/codeanchors/javascript"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/python"
 )
+
+// The extracted shapes live in package lang, which the language packages
+// share; these aliases keep the engine's API in one place.
+type (
+	Symbol     = lang.Symbol
+	Token      = lang.Token
+	File       = lang.File
+	Call       = lang.Call
+	Ref        = lang.Ref
+	TestResult = lang.TestResult
+	Language   = lang.Language
+)
+
+// HashPrefix starts every hash tracewiki writes, naming the algorithm.
+const HashPrefix = lang.HashPrefix
 
 // Symbol kinds.
 const (
-	KindFunc   = "func"
-	KindMethod = "method"
-	KindType   = "type"
-	KindTest   = "test" // a test, benchmark, fuzz or example function; see [IsTest]
+	KindFunc   = lang.KindFunc
+	KindMethod = lang.KindMethod
+	KindType   = lang.KindType
+	KindTest   = lang.KindTest // a test, benchmark, fuzz or example function; see [IsTest]
 )
 
-// Symbol is a named declaration and the lines it spans.
-type Symbol struct {
-	Name  string // "Name", or "Recv.Name" for a method
-	Kind  string
-	Start int // first line, 1-based
-	End   int // last line, inclusive
-	// StartOff and EndOff are the byte offsets of the range in the source:
-	// the start of line Start and the end of line End (before its newline).
-	StartOff, EndOff int
-}
-
-// Token is one lexical token of a source file, comments and whitespace
-// excluded, with the line it starts on.
-type Token struct {
-	Line int
-	Text string
-}
-
-// File is what an [Extractor] found in one source file.
-type File struct {
-	Path string
-	// Parser names the adapter and its version, "go/ast@1". Bump the version
-	// whenever the ranges it gives change, so old captures are re-resolved.
-	Parser string
-	// Symbols are sorted by Start, then Name. A name defined more than once
-	// (two Go init funcs) is listed in Ambiguous and not in Symbols.
-	Symbols   []Symbol
-	Ambiguous []string // sorted
-	// Tokens are the file's code tokens in source order, for token hashes.
-	Tokens []Token
-	// Imports are the import paths as written, in source order.
-	Imports []string
-	// ImportNames[i] is the local name the source binds Imports[i] to (a Go
-	// import alias, "." or "_"), "" when it gives none.
-	ImportNames []string
-	// Package is the file's package name; "" where the language has none.
-	Package string
-	// Calls are the call sites inside the file's symbols, in source order:
-	// the raw material of located "calls" edges, matched by name only.
-	Calls []Call
-}
-
-// Call is a call site found without type checking: From calls Name,
-// qualified by Qual when the callee is written Qual.Name (an import name or
-// a variable: the index tells them apart) or by "." when the receiver is a
-// longer expression (a.b.Name()).
-type Call struct {
-	From string // the calling symbol
-	Qual string
-	Name string
-	Line int
-}
-
-// sortSymbols puts f's symbols in their documented order, by start line
-// then name, and its ambiguous names in sorted order, once each.
-func (f *File) sortSymbols() {
-	slices.SortStableFunc(f.Symbols, func(a, b Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	slices.Sort(f.Ambiguous)
-	f.Ambiguous = slices.Compact(f.Ambiguous)
-}
-
-// Lookup returns the symbol called name. ambiguous is true when the name is
-// defined more than once in the file.
-func (f *File) Lookup(name string) (sym Symbol, ok, ambiguous bool) {
-	if _, found := slices.BinarySearch(f.Ambiguous, name); found {
-		return Symbol{}, false, true
-	}
-	for _, s := range f.Symbols {
-		if s.Name == name {
-			return s, true, false
-		}
-	}
-	return Symbol{}, false, false
-}
+// Outcomes of a test in a report.
+const (
+	OutcomePass = lang.OutcomePass
+	OutcomeFail = lang.OutcomeFail
+	OutcomeSkip = lang.OutcomeSkip
+)
 
 // Extractor finds the symbols of one language. Extract never opens files:
 // it is given the path (for messages and test detection) and the source.
@@ -101,31 +48,43 @@ type Extractor interface {
 	Extract(path string, src []byte) (*File, error)
 }
 
-// ExtractorFunc adapts a function to [Extractor].
-type ExtractorFunc func(path string, src []byte) (*File, error)
-
-// Extract calls f(path, src).
-func (f ExtractorFunc) Extract(path string, src []byte) (*File, error) { return f(path, src) }
-
-// Registry maps file extensions (".go") to extractors.
+// Registry maps file extensions (".go") to the languages that claim them.
 type Registry struct {
-	byExt map[string]Extractor
+	langs []Language // in registration order
+	byExt map[string]Language
 }
 
-// NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{byExt: map[string]Extractor{}} }
-
-// Register makes e the extractor for each extension (with its dot).
-func (r *Registry) Register(e Extractor, exts ...string) {
-	for _, ext := range exts {
-		r.byExt[ext] = e
+// NewRegistry returns a registry of langs. It panics when two languages
+// claim one extension: that is a programming error, caught by every test.
+func NewRegistry(langs ...Language) *Registry {
+	r := &Registry{byExt: map[string]Language{}}
+	for _, l := range langs {
+		for _, ext := range l.Extensions() {
+			if o, dup := r.byExt[ext]; dup {
+				panic("codeanchors: " + l.Name() + " and " + o.Name() + " both claim " + ext)
+			}
+			r.byExt[ext] = l
+		}
+		r.langs = append(r.langs, l)
 	}
+	return r
+}
+
+// Language returns the language that claims path, or nil.
+func (r *Registry) Language(p string) Language {
+	return r.byExt[strings.ToLower(path.Ext(p))]
 }
 
 // For returns the extractor for path, or nil when no language claims it.
 func (r *Registry) For(p string) Extractor {
-	return r.byExt[strings.ToLower(path.Ext(p))]
+	if l := r.Language(p); l != nil {
+		return l
+	}
+	return nil
 }
+
+// Languages returns the registered languages, in registration order.
+func (r *Registry) Languages() []Language { return slices.Clone(r.langs) }
 
 // Names returns the registered extensions, sorted.
 func (r *Registry) Names() []string {
@@ -137,11 +96,31 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Default is the registry of every built-in language.
-var Default = func() *Registry {
-	r := NewRegistry()
-	r.Register(ExtractorFunc(ExtractGo), ".go")
-	r.Register(ExtractorFunc(ExtractPython), ".py", ".pyi")
-	r.Register(ExtractorFunc(ExtractJavaScript), ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts")
-	return r
-}()
+// Globs returns one doublestar include glob per registered extension,
+// "**/*.go", in the order of [Registry.Names]: the default code include.
+func (r *Registry) Globs() []string {
+	var globs []string
+	for _, ext := range r.Names() {
+		globs = append(globs, "**/*"+ext)
+	}
+	return globs
+}
+
+// ProjectFile reports whether a base file name is a project file of some
+// registered language (go.mod, pyproject.toml, tsconfig.json).
+func (r *Registry) ProjectFile(name string) bool {
+	for _, l := range r.langs {
+		if l.ProjectFile(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Default is the registry of every built-in language. Adding a language is
+// one line here (see codeanchors/lang/doc.go).
+var Default = NewRegistry(
+	golang.Language,
+	python.Language,
+	javascript.Language,
+)

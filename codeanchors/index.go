@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // Located edge kinds: structure found mechanically in the code.
@@ -18,12 +19,6 @@ const (
 // MaxUnresolved bounds the unresolved imports an [Index] lists; the rest are
 // only counted.
 const MaxUnresolved = 50
-
-// Ref names a file (Symbol "") or a symbol in it.
-type Ref struct {
-	Path   string
-	Symbol string
-}
 
 // Located is one edge the code index found.
 type Located struct {
@@ -47,13 +42,14 @@ type Index struct {
 // IndexInput is what [BuildIndex] reads.
 type IndexInput struct {
 	Files []*File
-	// GoPackage gives the import path of a folder's Go package (from its
-	// go.mod); false outside any module.
-	GoPackage func(dir string) (pkg string, ok bool)
 	// Project holds the project files that resolve imports, by
-	// root-relative path: every pyproject.toml, tsconfig.json and
-	// jsconfig.json of the workspace.
+	// root-relative path: every file of the workspace a registered language
+	// names in [lang.Language.ProjectFile] (go.mod, pyproject.toml,
+	// tsconfig.json, ...).
 	Project map[string][]byte
+	// Registry holds the languages that link the files; nil means
+	// [Default].
+	Registry *Registry
 }
 
 // Whys of located edges. A lexical match is a hint, and says so.
@@ -62,42 +58,30 @@ const (
 	whyTests = "lexical hint: the test calls it, matched by name, without type checking"
 )
 
-// A linker resolves the imports and calls of one language's files.
-type linker interface {
-	// imports returns the workspace files f imports, and the imports that
-	// should be in the workspace but resolve to nothing here.
-	imports(f *File) (files, unresolved []string)
-	// resolveCall returns the one definition call c of f refers to; false
-	// when no definition or several match.
-	resolveCall(f *File, c Call) (Ref, bool)
-}
-
-// linkers returns the linker of each language present in files, keyed by
-// the parser name before its "@version" ("go/ast").
-func linkers(in IndexInput, files []*File) map[string]linker {
-	byLang := map[string][]*File{}
+// linkers returns the linker of each language present in files, and the
+// language of each file.
+func linkers(in IndexInput, files []*File) map[Language]lang.Linker {
+	reg := in.Registry
+	if reg == nil {
+		reg = Default
+	}
+	byLang := map[Language][]*File{}
+	var order []Language
 	for _, f := range files {
-		byLang[parserName(f.Parser)] = append(byLang[parserName(f.Parser)], f)
+		l := reg.Language(f.Path)
+		if l == nil {
+			continue
+		}
+		if byLang[l] == nil {
+			order = append(order, l)
+		}
+		byLang[l] = append(byLang[l], f)
 	}
-	ls := map[string]linker{}
-	if fs := byLang[parserName(GoParser)]; fs != nil {
-		ls[parserName(GoParser)] = newGoLinker(fs, in.GoPackage)
-	}
-	if fs := byLang[parserName(PythonParser)]; fs != nil {
-		ls[parserName(PythonParser)] = newPythonLinker(fs, in.Project)
-	}
-	// JavaScript and TypeScript import each other: one linker for both.
-	js, ts := parserName(JavaScriptParser), parserName(TypeScriptParser)
-	if fs := append(byLang[js], byLang[ts]...); fs != nil {
-		l := newJSLinker(fs, in.Project)
-		ls[js], ls[ts] = l, l
+	ls := map[Language]lang.Linker{}
+	for _, l := range order {
+		ls[l] = l.Link(byLang[l], in.Project)
 	}
 	return ls
-}
-
-func parserName(p string) string {
-	name, _, _ := strings.Cut(p, "@")
-	return name
 }
 
 // BuildIndex builds the code index. The work is linear in the files'
@@ -107,18 +91,22 @@ func BuildIndex(in IndexInput) *Index {
 	slices.SortFunc(files, func(a, b *File) int { return cmp.Compare(a.Path, b.Path) })
 	ix := &Index{Files: files}
 	ls := linkers(in, files)
+	reg := in.Registry
+	if reg == nil {
+		reg = Default
+	}
 	var unresolved []string
 	for _, f := range files {
 		defined := make(map[string]Symbol, len(f.Symbols))
 		for _, s := range f.Symbols {
 			defined[s.Name] = s
-			ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{f.Path, s.Name}, Kind: EdgeDefines})
+			ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{Path: f.Path, Symbol: s.Name}, Kind: EdgeDefines})
 		}
-		l := ls[parserName(f.Parser)]
+		l := ls[reg.Language(f.Path)]
 		if l == nil {
 			continue
 		}
-		imported, missing := l.imports(f)
+		imported, missing := l.Imports(f)
 		for _, p := range imported {
 			if p != f.Path {
 				ix.Edges = append(ix.Edges, Located{From: Ref{Path: f.Path}, To: Ref{Path: p}, Kind: EdgeImports})
@@ -132,12 +120,12 @@ func BuildIndex(in IndexInput) *Index {
 			if !ok {
 				continue // an ambiguous caller
 			}
-			to, ok := l.resolveCall(f, c)
-			if !ok || to == (Ref{f.Path, c.From}) {
+			to, ok := l.ResolveCall(f, c)
+			if !ok || to == (Ref{Path: f.Path, Symbol: c.From}) {
 				continue
 			}
-			e := Located{From: Ref{f.Path, c.From}, To: to, Kind: EdgeCalls, Why: whyCalls}
-			if caller.Kind == KindTest && !IsTest(to.Path, to.Symbol) {
+			e := Located{From: Ref{Path: f.Path, Symbol: c.From}, To: to, Kind: EdgeCalls, Why: whyCalls}
+			if caller.Kind == KindTest && !reg.IsTest(to.Path, to.Symbol) {
 				e.Kind, e.Why = EdgeTests, whyTests
 			}
 			ix.Edges = append(ix.Edges, e)
@@ -158,12 +146,4 @@ func BuildIndex(in IndexInput) *Index {
 // String describes e for messages.
 func (e Located) String() string {
 	return fmt.Sprintf("%s -%s-> %s", e.From, e.Kind, e.To)
-}
-
-// String formats r in target notation.
-func (r Ref) String() string {
-	if r.Symbol == "" {
-		return r.Path
-	}
-	return r.Path + "@" + r.Symbol
 }

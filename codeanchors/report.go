@@ -12,26 +12,11 @@ import (
 	"strings"
 )
 
-// Outcomes of a test in a report.
-const (
-	OutcomePass = "pass"
-	OutcomeFail = "fail"
-	OutcomeSkip = "skip"
-)
-
 // MaxReportSize is the largest report [ParseReport] accepts, in bytes
 // (256 MiB). Larger inputs are rejected before parsing, so a runaway log
 // cannot exhaust memory; callers reading from disk may stop at
 // MaxReportSize+1 bytes.
 const MaxReportSize = 256 << 20
-
-// TestResult is one test in a report.
-type TestResult struct {
-	Suite   string // go test -json: the package import path; JUnit: the testcase classname (or, if empty, the enclosing testsuite name)
-	Name    string // the test name: "TestLogin"; JUnit: the testcase name
-	File    string // the testcase `file` attribute when the report has one (pytest, jest), slash path as written, else ""
-	Outcome string // pass, fail or skip
-}
 
 // ParseReport reads a test report: JUnit XML (a <testsuites> or <testsuite>
 // root) or `go test -json` output (one JSON event per line), detected from

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -102,7 +101,7 @@ func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
 			a.Unparsed = append(a.Unparsed, s.ParseErr)
 		}
 	}
-	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, GoPackage: p.goPackages(), Project: p.projectFiles(code)})
+	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: p.projectFiles(code)})
 	return a, nil
 }
 
@@ -122,10 +121,9 @@ func (p *Project) draw(a *Analysis) *synth.Graph {
 	})
 }
 
-// projectFiles reads the files that resolve imports (pyproject.toml, and
-// tsconfig*.json and jsconfig*.json, so that a local "extends" such as
-// tsconfig.base.json is found) in the folders of the code files and their
-// parents; code lists the code files.
+// projectFiles reads the files that resolve imports and match tests (those
+// a registered language names, such as go.mod or pyproject.toml) in the
+// folders of the given files and their parents.
 func (p *Project) projectFiles(code []string) map[string][]byte {
 	out := map[string][]byte{}
 	seen := map[string]bool{}
@@ -137,7 +135,7 @@ func (p *Project) projectFiles(code []string) map[string][]byte {
 				continue
 			}
 			for _, e := range entries {
-				if !e.Type().IsRegular() || !isProjectFile(e.Name()) {
+				if !e.Type().IsRegular() || !codeanchors.Default.ProjectFile(e.Name()) {
 					continue
 				}
 				if data, err := p.WS.ReadFile(path.Join(dir, e.Name())); err == nil {
@@ -150,17 +148,4 @@ func (p *Project) projectFiles(code []string) map[string][]byte {
 		}
 	}
 	return out
-}
-
-// isProjectFile reports whether a file name is one projectFiles reads.
-func isProjectFile(name string) bool {
-	if name == "pyproject.toml" {
-		return true
-	}
-	for _, prefix := range []string{"tsconfig", "jsconfig"} {
-		if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ".json") {
-			return true
-		}
-	}
-	return false
 }

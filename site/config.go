@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
 // ConfigFile is the name of the configuration file at the workspace root.
@@ -47,9 +48,11 @@ type CodeConfig struct {
 	Exclude []string `toml:"exclude"`
 }
 
-// Defaults of SPEC 1.1.
+// Defaults of SPEC 1.1. The default include has one glob per extension of
+// the registered languages ([codeanchors.Registry.Globs]), so a new
+// language is indexed without a config change.
 var (
-	defaultInclude = []string{"**/*.go", "**/*.py", "**/*.ts", "**/*.js"}
+	defaultInclude = codeanchors.Default.Globs()
 	defaultExclude = []string{"**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"}
 )
 

@@ -1,15 +1,10 @@
 package site
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"path"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -49,7 +44,7 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 	if err != nil {
 		return nil, err
 	}
-	m := codeanchors.TestMatcher{GoPackage: p.goPackages(), Source: func(p string) *codeanchors.Source { return sources[p] }}
+	m := codeanchors.TestMatcher{Project: p.projectFiles(paths), Source: func(p string) *codeanchors.Source { return sources[p] }}
 	res := &EvidenceResult{}
 	var recorded []*claims.Requirement // the requirement of each res.Recorded
 	at := Now().Format(time.RFC3339)
@@ -103,57 +98,4 @@ func (p *Project) codeHashes(r *claims.Requirement, l *codeanchors.Lock, sources
 		}
 	}
 	return out
-}
-
-// goPackages returns a function giving the Go import path of a folder from
-// the nearest go.mod at or above it inside the workspace; each go.mod is
-// read once.
-func (p *Project) goPackages() func(dir string) (string, bool) {
-	var mu sync.Mutex
-	modules := map[string]string{} // folder → module path, "" when no go.mod
-	module := func(dir string) string {
-		mu.Lock()
-		m, ok := modules[dir]
-		mu.Unlock()
-		if ok {
-			return m
-		}
-		data, err := p.WS.ReadFile(path.Join(dir, "go.mod"))
-		if err == nil {
-			m = modulePath(data)
-		}
-		mu.Lock()
-		modules[dir] = m
-		mu.Unlock()
-		return m
-	}
-	return func(dir string) (string, bool) {
-		for d, rel := dir, ""; ; {
-			if m := module(d); m != "" {
-				return path.Join(m, rel), true
-			}
-			if d == "." {
-				return "", false
-			}
-			rel = path.Join(path.Base(d), rel)
-			d = path.Dir(d)
-		}
-	}
-}
-
-// modulePath returns the module path of a go.mod, "" when it has none.
-func modulePath(gomod []byte) string {
-	sc := bufio.NewScanner(bytes.NewReader(gomod))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			rest, _, _ = strings.Cut(rest, "//")
-			rest = strings.TrimSpace(rest)
-			if s, err := strconv.Unquote(rest); err == nil {
-				return s
-			}
-			return rest
-		}
-	}
-	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -23,7 +24,7 @@ output   = "public"
 lock     = "tracewiki.lock"
 
 [code]
-include = ["**/*.go", "**/*.py", "**/*.ts", "**/*.js"]
+include = ` + tomlStrings(defaultInclude) + `
 exclude = ["**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"]
 `,
 	gitignore: `# tracewiki: the generated site and the temporary files of its runs.
@@ -130,4 +131,13 @@ func outsideErr(err error) error {
 		return ErrOutside
 	}
 	return err
+}
+
+// tomlStrings writes a list of strings as a TOML array.
+func tomlStrings(list []string) string {
+	quoted := make([]string, len(list))
+	for i, s := range list {
+		quoted[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }

@@ -82,7 +82,7 @@ func testDriftPair(t *testing.T, oldMod, newMod moduleVersion) map[string]int {
 	// 1. The old code and one claim per symbol and per file.
 	var targets []string
 	for _, name := range slices.Sorted(maps.Keys(oldFiles)) {
-		f, err := codeanchors.ExtractGo(name, oldFiles[name])
+		f, err := codeanchors.Default.Language(name).Extract(name, oldFiles[name])
 		if err != nil {
 			t.Fatalf("ExtractGo(%s %s): %v", oldMod.Version, name, err)
 		}
@@ -445,7 +445,7 @@ func oracleRecv(recv *ast.FieldList) string {
 // compared on the same targets.
 func checkOracleNaming(t *testing.T, name string, src []byte, o *oracleFile) {
 	t.Helper()
-	f, err := codeanchors.ExtractGo(name, src)
+	f, err := codeanchors.Default.Language(name).Extract(name, src)
 	if err != nil || o.err != nil {
 		t.Fatalf("%s: ExtractGo: %v; go/parser: %v", name, err, o.err)
 	}

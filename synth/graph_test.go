@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -74,11 +73,11 @@ func buildGraph(t testing.TB, files map[string]string, order []string, lock *cod
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	goPkg := func(dir string) (string, bool) { return path.Join("example.com/shop", dir), true }
+	project := map[string][]byte{"go.mod": []byte("module example.com/shop\n")}
 	rep := codeanchors.Check(m, lock, sources)
 	return Build(Input{
 		ProjectID: "shop", Model: m, Lang: "en", Report: rep,
-		Index: codeanchors.BuildIndex(codeanchors.IndexInput{Files: code, GoPackage: goPkg}),
+		Index: codeanchors.BuildIndex(codeanchors.IndexInput{Files: code, Project: project}),
 	}), rep, m
 }
 
@@ -198,12 +197,12 @@ func checkShape(t *testing.T, q Query, nb Neighborhood) {
 // manyCallers is an index where n functions, in n/100 files, call one
 // function F, and a requirement implements F.
 func manyCallers(n int) Input {
-	target := &codeanchors.File{Path: "core/f.go", Parser: codeanchors.GoParser, Symbols: []codeanchors.Symbol{{Name: "F", Kind: codeanchors.KindFunc, Start: 1, End: 1}}}
+	target := &codeanchors.File{Path: "core/f.go", Symbols: []codeanchors.Symbol{{Name: "F", Kind: codeanchors.KindFunc, Start: 1, End: 1}}}
 	files := []*codeanchors.File{target}
 	var edges []codeanchors.Located
 	for i := range n {
 		if i%100 == 0 {
-			files = append(files, &codeanchors.File{Path: fmt.Sprintf("callers/c%04d.go", i/100), Parser: codeanchors.GoParser})
+			files = append(files, &codeanchors.File{Path: fmt.Sprintf("callers/c%04d.go", i/100)})
 		}
 		f := files[len(files)-1]
 		name := fmt.Sprintf("Caller%05d", i)
@@ -246,7 +245,7 @@ func BenchmarkNeighborhood(b *testing.B) {
 	var fs []*codeanchors.File
 	var edges []codeanchors.Located
 	for i := range files {
-		f := &codeanchors.File{Path: fmt.Sprintf("pkg%03d/f%04d.go", i/50, i), Parser: codeanchors.GoParser}
+		f := &codeanchors.File{Path: fmt.Sprintf("pkg%03d/f%04d.go", i/50, i)}
 		for j := range perFile {
 			name := fmt.Sprintf("F%02d", j)
 			f.Symbols = append(f.Symbols, codeanchors.Symbol{Name: name, Kind: codeanchors.KindFunc, Start: j*10 + 1, End: j*10 + 9})

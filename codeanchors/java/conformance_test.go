@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // Thresholds of TestConformance (issue 15: names 99.5%, range ends 99%).
@@ -176,7 +176,7 @@ func (a *agreement) String() string {
 }
 
 // compare adds one file: what Extract found (or its error) against javac.
-func (a *agreement) compare(t *testing.T, file string, f *codeanchors.File, err error, ref refResult) {
+func (a *agreement) compare(t *testing.T, file string, f *lang.File, err error, ref refResult) {
 	if ref.Error != "" {
 		a.skipped++
 		return
@@ -202,7 +202,7 @@ func (a *agreement) compare(t *testing.T, file string, f *codeanchors.File, err 
 		}
 		kind := v[1].(string)
 		if IsTest(file, "") {
-			kind = codeanchors.KindTest // a test file's symbols are all tests (the file rule, not javac's)
+			kind = lang.KindTest // a test file's symbols are all tests (the file rule, not javac's)
 		}
 		want[v[0].(string)] = refSymbol{kind, int(v[2].(float64)), int(v[3].(float64))}
 	}

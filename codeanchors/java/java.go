@@ -15,10 +15,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
-// Parser is the [codeanchors.File.Parser] of [Extract]. Bump its version
+// Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
 const Parser = "java/scan@1"
 
@@ -58,7 +58,7 @@ const maxNesting = 100
 // do not parse yields a [scanner.Error] for the first problem, printed as
 // path:line:col: message (col counts bytes). A syntax error inside a body
 // that leaves its brackets balanced is not detected: it cannot move a range.
-func Extract(path string, src []byte) (*codeanchors.File, error) {
+func Extract(path string, src []byte) (*lang.File, error) {
 	starts := lineStarts(src)
 	fail := func(e *lexError) error {
 		line := lineOf(starts, e.off)
@@ -85,7 +85,7 @@ func Extract(path string, src []byte) (*codeanchors.File, error) {
 	if p.err != nil {
 		return nil, fail(p.err)
 	}
-	f := &codeanchors.File{Path: path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: make([]string, len(p.imports))}
+	f := &lang.File{Path: path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: make([]string, len(p.imports))}
 	p.symbols(f, starts)
 	for _, c := range p.calls {
 		if _, amb := slices.BinarySearch(f.Ambiguous, c.From); !amb {
@@ -114,7 +114,7 @@ type parser struct {
 	pkg     string
 	imports []string
 	decls   []decl
-	calls   []codeanchors.Call
+	calls   []lang.Call
 	// For the token hash: the ';' of empty declarations, the ';' that ends
 	// each enum's constants (sorted), and the brackets after a method's
 	// parameters (int m()[]), which belong to its return type.
@@ -634,13 +634,13 @@ func (p *parser) bodyCalls(from string, lo, hi int) {
 			if k-2 >= lo && p.is(k-2, ".") {
 				qual = "."
 			}
-			p.calls = append(p.calls, codeanchors.Call{From: from, Qual: qual, Name: p.text(k + 1), Line: int(p.toks[k+1].line)})
+			p.calls = append(p.calls, lang.Call{From: from, Qual: qual, Name: p.text(k + 1), Line: int(p.toks[k+1].line)})
 			continue
 		}
 		if !p.ident(k) || !p.is(k+1, "(") {
 			continue
 		}
-		c := codeanchors.Call{From: from, Name: p.text(k), Line: int(p.toks[k].line)}
+		c := lang.Call{From: from, Name: p.text(k), Line: int(p.toks[k].line)}
 		if k > lo {
 			prev := p.text(k - 1)
 			switch {
@@ -664,7 +664,7 @@ func (p *parser) bodyCalls(from string, lo, hi int) {
 
 // symbols turns the parser's declarations into f's symbols and ambiguous
 // names: overloads merge, other repeats are ambiguous.
-func (p *parser) symbols(f *codeanchors.File, starts []int) {
+func (p *parser) symbols(f *lang.File, starts []int) {
 	type group struct {
 		d        decl
 		n, types int
@@ -691,20 +691,20 @@ func (p *parser) symbols(f *codeanchors.File, starts []int) {
 			f.Ambiguous = append(f.Ambiguous, name)
 			continue
 		}
-		kind := codeanchors.KindMethod
+		kind := lang.KindMethod
 		switch {
 		case g.d.test || testFile:
-			kind = codeanchors.KindTest
+			kind = lang.KindTest
 		case g.d.typ:
-			kind = codeanchors.KindType
+			kind = lang.KindType
 		}
-		s := codeanchors.Symbol{Name: name, Kind: kind, Start: int(p.toks[g.d.start].line)}
+		s := lang.Symbol{Name: name, Kind: kind, Start: int(p.toks[g.d.start].line)}
 		last := p.toks[g.d.end]
 		s.End = lineOf(starts, int(last.end)-1)
 		s.StartOff, s.EndOff = starts[s.Start-1], lineEnd(p.src, starts, s.End)
 		f.Symbols = append(f.Symbols, s)
 	}
-	slices.SortStableFunc(f.Symbols, func(a, b codeanchors.Symbol) int {
+	slices.SortStableFunc(f.Symbols, func(a, b lang.Symbol) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}

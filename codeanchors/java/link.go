@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // linker resolves Java imports to workspace files and calls to the
@@ -28,14 +28,14 @@ import (
 // names no workspace class: its first two components are those of a
 // package the workspace declares.
 type linker struct {
-	byPath   map[string]*codeanchors.File
+	byPath   map[string]*lang.File
 	classes  map[string]string   // fully qualified top-level class → file
 	packages map[string][]string // package → its files, sorted
 	prefixes map[string]bool     // first two components of workspace packages
 }
 
-func newLinker(files []*codeanchors.File, project map[string][]byte) *linker {
-	l := &linker{byPath: map[string]*codeanchors.File{}, classes: map[string]string{},
+func newLinker(files []*lang.File, project map[string][]byte) *linker {
+	l := &linker{byPath: map[string]*lang.File{}, classes: map[string]string{},
 		packages: map[string][]string{}, prefixes: map[string]bool{}}
 	var roots []string
 	for _, p := range slices.Sorted(maps.Keys(project)) {
@@ -48,7 +48,7 @@ func newLinker(files []*codeanchors.File, project map[string][]byte) *linker {
 			l.classes[class] = file
 		}
 	}
-	for _, f := range slices.SortedFunc(slices.Values(files), func(a, b *codeanchors.File) int { return strings.Compare(a.Path, b.Path) }) {
+	for _, f := range slices.SortedFunc(slices.Values(files), func(a, b *lang.File) int { return strings.Compare(a.Path, b.Path) }) {
 		l.byPath[f.Path] = f
 		pkg := f.Package
 		if pkg == "" {
@@ -74,12 +74,12 @@ func newLinker(files []*codeanchors.File, project map[string][]byte) *linker {
 
 // isTypeSymbol reports whether the symbol name of f is a type: a top-level
 // one, one of kind type, or one that has members (a test class).
-func isTypeSymbol(f *codeanchors.File, name string) bool {
+func isTypeSymbol(f *lang.File, name string) bool {
 	if !strings.Contains(name, ".") {
 		return true
 	}
 	for _, s := range f.Symbols {
-		if s.Name == name && s.Kind == codeanchors.KindType || strings.HasPrefix(s.Name, name+".") {
+		if s.Name == name && s.Kind == lang.KindType || strings.HasPrefix(s.Name, name+".") {
 			return true
 		}
 	}
@@ -178,7 +178,7 @@ func (l *linker) class(name string) (file, nested string, ok bool) {
 }
 
 // imports implements the linker's Imports.
-func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
+func (l *linker) imports(f *lang.File) (files, unresolved []string) {
 	for _, imp := range f.Imports {
 		name, static := strings.CutPrefix(imp, "static ")
 		name, star := strings.CutSuffix(name, ".*")
@@ -212,7 +212,7 @@ func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
 // member of a class of the file, of its package or imported by name, or a
 // statically imported method. Calls on variables and longer expressions
 // are not resolved: without types, the class is unknown.
-func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeanchors.Ref, bool) {
+func (l *linker) resolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
 	switch c.Qual {
 	case "":
 		for scope := c.From; strings.Contains(scope, "."); {
@@ -221,7 +221,7 @@ func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeancho
 				return r, true
 			}
 			if _, ok, amb := f.Lookup(scope + "." + c.Name); amb || ok {
-				return codeanchors.Ref{}, false
+				return lang.Ref{}, false
 			}
 		}
 		for _, imp := range f.Imports {
@@ -235,18 +235,18 @@ func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeancho
 	default:
 		return l.typeMember(f, c.Qual, c.Name, false)
 	}
-	return codeanchors.Ref{}, false
+	return lang.Ref{}, false
 }
 
 // typeMember resolves member of the class written simple in f: a class of
 // f itself, one imported by name, or one of f's package. A constructor call
 // (ctor) resolves to the class when it declares no constructor.
-func (l *linker) typeMember(f *codeanchors.File, simple, member string, ctor bool) (codeanchors.Ref, bool) {
+func (l *linker) typeMember(f *lang.File, simple, member string, ctor bool) (lang.Ref, bool) {
 	var qualified string
 	for _, s := range f.Symbols {
 		if (s.Name == simple || strings.HasSuffix(s.Name, "."+simple)) && isTypeSymbol(f, s.Name) {
 			if qualified != "" {
-				return codeanchors.Ref{}, false // two classes of that name
+				return lang.Ref{}, false // two classes of that name
 			}
 			qualified = qualify(f.Package, s.Name)
 		}
@@ -272,10 +272,10 @@ func (l *linker) typeMember(f *codeanchors.File, simple, member string, ctor boo
 }
 
 // member resolves the member of the class with the qualified name.
-func (l *linker) member(class, member string) (codeanchors.Ref, bool) {
+func (l *linker) member(class, member string) (lang.Ref, bool) {
 	file, nested, ok := l.class(class)
 	if !ok {
-		return codeanchors.Ref{}, false
+		return lang.Ref{}, false
 	}
 	return symbolRef(l.byPath[file], qualify(topLevel(class, nested), nested, member))
 }
@@ -288,12 +288,12 @@ func topLevel(class, nested string) string {
 }
 
 // symbolRef returns the ref of the symbol name of f, if f defines it once.
-func symbolRef(f *codeanchors.File, name string) (codeanchors.Ref, bool) {
+func symbolRef(f *lang.File, name string) (lang.Ref, bool) {
 	if f == nil {
-		return codeanchors.Ref{}, false
+		return lang.Ref{}, false
 	}
 	if _, ok, _ := f.Lookup(name); ok {
-		return codeanchors.Ref{Path: f.Path, Symbol: name}, true
+		return lang.Ref{Path: f.Path, Symbol: name}, true
 	}
-	return codeanchors.Ref{}, false
+	return lang.Ref{}, false
 }

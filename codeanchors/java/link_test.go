@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // linkWorkspace is a Maven project with a Gradle module: sources by path,
@@ -79,9 +80,9 @@ class CartTest { @Test void adds() { new Cart().add(); } }
 `,
 }
 
-func extractAll(t *testing.T, ws map[string]string) ([]*codeanchors.File, map[string][]byte) {
+func extractAll(t *testing.T, ws map[string]string) ([]*lang.File, map[string][]byte) {
 	t.Helper()
-	var files []*codeanchors.File
+	var files []*lang.File
 	project := map[string][]byte{}
 	for p, src := range ws {
 		if !strings.HasSuffix(p, ".java") {
@@ -176,7 +177,7 @@ class CartTest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := func(q string) *codeanchors.File {
+	file := func(q string) *lang.File {
 		if q == p {
 			return f
 		}

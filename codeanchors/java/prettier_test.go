@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // The formatter TestPrettier runs, at pinned versions.
@@ -159,7 +159,7 @@ func compareFormatted(t *testing.T, dir, out string) (same, total, files int, di
 				continue
 			}
 			total++
-			ha, hb := codeanchors.HashTokens(a.Tokens, s.Start, s.End), codeanchors.HashTokens(b.Tokens, g.Start, g.End)
+			ha, hb := lang.HashTokens(a.Tokens, s.Start, s.End), lang.HashTokens(b.Tokens, g.Start, g.End)
 			if ha == hb {
 				same++
 				continue
@@ -175,8 +175,8 @@ func compareFormatted(t *testing.T, dir, out string) (same, total, files int, di
 }
 
 // firstTokenDiff describes where two symbols' token texts first differ.
-func firstTokenDiff(a []codeanchors.Token, as, ae int, b []codeanchors.Token, bs, be int) string {
-	texts := func(toks []codeanchors.Token, s, e int) []string {
+func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) string {
+	texts := func(toks []lang.Token, s, e int) []string {
 		var out []string
 		for _, t := range toks {
 			if t.Line >= s && t.Line <= e {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // testAnnotations are the annotations that make a method a test: JUnit 4
@@ -80,7 +80,7 @@ func IsTest(p, _ string) bool {
 // of the file's top-level classes and theirs. A class or file needs at least
 // one result. The package is the file's package declaration (file gives
 // the extracted file, nil when unreadable), else the path below src/*/java/.
-func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(string) *codeanchors.File) []codeanchors.TestResult {
+func MatchTests(t claims.Target, results []lang.TestResult, file func(string) *lang.File) []lang.TestResult {
 	pkg := ""
 	var tops []string
 	if f := file(t.Path); f != nil {
@@ -102,7 +102,7 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(str
 	// Each result as class (dotted below the package) and method.
 	type test struct {
 		class, method string
-		r             codeanchors.TestResult
+		r             lang.TestResult
 	}
 	var tests []test
 	for _, r := range results {
@@ -131,7 +131,7 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(str
 	default:
 		keep = func(x test) bool { return x.class+"."+x.method == t.Symbol }
 	}
-	var out []codeanchors.TestResult
+	var out []lang.TestResult
 	index := map[[2]string]int{}
 	for _, x := range tests {
 		if !keep(x) {
@@ -146,7 +146,7 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(str
 			out = append(out, r)
 			continue
 		}
-		if o := x.r.Outcome; o == codeanchors.OutcomeFail || o == codeanchors.OutcomeSkip && out[i].Outcome == codeanchors.OutcomePass {
+		if o := x.r.Outcome; o == lang.OutcomeFail || o == lang.OutcomeSkip && out[i].Outcome == lang.OutcomePass {
 			out[i].Outcome = o
 		}
 	}

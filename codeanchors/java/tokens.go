@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // hashTokens returns the file's code tokens for the token hash: its tokens
@@ -28,7 +28,7 @@ import (
 //
 // Every kept token is its text as written; a moved token carries the line
 // of the place it moves to.
-func (p *parser) hashTokens() []codeanchors.Token {
+func (p *parser) hashTokens() []lang.Token {
 	n := len(p.toks)
 	drop := make([]bool, n)
 	for _, i := range p.emptyDecls {
@@ -54,14 +54,14 @@ func (p *parser) hashTokens() []codeanchors.Token {
 			before[m.at] = append(before[m.at], k)
 		}
 	}
-	out := make([]codeanchors.Token, 0, n)
+	out := make([]lang.Token, 0, n)
 	emit := func(i int, line int32) {
 		t := p.toks[i]
 		text := string(p.src[t.off:t.end])
 		if t.kind == tBlock {
 			text = `"""` + textBlockContent(text)
 		}
-		out = append(out, codeanchors.Token{Line: int(line), Text: text})
+		out = append(out, lang.Token{Line: int(line), Text: text})
 	}
 	for i := 0; i < n; i++ {
 		if e, perm := p.modifierRun(i); perm != nil {

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // Debian's Rust toolchain and its packaged crates build the reference;
@@ -148,7 +148,7 @@ func (a *agreement) String() string {
 
 // compare adds one file: what Extract found (or its error) against the
 // reference.
-func (a *agreement) compare(file string, f *codeanchors.File, err error, ref synResult) {
+func (a *agreement) compare(file string, f *lang.File, err error, ref synResult) {
 	if ref.Error != "" {
 		a.skipped++
 		return

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // debianRustfmt is Debian's rustfmt (package rustfmt, installed by
@@ -74,7 +74,7 @@ func TestRustfmtStability(t *testing.T) {
 			if err1 != nil || err2 != nil {
 				t.Fatalf("%s: %v / after rustfmt: %v", rel, err1, err2)
 			}
-			lb, la := codeanchors.Lines(src), codeanchors.Lines(out)
+			lb, la := lang.Lines(src), lang.Lines(out)
 			for _, s := range before.Symbols {
 				a, ok, _ := after.Lookup(s.Name)
 				if !ok {
@@ -82,11 +82,11 @@ func TestRustfmtStability(t *testing.T) {
 					continue
 				}
 				symbols++
-				if codeanchors.HashLines(lb, s.Start, s.End) == codeanchors.HashLines(la, a.Start, a.End) {
+				if lang.HashLines(lb, s.Start, s.End) == lang.HashLines(la, a.Start, a.End) {
 					continue
 				}
 				reformatted++
-				if codeanchors.HashTokens(before.Tokens, s.Start, s.End) == codeanchors.HashTokens(after.Tokens, a.Start, a.End) {
+				if lang.HashTokens(before.Tokens, s.Start, s.End) == lang.HashTokens(after.Tokens, a.Start, a.End) {
 					stable++
 				} else {
 					changed = append(changed, rel+"@"+s.Name+" ("+style+")")
@@ -124,7 +124,7 @@ func TestTokenHashSemanticEdits(t *testing.T) {
 		if !ok {
 			t.Fatalf("Extract(%q): no f", src)
 		}
-		return codeanchors.HashTokens(f.Tokens, s.Start, s.End)
+		return lang.HashTokens(f.Tokens, s.Start, s.End)
 	}
 	h := hash(base)
 	same := []string{

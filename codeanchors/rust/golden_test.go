@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/extract")
@@ -58,7 +58,7 @@ func readCases(tb testing.TB) []goldenCase {
 }
 
 // sections renders what Extract gives for a case.
-func sections(f *codeanchors.File, err error) []txtar.File {
+func sections(f *lang.File, err error) []txtar.File {
 	if err != nil {
 		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
@@ -137,9 +137,9 @@ func TestGolden(t *testing.T) {
 
 // checkInvariants checks what holds for every result: symbols sorted, lines
 // and offsets inside the source and consistent, tokens in order.
-func checkInvariants(t *testing.T, name string, src []byte, f *codeanchors.File) {
+func checkInvariants(t *testing.T, name string, src []byte, f *lang.File) {
 	t.Helper()
-	lines := len(codeanchors.Lines(src))
+	lines := len(lang.Lines(src))
 	for i, s := range f.Symbols {
 		if s.Start < 1 || s.End < s.Start || s.End > lines {
 			t.Errorf("%s: %s: lines %d-%d outside 1-%d", name, s.Name, s.Start, s.End, lines)

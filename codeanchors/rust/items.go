@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // maxNesting bounds how deep modules, impl, trait and extern blocks nest,
@@ -28,7 +28,7 @@ type parser struct {
 	defs   []def
 
 	imports, importNames []string
-	calls                []codeanchors.Call
+	calls                []lang.Call
 }
 
 func (p *parser) fail(i int, format string, args ...any) {
@@ -188,9 +188,9 @@ func (p *parser) item(i, end int, sc scope) int {
 			if p.is(i, "{") {
 				// A foreign block: its fns are functions of this scope.
 				in := sc
-				in.fnKind = codeanchors.KindFunc
-				if sc.fnKind == codeanchors.KindMethod {
-					in.fnKind = codeanchors.KindMethod
+				in.fnKind = lang.KindFunc
+				if sc.fnKind == lang.KindMethod {
+					in.fnKind = lang.KindMethod
 				}
 				in.depth++
 				p.items(i+1, p.match[i], in)
@@ -209,7 +209,7 @@ func (p *parser) item(i, end int, sc scope) int {
 		if kw == "trait" {
 			return p.trait(start, i+1, end, sc, isTest)
 		}
-		return p.named(start, i+1, end, codeanchors.KindType, sc, isTest)
+		return p.named(start, i+1, end, lang.KindType, sc, isTest)
 	case kw == "impl":
 		return p.impl(i+1, end, sc)
 	case kw == "mod":
@@ -258,7 +258,7 @@ func (p *parser) item(i, end int, sc scope) int {
 		if !p.is(j, "{") && p.is(last+1, ";") {
 			last++
 		}
-		p.addDef(identName(p.text(i+2)), codeanchors.KindFunc, start, last, sc, isTest)
+		p.addDef(identName(p.text(i+2)), lang.KindFunc, start, last, sc, isTest)
 		return last + 1
 	case kw == "macro" && p.isIdent(i+1):
 		// A declarative macro 2.0 (unstable): not a symbol.
@@ -380,11 +380,11 @@ func (p *parser) named(start, i, end int, kind string, sc scope, isTest bool) in
 	if p.is(j, "{") {
 		last = p.match[j]
 	}
-	if kind == codeanchors.KindType && sc.fnKind == codeanchors.KindMethod {
+	if kind == lang.KindType && sc.fnKind == lang.KindMethod {
 		return last + 1 // an associated type is not a symbol
 	}
 	p.addDef(name, kind, start, last, sc, isTest)
-	if kind != codeanchors.KindType && sc.named && p.is(j, "{") {
+	if kind != lang.KindType && sc.named && p.is(j, "{") {
 		p.scanCalls(j, last, sc.prefix+name)
 	}
 	return last + 1
@@ -406,11 +406,11 @@ func (p *parser) trait(start, i, end int, sc scope, isTest bool) int {
 		last = p.match[j]
 		in := sc
 		in.prefix = sc.prefix + name + "."
-		in.fnKind = codeanchors.KindMethod
+		in.fnKind = lang.KindMethod
 		in.depth++
 		p.items(j+1, last, in)
 	}
-	p.addDef(name, codeanchors.KindType, start, last, sc, isTest)
+	p.addDef(name, lang.KindType, start, last, sc, isTest)
 	return last + 1
 }
 
@@ -477,7 +477,7 @@ func (p *parser) impl(i, end int, sc scope) int {
 	in := sc
 	in.prefix = sc.prefix + name + "."
 	in.named = sc.named && name != ""
-	in.fnKind = codeanchors.KindMethod
+	in.fnKind = lang.KindMethod
 	in.depth++
 	p.items(open+1, p.match[open], in)
 	return p.match[open] + 1
@@ -547,7 +547,7 @@ func (p *parser) addDef(name, kind string, start, last int, sc scope, isTest boo
 		return
 	}
 	if isTest || sc.test {
-		kind = codeanchors.KindTest
+		kind = lang.KindTest
 	}
 	p.defs = append(p.defs, def{sc.prefix + name, kind, start, last})
 }

@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
-// Parser is the [codeanchors.File.Parser] of [Extract]. Bump its version
+// Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
 const Parser = "rust/scan@1"
 
@@ -60,7 +60,7 @@ const Parser = "rust/scan@1"
 // A src that does not lex (an unterminated string or comment), whose
 // brackets do not balance, or with something other than an item where an
 // item must be, yields a [scanner.Error] for the first problem.
-func Extract(path string, src []byte) (*codeanchors.File, error) {
+func Extract(path string, src []byte) (*lang.File, error) {
 	if len(src) >= math.MaxInt32 {
 		return nil, scanner.Error{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Msg: "file too large"}
 	}
@@ -73,7 +73,7 @@ func Extract(path string, src []byte) (*codeanchors.File, error) {
 		p = &parser{src: src, toks: l.toks, starts: starts}
 		p.matchBrackets()
 		if p.err == nil {
-			p.items(0, len(p.toks), scope{fnKind: codeanchors.KindFunc, named: true, test: isTestPath(path)})
+			p.items(0, len(p.toks), scope{fnKind: lang.KindFunc, named: true, test: isTestPath(path)})
 		}
 		err = p.err
 	}
@@ -89,8 +89,8 @@ func Extract(path string, src []byte) (*codeanchors.File, error) {
 }
 
 // file assembles the result.
-func (p *parser) file(path string, starts []int) *codeanchors.File {
-	f := &codeanchors.File{Path: path, Parser: Parser, Imports: p.imports, ImportNames: p.importNames, Calls: p.calls}
+func (p *parser) file(path string, starts []int) *lang.File {
+	f := &lang.File{Path: path, Parser: Parser, Imports: p.imports, ImportNames: p.importNames, Calls: p.calls}
 	count := map[string]int{}
 	for _, d := range p.defs {
 		count[d.name]++
@@ -102,12 +102,12 @@ func (p *parser) file(path string, starts []int) *codeanchors.File {
 		}
 		s, e := p.toks[d.start].off, p.toks[d.end].end
 		sl, el := lineOf(starts, s), lineOf(starts, e-1)
-		f.Symbols = append(f.Symbols, codeanchors.Symbol{
+		f.Symbols = append(f.Symbols, lang.Symbol{
 			Name: d.name, Kind: d.kind, Start: sl, End: el,
 			StartOff: starts[sl-1], EndOff: lineEnd(p.src, starts, el),
 		})
 	}
-	slices.SortStableFunc(f.Symbols, func(a, b codeanchors.Symbol) int {
+	slices.SortStableFunc(f.Symbols, func(a, b lang.Symbol) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
@@ -128,7 +128,7 @@ func isTestPath(p string) bool {
 
 // IsTest reports whether symbol of the file at path is a test by path
 // alone; attributes (#[test]) and #[cfg(test)] modules are seen by
-// [Extract], which types such symbols [codeanchors.KindTest].
+// [Extract], which types such symbols [lang.KindTest].
 func IsTest(path, symbol string) bool { return isTestPath(path) }
 
 // lineStarts returns the offset of each line's first byte.

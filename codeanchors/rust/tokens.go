@@ -3,7 +3,7 @@ package rust
 import (
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // keywords are Rust's strict and reserved keywords: never a callee.
@@ -19,9 +19,9 @@ var keywords = map[string]bool{
 
 // tokens returns the file's code tokens for token hashes, normalized as
 // [Extract] describes.
-func (p *parser) tokens(starts []int) []codeanchors.Token {
+func (p *parser) tokens(starts []int) []lang.Token {
 	drop := p.formatterTokens()
-	out := make([]codeanchors.Token, 0, len(p.toks))
+	out := make([]lang.Token, 0, len(p.toks))
 	li := 0
 	for i, t := range p.toks {
 		if drop[i] {
@@ -34,9 +34,9 @@ func (p *parser) tokens(starts []int) []codeanchors.Token {
 		if t.kind == tLit && strings.Contains(text, "\r\n") {
 			text = strings.ReplaceAll(text, "\r\n", "\n")
 		}
-		out = append(out, codeanchors.Token{Line: li + 1, Text: text})
+		out = append(out, lang.Token{Line: li + 1, Text: text})
 		if p.is(i, "extern") && !p.is(i+1, "crate") && (i+1 >= len(p.toks) || p.toks[i+1].kind != tLit) {
-			out = append(out, codeanchors.Token{Line: li + 1, Text: `"C"`})
+			out = append(out, lang.Token{Line: li + 1, Text: `"C"`})
 		}
 	}
 	return out
@@ -143,7 +143,7 @@ func (p *parser) scanCalls(open, close int, from string) {
 		if !p.is(k, "(") {
 			continue
 		}
-		c := codeanchors.Call{From: from, Name: identName(p.text(j)), Line: p.lineAt(j)}
+		c := lang.Call{From: from, Name: identName(p.text(j)), Line: p.lineAt(j)}
 		switch {
 		case p.is(j-1, "."):
 			if r := j - 2; p.isIdent(r) && !p.is(r-1, ".") && !p.is(r-1, "::") {

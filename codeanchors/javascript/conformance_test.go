@@ -1,0 +1,404 @@
+package javascript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
+)
+
+// tsrefResult is one line of testdata/extract/tsref.js output.
+type tsrefResult struct {
+	File       string   `json:"file"`
+	Path       string   `json:"path"`
+	Symbols    []string `json:"symbols"`
+	Ambiguous  []string `json:"ambiguous"`
+	Diagnostic string   `json:"diagnostic"`
+	Error      string   `json:"error"`
+}
+
+// runTSRef runs testdata/extract/tsref.js on files with the typescript package
+// at ts.
+func runTSRef(t *testing.T, ts string, files []string) []tsrefResult {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("testdata", "extract", "tsref.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", script)
+	cmd.Env = append(os.Environ(), "TSREF_TS="+ts)
+	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node tsref.js: %v\n%s", err, stderr.Bytes())
+	}
+	var res []tsrefResult
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var r tsrefResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("tsref.js output %q: %v", sc.Bytes(), err)
+		}
+		res = append(res, r)
+	}
+	if len(res) != len(files) {
+		t.Fatalf("tsref.js: %d results for %d files", len(res), len(files))
+	}
+	return res
+}
+
+// jsAgreement counts how often Extract agrees with tsref.js.
+type jsAgreement struct {
+	files, skipped       int
+	names, namesAgreed   int // names either side reports; those both report alike
+	ranges, starts, ends int // names both report as symbols; same start; same end
+	disagreements        []string
+	tsDiagnosed          int
+	goErrorsTSClean      []string
+}
+
+func (a *jsAgreement) String() string {
+	pct := func(n, d int) float64 {
+		if d == 0 {
+			return 100
+		}
+		return 100 * float64(n) / float64(d)
+	}
+	return fmt.Sprintf("%d files (%d skipped: TypeScript reports a syntax error); names %d/%d = %.3f%%; start %d/%d = %.3f%%; end %d/%d = %.3f%%",
+		a.files, a.skipped, a.namesAgreed, a.names, pct(a.namesAgreed, a.names),
+		a.starts, a.ranges, pct(a.starts, a.ranges), a.ends, a.ranges, pct(a.ends, a.ranges))
+}
+
+// compare adds one file: what the extractor found (or its error) against
+// the reference.
+func (a *jsAgreement) compare(file string, f *lang.File, err error, ref tsrefResult) {
+	if ref.Error != "" {
+		a.skipped++
+		return
+	}
+	if err != nil {
+		if ref.Diagnostic != "" {
+			a.skipped++
+			return
+		}
+		a.goErrorsTSClean = append(a.goErrorsTSClean, err.Error())
+	}
+	if ref.Diagnostic != "" {
+		a.tsDiagnosed++
+	}
+	a.files++
+	type entry struct {
+		kind       string // "" for ambiguous
+		start, end int
+	}
+	parse := func(syms, amb []string) map[string]entry {
+		m := map[string]entry{}
+		for _, s := range syms {
+			var e entry
+			var name string
+			fmt.Sscanf(s, "%s %s %d-%d", &name, &e.kind, &e.start, &e.end)
+			m[name] = e
+		}
+		for _, n := range amb {
+			m[n] = entry{}
+		}
+		return m
+	}
+	var mine []string
+	var amb []string
+	if f != nil {
+		for _, s := range f.Symbols {
+			mine = append(mine, fmt.Sprintf("%s %s %d-%d", s.Name, s.Kind, s.Start, s.End))
+		}
+		amb = f.Ambiguous
+	}
+	got, want := parse(mine, amb), parse(ref.Symbols, ref.Ambiguous)
+	var names []string
+	for n := range got {
+		names = append(names, n)
+	}
+	for n := range want {
+		if _, ok := got[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		g, gok := got[n]
+		w, wok := want[n]
+		a.names++
+		switch {
+		case !gok:
+			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %s %d-%d: missing", file, n, w.kind, w.start, w.end))
+			continue
+		case !wok:
+			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %s %d-%d: unknown to TypeScript", file, n, g.kind, g.start, g.end))
+			continue
+		case g.kind != w.kind:
+			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: kind %q, TypeScript %q (\"\" is ambiguous)", file, n, g.kind, w.kind))
+			continue
+		}
+		a.namesAgreed++
+		if g.kind == "" {
+			continue
+		}
+		a.ranges++
+		if g.start == w.start {
+			a.starts++
+		}
+		if g.end == w.end {
+			a.ends++
+		}
+		if g.start != w.start || g.end != w.end {
+			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: lines %d-%d, TypeScript %d-%d", file, n, g.start, g.end, w.start, w.end))
+		}
+	}
+}
+
+// TestJSConformance compares Extract with the TypeScript
+// compiler's view (testdata/extract/tsref.js). It needs node and the typescript
+// package: TSREF_TS names the package's folder; when it is not set, the
+// test installs typescript@5.9.3 with npm into the user cache folder (once).
+// The testdata corpus must agree exactly. TSREF_PACKAGES lists folders of real code (npm packages, separated
+// by the OS path list separator) whose agreement is measured and logged per
+// language, and must reach 99.5% for names and 99% for each range end.
+func TestJSConformance(t *testing.T) {
+	ts := os.Getenv("TSREF_TS")
+	if ts == "" {
+		ts = npmPackage(t, "typescript", "5.9.3")
+	}
+	cases := readJSCases(t)
+	var files []string
+	for _, c := range cases {
+		files = append(files, c.File)
+	}
+	refs := runTSRef(t, ts, files)
+	var corpus jsAgreement
+	for i, c := range cases {
+		f, err := Extract(c.Path, c.Src)
+		if err != nil && refs[i].Diagnostic == "" {
+			t.Errorf("%s: Extract: %v; TypeScript parses it", c.File, err)
+		}
+		corpus.compare(c.File, f, err, refs[i])
+	}
+	t.Logf("testdata/extract: %s", &corpus)
+	for _, d := range corpus.disagreements {
+		t.Error(d)
+	}
+
+	for _, dir := range filepath.SplitList(os.Getenv("TSREF_PACKAGES")) {
+		var paths []string
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "node_modules" && p != dir {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && isJSExt(strings.ToLower(filepath.Ext(p))) {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs := runTSRef(t, ts, paths)
+		byLang := map[string]*jsAgreement{"JavaScript": {}, "TypeScript": {}}
+		for i, p := range paths {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lang := "JavaScript"
+			switch strings.ToLower(filepath.Ext(p)) {
+			case ".ts", ".tsx", ".mts", ".cts":
+				lang = "TypeScript"
+			}
+			rel, _ := filepath.Rel(dir, p)
+			f, err := Extract(filepath.ToSlash(filepath.Join(filepath.Base(dir), rel)), src)
+			refs[i].Path = filepath.ToSlash(rel)
+			byLang[lang].compare(filepath.ToSlash(filepath.Join(filepath.Base(dir), rel)), f, err, refs[i])
+		}
+		for _, lang := range []string{"JavaScript", "TypeScript"} {
+			a := byLang[lang]
+			if a.files == 0 {
+				continue
+			}
+			t.Logf("%s %s: %s", dir, lang, a)
+			for _, e := range a.goErrorsTSClean {
+				t.Logf("  error where TypeScript parses: %s", e)
+			}
+			for _, d := range a.disagreements[:min(len(a.disagreements), 40)] {
+				t.Logf("  %s", d)
+			}
+			if len(a.disagreements) > 40 {
+				t.Logf("  ... and %d more", len(a.disagreements)-40)
+			}
+			if a.names > 0 && (float64(a.namesAgreed) < 0.995*float64(a.names) ||
+				float64(a.starts) < 0.99*float64(a.ranges) || float64(a.ends) < 0.99*float64(a.ranges)) {
+				t.Errorf("%s %s: below the 99.5%% / 99%% agreement targets", dir, lang)
+			}
+		}
+	}
+}
+
+// TestJSPrettier checks that a prettier run keeps the token hash of every
+// symbol: it formats the testdata corpus (and the folders in
+// JSPRETTIER_DIRS) with prettier's defaults and with the opposite style
+// (no semicolons, single quotes, no trailing commas, no arrow parentheses)
+// through testdata/extract/prettier.js, and compares each symbol's token hash
+// before and after. It needs node and the prettier package: PRETTIER names
+// the package's folder; when it is not set, the test installs prettier@3.6.2
+// with npm into the user cache folder (once).
+func TestJSPrettier(t *testing.T) {
+	pkg := os.Getenv("PRETTIER")
+	if pkg == "" {
+		pkg = npmPackage(t, "prettier", "3.6.2")
+	}
+	tmp := t.TempDir()
+	corpus := filepath.Join(tmp, "corpus")
+	for _, c := range readJSCases(t) {
+		if _, err := Extract(c.Path, c.Src); err != nil {
+			continue
+		}
+		p := filepath.Join(corpus, filepath.FromSlash(c.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, c.Src, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "extract", "prettier.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	styles := map[string]string{
+		"default":  `{}`,
+		"opposite": `{"semi":false,"singleQuote":true,"trailingComma":"none","arrowParens":"avoid","bracketSpacing":false,"printWidth":60}`,
+	}
+	for n, dir := range append([]string{corpus}, filepath.SplitList(os.Getenv("JSPRETTIER_DIRS"))...) {
+		for _, style := range []string{"default", "opposite"} {
+			out := filepath.Join(tmp, "out", style, strconv.Itoa(n))
+			cmd := exec.Command("node", script, dir, out, styles[style])
+			cmd.Env = append(os.Environ(), "PRETTIER="+pkg)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("node prettier.js: %v\n%s", err, stderr.Bytes())
+			}
+			var same, total, files int
+			var diffs []string
+			err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				rel, _ := filepath.Rel(out, p)
+				before, err := os.ReadFile(filepath.Join(dir, rel))
+				if err != nil {
+					return err
+				}
+				after, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				name := filepath.ToSlash(rel)
+				a, errA := Extract(name, before)
+				b, errB := Extract(name, after)
+				if errA != nil || errB != nil {
+					return nil
+				}
+				files++
+				for _, s := range a.Symbols {
+					g, ok, _ := b.Lookup(s.Name)
+					if !ok {
+						continue
+					}
+					total++
+					ha, hb := lang.HashTokens(a.Tokens, s.Start, s.End), lang.HashTokens(b.Tokens, g.Start, g.End)
+					if ha == hb {
+						same++
+						continue
+					}
+					diffs = append(diffs, fmt.Sprintf("%s@%s: %s", name, s.Name, firstTokenDiff(a.Tokens, s.Start, s.End, b.Tokens, g.Start, g.End)))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, prettier %s style: %d files, token hash kept for %d/%d symbols (%.2f%%)",
+				dir, style, files, same, total, 100*float64(same)/float64(max(total, 1)))
+			for _, d := range diffs[:min(len(diffs), 30)] {
+				t.Logf("  %s", d)
+			}
+			if dir == corpus && same != total {
+				t.Errorf("prettier %s style changed the token hash of %d corpus symbols", style, total-same)
+			}
+		}
+	}
+}
+
+// firstTokenDiff describes where two symbols' token texts first differ.
+func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) string {
+	texts := func(toks []lang.Token, s, e int) []string {
+		var out []string
+		for _, t := range toks {
+			if t.Line >= s && t.Line <= e {
+				out = append(out, t.Text)
+			}
+		}
+		return out
+	}
+	x, y := texts(a, as, ae), texts(b, bs, be)
+	i := 0
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	ctx := func(s []string) []string { return s[max(0, i-3):min(len(s), i+3)] }
+	return fmt.Sprintf("token %d: %q vs %q", i, ctx(x), ctx(y))
+}
+
+// npmPackage returns the folder of an npm package at an exact version,
+// installing it with npm into the user cache folder the first time. The
+// reference tools are not vendored: the registry is part of the CI
+// contract, and a missing node or npm is a clear failure, not a skip.
+func npmPackage(t *testing.T, name, version string) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	prefix := filepath.Join(cache, "tracewiki-test-npm", name+"@"+version)
+	dir := filepath.Join(prefix, "node_modules", name)
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+		return dir
+	}
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed to compare with %s (the CI machine has it): %v", tool, name, err)
+		}
+	}
+	if err := os.MkdirAll(prefix, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", name+"@"+version)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm install %s@%s: %v\n%s", name, version, err, out)
+	}
+	return dir
+}

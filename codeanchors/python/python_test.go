@@ -1,0 +1,303 @@
+package python
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
+)
+
+// readPyCases reads testdata/extract (see [langtest.ReadCases]); [tokens] in a
+// case's comment adds a tokens section.
+func readPyCases(tb testing.TB) []langtest.Case {
+	return langtest.ReadCases(tb, "extract", func(name string) bool {
+		return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi")
+	}, "the Python input (input.py)")
+}
+
+// pyGoldenSections renders what Extract returns as txtar sections:
+// symbols (name kind start-end, then ambiguous: name), imports (IMPORT as
+// NAME), calls (FROM: QUAL.NAME line, <expr>.NAME for a longer receiver) and, when asked, tokens (line text);
+// or the error.
+func pyGoldenSections(path string, src []byte, withTokens bool) []txtar.File {
+	f, err := Extract(path, src)
+	if err != nil {
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
+	}
+	var syms, imps, calls, toks bytes.Buffer
+	for _, s := range f.Symbols {
+		fmt.Fprintf(&syms, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
+	}
+	for _, name := range f.Ambiguous {
+		fmt.Fprintf(&syms, "ambiguous: %s\n", name)
+	}
+	out := []txtar.File{{Name: "symbols", Data: syms.Bytes()}}
+	for i, imp := range f.Imports {
+		fmt.Fprintf(&imps, "%s as %q\n", imp, f.ImportNames[i])
+	}
+	if imps.Len() > 0 {
+		out = append(out, txtar.File{Name: "imports", Data: imps.Bytes()})
+	}
+	for _, c := range f.Calls {
+		callee := c.Name
+		switch c.Qual {
+		case "":
+		case ".":
+			callee = "<expr>." + c.Name
+		default:
+			callee = c.Qual + "." + c.Name
+		}
+		fmt.Fprintf(&calls, "%s: %s %d\n", c.From, callee, c.Line)
+	}
+	if calls.Len() > 0 {
+		out = append(out, txtar.File{Name: "calls", Data: calls.Bytes()})
+	}
+	if withTokens {
+		for _, t := range f.Tokens {
+			fmt.Fprintf(&toks, "%d %s\n", t.Line, t.Text)
+		}
+		out = append(out, txtar.File{Name: "tokens", Data: toks.Bytes()})
+	}
+	return out
+}
+
+func TestExtractPythonGolden(t *testing.T) {
+	langtest.RefuseUpdateInCI(t)
+	langtest.CheckGoldenDir(t, "extract", "astsymbols.py")
+	for _, c := range readPyCases(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(c.File), ".txtar"), func(t *testing.T) {
+			input := bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n"))
+			langtest.CompareGolden(t, c.File, c.Comment, txtar.File{Name: c.Path, Data: input},
+				pyGoldenSections(c.Path, c.Src, bytes.Contains(c.Comment, []byte("[tokens]"))), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
+			if f, err := Extract(c.Path, c.Src); err == nil {
+				pyCheckFile(t, c.Src, f)
+			}
+		})
+	}
+}
+
+// TestExtractPythonCRLF checks that CRLF line endings change nothing but
+// offsets: the same symbols on the same lines, the same tokens.
+func TestExtractPythonCRLF(t *testing.T) {
+	for _, c := range readPyCases(t) {
+		langtest.ExpectCRLFNeutral(t, c.File, c.Path, c.Src, Extract, pyCheckFile)
+	}
+}
+
+func FuzzExtractPython(f *testing.F) {
+	for _, c := range readPyCases(f) {
+		f.Add(c.Src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := Extract("fuzz.py", src)
+		if err != nil {
+			if file != nil {
+				t.Fatalf("Extract returned a File and error %v", err)
+			}
+			if !strings.HasPrefix(err.Error(), "fuzz.py:") {
+				t.Fatalf("error %q does not start with the path", err)
+			}
+			return
+		}
+		pyCheckFile(t, src, file)
+	})
+}
+
+// pyCheckFile is [checkFile] for Python, where _ is a name like any other:
+// a def _ is a symbol (often an ambiguous one).
+func pyCheckFile(t *testing.T, src []byte, f *lang.File) {
+	t.Helper()
+	g := *f
+	g.Symbols = slices.DeleteFunc(slices.Clone(f.Symbols), func(s lang.Symbol) bool {
+		return s.Name == "_" || strings.HasPrefix(s.Name, "_.") || strings.HasSuffix(s.Name, "._")
+	})
+	langtest.CheckFile(t, src, &g)
+	for _, s := range f.Symbols {
+		if s.Start < 1 || s.Start > s.End || s.End > len(lang.Lines(src)) {
+			t.Fatalf("%s: lines %d-%d outside 1-%d", s.Name, s.Start, s.End, len(lang.Lines(src)))
+		}
+	}
+}
+
+// TestExtractPythonBounded feeds inputs built to make a careless scanner
+// recurse, loop or allocate without bound; each must end quickly, with a
+// File or an error.
+func TestExtractPythonBounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	garbage := make([]byte, 1<<20)
+	for i := range garbage {
+		garbage[i] = byte(rng.UintN(256))
+	}
+	// Printable garbage gets further than random bytes before it fails.
+	printable := make([]byte, 1<<20)
+	const alphabet = "abc def class if:\n  \t()[]{}'\"#\\fr.@=,;0x1e5"
+	for i := range printable {
+		printable[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	var deepIndent strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&deepIndent, "%sif x:\n", strings.Repeat(" ", i))
+	}
+	inputs := map[string][]byte{
+		"random bytes":      garbage,
+		"printable garbage": printable,
+		"open brackets":     bytes.Repeat([]byte("(["), 1<<19),
+		"nested f-strings":  []byte(strings.Repeat(`f"{`, 1<<16)),
+		"f-string fields":   []byte(`f"` + strings.Repeat("{x:{y:", 1<<16)),
+		"unclosed string":   append([]byte(`x = """`), bytes.Repeat([]byte("a\n"), 1<<19)...),
+		"deep indentation":  []byte(deepIndent.String()),
+		"decorators":        bytes.Repeat([]byte("@d\n"), 1<<18),
+		"many classes":      bytes.Repeat([]byte("class C:\n  def f(self): pass\n"), 1<<15),
+		"continuations":     bytes.Repeat([]byte("x = 1 + \\\n"), 1<<17),
+	}
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range inputs {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		start := time.Now()
+		f, err := Extract("big.py", inputs[name])
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: %v", name, d)
+		}
+		if err == nil {
+			pyCheckFile(t, inputs[name], f)
+		}
+		t.Logf("%s: %v, error %v", name, time.Since(start).Round(time.Millisecond), err)
+	}
+}
+
+// TestPythonTokensFormatting checks what the token hash ignores (quotes,
+// string prefixes, number case, comments, blank lines, continuations,
+// indentation width) and what it does not (indentation levels, values).
+func TestPythonTokensFormatting(t *testing.T) {
+	base := "def f(x):\n    if x:\n        return 'a\\n' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n    return None\n"
+	same := []string{
+		"def f(x):  # doc\n  if x:\n\n     return \"a\\n\" + B\"\\0\" + F\"{ x !r:>{ 10 }}\" + 0xff\n  return None\n",
+		"def f(x):\n    if x:\n        return \"\"\"a\n\"\"\" + b'\\000' + rf'{x!r:>{10}}' + \\\n            0xFF\n    return None\n",
+		"def f(x):\n\tif x:\n\t\treturn u'a\\x0a' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n\treturn None\n",
+	}
+	differ := []string{
+		"def f(x):\n    if x:\n        return 'a\\n' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n        return None\n",
+		"def f(x):\n    if x:\n        return r'a\\n' + b'\\x00' + f'{x!r:>{10}}' + 0XFF\n    return None\n",
+		"def f(x):\n    if x:\n        return 'a\\n' + '\\x00' + f'{x!r:>{10}}' + 0XFF\n    return None\n",
+		"def f(x):\n    if x:\n        return 'a\\n' + b'\\x00' + f'{x!s:>{10}}' + 0XFF\n    return None\n",
+	}
+	texts := func(src string) []string {
+		f, err := Extract("f.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		return langtest.TokenTexts(f.Tokens)
+	}
+	want := texts(base)
+	for _, src := range same {
+		if got := texts(src); !slices.Equal(got, want) {
+			t.Errorf("tokens of\n%s\n= %q\nwant %q", src, got, want)
+		}
+	}
+	for _, src := range differ {
+		if got := texts(src); slices.Equal(got, want) {
+			t.Errorf("tokens of\n%s\nequal those of\n%s", src, base)
+		}
+	}
+}
+
+// TestPythonTokensBlack checks that what black changes in a file (trailing
+// commas, redundant parentheses, split lines, semicolons, docstring
+// indentation) keeps the tokens, while the same-looking edits that change
+// the program do not.
+func TestPythonTokensBlack(t *testing.T) {
+	const before = `def g(items, key):
+  """Sort things.
+
+      Indented more.   
+  """
+  result = sorted(items, key=key,)
+  x = (1,)
+  y = a[1,]
+  s = {1, 2,}
+  if (result): return (result[0] +
+                       result[1])
+  for (k, v) in (pairs):
+    del (k)
+  z = 1; w = 2;
+  return (x, y)
+`
+	const after = `def g(items, key):
+    """Sort things.
+
+        Indented more.
+    """
+    result = sorted(
+        items,
+        key=key,
+    )
+    x = (1,)
+    y = a[1,]
+    s = {1, 2}
+    if result:
+        return result[0] + result[1]
+    for k, v in pairs:
+        del k
+    z = 1
+    w = 2
+    return x, y
+`
+	texts := func(src string) []string {
+		f, err := Extract("g.py", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		return langtest.TokenTexts(f.Tokens)
+	}
+	if a, b := texts(before), texts(after); !slices.Equal(a, b) {
+		t.Errorf("black changed the tokens:\n%q\n%q", a, b)
+	}
+	for _, pair := range [][2]string{
+		{"if d[1:2]: x = 1\ny = 2\n", "if d[1:2]:\n    x = 1\ny = 2\n"},
+		{"try: import a\nexcept ImportError: a = None\n", "try:\n    import a\nexcept ImportError:\n    a = None\n"},
+		{"class C: pass\n", "class C:\n    pass\n"},
+		{"def f(): return {1: 2}; pass\n", "def f():\n    return {1: 2}\n    pass\n"},
+	} {
+		if a, b := texts(pair[0]), texts(pair[1]); !slices.Equal(a, b) {
+			t.Errorf("tokens of %q = %q, of %q = %q; want equal", pair[0], a, pair[1], b)
+		}
+	}
+	for _, pair := range [][2]string{
+		{"x = (1,)\n", "x = (1)\n"},
+		{"y = a[1,]\n", "y = a[1]\n"},
+		{"f((x,))\n", "f((x))\n"},
+		{"return ()\n", "return\n"},
+		{"assert (x, 'm')\n", "assert x, 'm'\n"},
+		{"x = b in (1, 2)\n", "x = b in 1, 2\n"},
+		{"x = (a) if b else c\n", "x = a if b else c\n"},
+		{"x = [(a, b)]\n", "x = [a, b]\n"},
+		{`x = """a\n  b"""` + "\n", `x = """a\nb"""` + "\n"},
+	} {
+		if a, b := texts(pair[0]), texts(pair[1]); slices.Equal(a, b) {
+			t.Errorf("%q and %q have the same tokens %q", pair[0], pair[1], a)
+		}
+	}
+}
+
+func BenchmarkExtractPython(b *testing.B) {
+	_, files := readPyStdlib(b)
+	var srcs []pySource
+	for _, f := range files {
+		if _, err := Extract(f.path, f.src); err == nil { // not the Python 2 data files and bad encodings kept in test/
+			srcs = append(srcs, f)
+		}
+	}
+	langtest.BenchExtract(b, srcs, func(f pySource) (string, []byte) { return f.path, f.src }, Extract)
+}
