@@ -142,6 +142,11 @@ type driftEntry struct {
 	Ref, URL, Where, Captured, Current, Note string
 	ClaimedBy                                []cell
 	Diff                                     []diffLine
+	// Why is the link's own why when it is not its group's (a target that
+	// never existed); MovedTo and Suggestions as in the check entry.
+	Why         string
+	MovedTo     []codeanchors.Relocation
+	Suggestions []string
 }
 
 type diffLine struct{ Class, Text string }
@@ -161,7 +166,10 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 		}
 		g := driftGroup{Reason: string(r), State: string(r.State()), Why: r.Why(b.lang)}
 		for _, l := range links {
-			e := driftEntry{Ref: l.Ref, Note: l.Note, Where: strings.Join(l.ClaimedAt, ", ")}
+			e := driftEntry{Ref: l.Ref, Note: l.Note, Where: strings.Join(l.ClaimedAt, ", "), MovedTo: l.Relocated, Suggestions: l.Suggestions}
+			if l.Why != g.Why {
+				e.Why = l.Why
+			}
 			if u := strings.TrimPrefix(l.URL, b.baseURL); l.URL != "" {
 				e.URL = root + u
 			}

@@ -10,6 +10,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
 // DiffSchemaVersion is the version of the JSON of "tracewiki diff".
@@ -126,6 +128,10 @@ type LinkChange struct {
 	// it is stale or unknown.
 	ClaimedBy []string `json:"claimed_by"`
 	URL       string   `json:"url,omitempty"` // the target's page in the new build
+	// Relocated and Suggestions are those of the new build's drift entry
+	// (broken links only; absent when there are none).
+	Relocated   []codeanchors.Relocation `json:"relocated,omitempty"`
+	Suggestions []string                 `json:"suggestions,omitempty"`
 }
 
 // LinkState is the drift verdict of a link.
@@ -270,7 +276,8 @@ func (d *DiffJSON) diffLinks(old, new *Snapshot, urls map[string]string) {
 		} else if s, ok := oldStates[key]; ok {
 			before = &s
 		}
-		d.Broken = append(d.Broken, LinkChange{Ref: l.Ref, Before: before, After: after, ClaimedBy: nonNil(l.ClaimedBy), URL: linkURL(l, urls)})
+		d.Broken = append(d.Broken, LinkChange{Ref: l.Ref, Before: before, After: after, ClaimedBy: nonNil(l.ClaimedBy), URL: linkURL(l, urls),
+			Relocated: l.Relocated, Suggestions: l.Suggestions})
 	}
 	newStates := linkStates(new.Graph)
 	for _, l := range old.Drift.Links {
@@ -533,6 +540,22 @@ func (d *DiffJSON) Markdown() string {
 			s += "; was " + c.Before.State
 		default:
 			s += fmt.Sprintf("; was %s (`%s`)", c.Before.State, c.Before.Reason)
+		}
+		for i, r := range c.Relocated {
+			if i == 0 {
+				s += "; moved to "
+			} else {
+				s += ", "
+			}
+			s += code(r.Ref) + " (" + r.How + ")"
+		}
+		for i, r := range c.Suggestions {
+			if i == 0 {
+				s += "; did you mean "
+			} else {
+				s += ", "
+			}
+			s += code(r)
 		}
 		return s + claimedBy(c.ClaimedBy)
 	})
