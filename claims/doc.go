@@ -10,13 +10,16 @@
 // Each file is classified by its path under the content directory
 // (normally "content"):
 //
-//	requirements/*.md                   a requirement
+//	requirements/**/*.md                a requirement (not _index.md)
+//	requirements/DIR/**/_index.md       a requirement document's title and introduction
 //	decisions/*.md                      a decision, issue or ADR
 //	claims/*.json, *.yaml, *.yml        a batch of claim records
 //	every other **/*.md                 a wiki page
 //
-// Only the top level of requirements/, decisions/ and claims/ counts:
-// requirements/old/REQ-1.md is a page. Other files (images, .txt) and files
+// Every folder under requirements/ is a requirement [Document]
+// ("system/brakes"); documents nest. A requirement in requirements/ itself
+// belongs to no document, and requirements/_index.md is a page. Only the
+// top level of decisions/ and claims/ counts: decisions/old/D-1.md is a page. Other files (images, .txt) and files
 // outside the content directory are ignored. A page's Path is its content
 // path without .md ("guides/login"; index.md is "index"). A UTF-8 byte order
 // mark at the start of a file is ignored.
@@ -39,6 +42,23 @@
 //	issues      list of decision ids
 //	claims      list of claims (below)
 //	params      anything: custom data for templates, never checked
+//	level       the order in its document: numbers joined by dots ("1.2.3"),
+//	            compared numerically ([CompareLevels]); a trailing .0 (a
+//	            Doorstop heading, "2.0") sorts as "2"; default: after every
+//	            level, in natural id order ([CompareIDs])
+//	parent      a requirement id, or a list of them: the requirements this
+//	            one refines (many allowed; an unknown id is unknown-ref; a
+//	            cycle is bad-field, reported once, naming every requirement
+//	            on it and its file)
+//	tags        a string or a list of strings
+//	fields      a mapping of custom names to strings
+//	normative   true (default) or false for headings and notes
+//	derived     true: no parent expected
+//	imported    {from, hash}: written by tracewiki import
+//
+// Requirement document keys (_index.md): title (default: the body's first
+// level-1 heading, else the folder's name), prefix (an id prefix, as
+// written), imported, params. The body is the document's introduction.
 //
 // Decision keys:
 //

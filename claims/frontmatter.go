@@ -583,11 +583,21 @@ type fields struct {
 	issues     []IDRef
 	supersedes []IDRef
 	claims     []Claim
+
+	level     string
+	parents   []IDRef
+	tags      []string
+	fields    map[string]string
+	normative *bool
+	derived   bool
+	imported  *Imported
+	prefix    string
 }
 
 // knownKeys are the frontmatter keys of each kind, sorted.
 var knownKeys = map[fileKind][]string{
-	kindRequirement: {"claims", "id", "implements", "issues", "params", "status", "tests", "title"},
+	kindRequirement: {"claims", "derived", "fields", "id", "implements", "imported", "issues", "level", "normative", "params", "parent", "status", "tags", "tests", "title"},
+	kindDocument:    {"imported", "params", "prefix", "title"},
 	kindDecision:    {"claims", "date", "id", "params", "status", "supersedes", "title"},
 	kindPage:        {"claims", "params", "sources", "title", "type"},
 }
@@ -635,6 +645,42 @@ func decodeFields(kind fileKind, root *value, file string, ds *Diagnostics) fiel
 			f.status = s
 		case "date":
 			f.date = d.str(e)
+		case "prefix":
+			f.prefix = d.str(e)
+		case "level":
+			f.level = d.str(e)
+			if f.level != "" && !validLevel(f.level) {
+				ds.Add(e.val.pos, CodeField, "level %q is not a level (numbers joined by dots: 1, 1.2, 2.0.1)", f.level)
+				f.level = ""
+			}
+		case "parent":
+			seen := map[string]bool{}
+			for _, v := range d.strList(e, true) {
+				switch {
+				case !validID(v.s):
+					ds.Add(v.pos, CodeField, "parent: %q is not a valid requirement id", v.s)
+				case seen[v.s]:
+					ds.Add(v.pos, CodeField, "parent: %q is listed twice", v.s)
+				default:
+					seen[v.s] = true
+					f.parents = append(f.parents, IDRef{ID: v.s, Pos: v.pos})
+				}
+			}
+		case "tags":
+			for _, v := range d.strList(e, true) {
+				if t := strings.TrimSpace(v.s); t != "" && !slices.Contains(f.tags, t) {
+					f.tags = append(f.tags, t)
+				}
+			}
+		case "fields":
+			f.fields = d.stringMap(e)
+		case "normative":
+			b := d.boolean(e, true)
+			f.normative = &b
+		case "derived":
+			f.derived = d.boolean(e, false)
+		case "imported":
+			f.imported = d.imported(e)
 		case "type":
 			f.typ = d.str(e)
 		case "sources":
@@ -762,6 +808,59 @@ func (d decoder) strList(e entry, single bool) []*value {
 	}
 	d.ds.Add(e.val.pos, CodeField, "%s: want a list of strings, got %s", e.key, e.val.describe())
 	return nil
+}
+
+// boolean decodes true or false; nothing gives def.
+func (d decoder) boolean(e entry, def bool) bool {
+	switch {
+	case e.val.kind == vNull:
+		return def
+	case e.val.kind == vScalar && e.val.typ == "bool":
+		return e.val.s == "true"
+	}
+	d.ds.Add(e.val.pos, CodeField, "%s: want true or false, got %s", e.key, e.val.describe())
+	return def
+}
+
+// stringMap decodes a mapping of names to scalars, taken as written.
+func (d decoder) stringMap(e entry) map[string]string {
+	switch e.val.kind {
+	case vNull:
+		return nil
+	case vMap:
+		out := map[string]string{}
+		for _, x := range d.entries(e.val) {
+			switch x.val.kind {
+			case vNull:
+				out[x.key] = ""
+			case vScalar:
+				out[x.key] = x.val.s
+			default:
+				d.ds.Add(x.val.pos, CodeField, "%s.%s: want a string, got %s", e.key, x.key, x.val.describe())
+			}
+		}
+		return out
+	}
+	d.ds.Add(e.val.pos, CodeField, "%s: want a mapping of names to strings, got %s", e.key, e.val.describe())
+	return nil
+}
+
+// imported decodes {from, hash}, written by tracewiki import.
+func (d decoder) imported(e entry) *Imported {
+	m := d.stringMap(e)
+	if m == nil {
+		return nil
+	}
+	im := &Imported{From: m["from"], Hash: m["hash"]}
+	for k := range m {
+		if k != "from" && k != "hash" {
+			d.ds.Add(e.val.pos, CodeUnknownKey, "imported: unknown key %q (known keys: from, hash)", k)
+		}
+	}
+	if im.Hash == "" {
+		d.ds.Add(e.val.pos, CodeField, "imported: want a hash")
+	}
+	return im
 }
 
 // number decodes a finite number.

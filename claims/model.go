@@ -1,5 +1,7 @@
 package claims
 
+import "strings"
+
 // Model is the parsed content of a wiki. It is built once by [Parse] and read,
 // never changed, by every later stage. Each slice is sorted by its unique key
 // (ID for requirements and decisions, Path for pages).
@@ -7,6 +9,9 @@ type Model struct {
 	Requirements []*Requirement
 	Decisions    []*Decision
 	Pages        []*Page
+	// Documents are the requirement documents: every folder under
+	// requirements/ that holds requirements or documents, sorted by Path.
+	Documents []*Document
 }
 
 // TargetRef is a code target as written at one place in the content.
@@ -33,6 +38,54 @@ type Requirement struct {
 	// Revision is "sha256:" + the hex digest of the normalized title and
 	// body (see [Revision]); evidence is recorded against it.
 	Revision string
+
+	// Document is the folder under requirements/ that holds the file
+	// ("system/brakes"); "" for a requirement at the top level.
+	Document string
+	// Level orders the requirement in its document ("1.2.3", compared
+	// numerically by [CompareLevels]); "" when not given.
+	Level string
+	// Parents are the requirements this one refines, as written.
+	Parents []IDRef
+	Tags    []string
+	// Fields are custom string fields, by name.
+	Fields map[string]string
+	// Normative is false for headings and notes, which coverage skips.
+	Normative bool
+	// Derived marks a requirement that expects no parent.
+	Derived bool
+	// Imported records where an imported file came from; nil otherwise.
+	Imported *Imported
+}
+
+// Imported is the imported: frontmatter of a file written by tracewiki
+// import: the source it came from and the hash of the file as written, so
+// a later import can tell whether a person edited it.
+type Imported struct {
+	From string
+	Hash string
+}
+
+// Document is a requirement document: a folder under requirements/, titled
+// by its _index.md.
+type Document struct {
+	// Path is the folder under requirements/: "system/brakes".
+	Path   string
+	Title  string // the _index.md title, else the folder's name
+	Prefix string // optional id prefix, as written
+	// Doc is the _index.md (its body is the document's introduction);
+	// Doc.File is "" when the folder has none.
+	Doc Doc
+}
+
+// Parent returns the path of the document that holds d, "" for a top-level
+// document.
+func (d *Document) Parent() string {
+	i := strings.LastIndexByte(d.Path, '/')
+	if i < 0 {
+		return ""
+	}
+	return d.Path[:i]
 }
 
 // Decision is one file under content/decisions: a decision, issue or ADR.

@@ -30,6 +30,7 @@ const (
 	kindDecision                    // decisions/*.md
 	kindPage                        // every other **/*.md
 	kindRecords                     // claims/*.json, *.yaml, *.yml
+	kindDocument                    // requirements/**/_index.md
 )
 
 // classify returns the kind of the file named name and its path relative to
@@ -42,7 +43,9 @@ func classify(contentPrefix, name string) (fileKind, string) {
 	dir, base := path.Split(rel)
 	ext := path.Ext(base)
 	switch {
-	case dir == "requirements/" && ext == ".md":
+	case strings.HasPrefix(dir, "requirements/") && dir != "requirements/" && base == "_index.md":
+		return kindDocument, rel
+	case strings.HasPrefix(dir, "requirements/") && ext == ".md" && base != "_index.md":
 		return kindRequirement, rel
 	case dir == "decisions/" && ext == ".md":
 		return kindDecision, rel
@@ -72,6 +75,7 @@ type fileResult struct {
 	req     *Requirement
 	dec     *Decision
 	page    *Page
+	doc     *Document
 	idPos   Pos // where the id of a requirement or decision is written
 	records []record
 	diags   Diagnostics
@@ -125,6 +129,8 @@ func Parse(contentDir string, files []File) (*Model, Diagnostics) {
 			l.decPos = append(l.decPos, r.idPos)
 		case kindPage:
 			l.m.Pages = append(l.m.Pages, r.page)
+		case kindDocument:
+			l.m.Documents = append(l.m.Documents, r.doc)
 		case kindRecords:
 			l.records = append(l.records, r.records...)
 		}
@@ -171,7 +177,7 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 	} else {
 		r.idPos = fields.idPos
 	}
-	if kind != kindPage && fields.id == "" && !validID(id) {
+	if (kind == kindRequirement || kind == kindDecision) && fields.id == "" && !validID(id) {
 		ds.Add(r.idPos, CodeField, "file name gives id %q, which is not a valid id (letters, digits, '.', '_', '-'); set id in the frontmatter", id)
 	}
 
@@ -186,6 +192,22 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 			Issues:     fields.issues,
 			Doc:        doc,
 			Revision:   Revision(title, body),
+			Document:   documentOf(rel),
+			Level:      fields.level,
+			Parents:    fields.parents,
+			Tags:       fields.tags,
+			Fields:     fields.fields,
+			Normative:  fields.normative == nil || *fields.normative,
+			Derived:    fields.derived,
+			Imported:   fields.imported,
+		}
+	case kindDocument:
+		folder := documentOf(rel)
+		r.doc = &Document{
+			Path:   folder,
+			Title:  cmp.Or(fields.title, md.title, path.Base(folder)),
+			Prefix: fields.prefix,
+			Doc:    doc,
 		}
 	case kindDecision:
 		r.dec = &Decision{
@@ -268,6 +290,8 @@ func (l *linker) link() {
 	l.index()
 	l.placeRecords()
 	l.checkRefs()
+	l.addDocuments()
+	l.checkParents()
 	l.sortModel()
 }
 
@@ -441,7 +465,10 @@ func (l *linker) checkLinks(doc *Doc) {
 
 func (l *linker) sortModel() {
 	slices.SortStableFunc(l.m.Requirements, func(a, b *Requirement) int {
-		return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Doc.File, b.Doc.File))
+		return cmp.Or(CompareIDs(a.ID, b.ID), strings.Compare(a.Doc.File, b.Doc.File))
+	})
+	slices.SortStableFunc(l.m.Documents, func(a, b *Document) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Doc.File, b.Doc.File))
 	})
 	slices.SortStableFunc(l.m.Decisions, func(a, b *Decision) int {
 		return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Doc.File, b.Doc.File))
@@ -499,6 +526,8 @@ func (ft fileKind) String() string {
 		return "page"
 	case kindRecords:
 		return "claim records"
+	case kindDocument:
+		return "requirement document"
 	}
 	return fmt.Sprintf("fileKind(%d)", int(ft))
 }

@@ -144,16 +144,31 @@ type (
 		Requirements []jsonRequirement `json:"requirements"`
 		Decisions    []jsonDecision    `json:"decisions"`
 		Pages        []jsonPage        `json:"pages"`
+		Documents    []jsonDocument    `json:"documents,omitempty"`
+	}
+	jsonDocument struct {
+		Path   string  `json:"path"`
+		Title  string  `json:"title"`
+		Prefix string  `json:"prefix,omitempty"`
+		Doc    jsonDoc `json:"doc"`
 	}
 	jsonRequirement struct {
-		ID         string       `json:"id"`
-		Title      string       `json:"title"`
-		Status     string       `json:"status,omitempty"`
-		Implements []jsonTarget `json:"implements,omitempty"`
-		Tests      []jsonTarget `json:"tests,omitempty"`
-		Issues     []jsonID     `json:"issues,omitempty"`
-		Revision   string       `json:"revision"`
-		Doc        jsonDoc      `json:"doc"`
+		ID           string            `json:"id"`
+		Title        string            `json:"title"`
+		Status       string            `json:"status,omitempty"`
+		Implements   []jsonTarget      `json:"implements,omitempty"`
+		Tests        []jsonTarget      `json:"tests,omitempty"`
+		Issues       []jsonID          `json:"issues,omitempty"`
+		Revision     string            `json:"revision"`
+		Document     string            `json:"document,omitempty"`
+		Level        string            `json:"level,omitempty"`
+		Parents      []jsonID          `json:"parents,omitempty"`
+		Tags         []string          `json:"tags,omitempty"`
+		Fields       map[string]string `json:"fields,omitempty"`
+		NotNormative bool              `json:"not_normative,omitempty"`
+		Derived      bool              `json:"derived,omitempty"`
+		Imported     *Imported         `json:"imported,omitempty"`
+		Doc          jsonDoc           `json:"doc"`
 	}
 	jsonDecision struct {
 		ID         string   `json:"id"`
@@ -216,6 +231,8 @@ func renderModel(m *Model) []byte {
 			ID: r.ID, Title: r.Title, Status: r.Status,
 			Implements: targets(r.Implements), Tests: targets(r.Tests), Issues: ids(r.Issues),
 			Revision: r.Revision, Doc: doc(r.Doc),
+			Document: r.Document, Level: r.Level, Parents: ids(r.Parents), Tags: r.Tags, Fields: r.Fields,
+			NotNormative: !r.Normative, Derived: r.Derived, Imported: r.Imported,
 		})
 	}
 	for _, d := range m.Decisions {
@@ -229,6 +246,9 @@ func renderModel(m *Model) []byte {
 			Path: p.Path, Title: p.Title, Type: p.Type, Sources: p.Sources,
 			Synthesized: p.Synthesized, Doc: doc(p.Doc),
 		})
+	}
+	for _, d := range m.Documents {
+		out.Documents = append(out.Documents, jsonDocument{Path: d.Path, Title: d.Title, Prefix: d.Prefix, Doc: doc(d.Doc)})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

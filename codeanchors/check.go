@@ -94,6 +94,16 @@ type EvidenceStatus struct {
 	Verdict  Verdict
 }
 
+// ParentStatus is the live state of one parent link: stale
+// (parent_changed) when the parent's revision is not the one the child was
+// last reviewed against, unknown (uncaptured) when never stamped.
+type ParentStatus struct {
+	Child, Parent string     // requirement ids
+	Pos           claims.Pos // where the child names the parent
+	Link          *ParentLink
+	Verdict       Verdict
+}
+
 // RequirementStatus holds the three derived fields of a requirement.
 type RequirementStatus struct {
 	ID          string
@@ -107,6 +117,7 @@ type Report struct {
 	Targets      []TargetStatus      // in ref order
 	Evidence     []EvidenceStatus    // in lock order: requirement, run
 	Requirements []RequirementStatus // in model order
+	Parents      []ParentStatus      // by child in model order, then as written
 }
 
 // Check judges every link of m against the lock and the current sources.
@@ -166,6 +177,7 @@ func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
 			verified[es.Evidence.Req] = true
 		}
 	}
+	rep.Parents = CheckParents(m, l)
 	anyLinked := func(refs []claims.TargetRef) bool {
 		return slices.ContainsFunc(refs, func(t claims.TargetRef) bool { return state[t.Target.String()] == Linked })
 	}
@@ -190,6 +202,36 @@ func (rep *Report) NeedsLocate() bool {
 		}
 	}
 	return false
+}
+
+// CheckParents judges every parent link of m against its review stamp in
+// l. This is the only place a parent link's state is decided.
+func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
+	revision := make(map[string]string, len(m.Requirements))
+	for _, r := range m.Requirements {
+		revision[r.ID] = r.Revision
+	}
+	var out []ParentStatus
+	for _, r := range m.Requirements {
+		for _, p := range r.Parents {
+			rev, ok := revision[p.ID]
+			if !ok {
+				continue // an unknown parent is a content diagnostic
+			}
+			ps := ParentStatus{Child: r.ID, Parent: p.ID, Pos: p.Pos}
+			if link, ok := l.Parents[ParentKey(r.ID, p.ID)]; ok {
+				ps.Link = &link
+				if link.Revision != rev {
+					ps.Verdict.Reason = ParentChanged
+				}
+			} else {
+				ps.Verdict.Reason = Uncaptured
+			}
+			ps.Verdict.State = ps.Verdict.Reason.State()
+			out = append(out, ps)
+		}
+	}
+	return out
 }
 
 // ResolveIn resolves t in s, where s may be nil (missing) or absent.

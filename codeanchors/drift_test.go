@@ -100,6 +100,7 @@ func TestReasonsTable(t *testing.T) {
 		RequirementChanged:   "evidencia caducada: el requisito cambió desde que se verificó",
 		CodeChanged:          "evidencia caducada: el código cambió desde que se verificó",
 		TestsFailed:          "las pruebas enlazadas fallaron en esta ejecución",
+		ParentChanged:        "sospechoso: el requisito padre cambió desde que se revisó este",
 		TargetMissing:        "el objetivo del enlace ya no existe",
 		Ambiguous:            "el símbolo está definido más de una vez en el fichero",
 		Uncaptured:           "el enlace aún no se ha capturado",
@@ -134,6 +135,9 @@ func TestReasonsTable(t *testing.T) {
 		if got := [2]string{r.WhyNever("en"), r.WhyNever("es")}; got != want {
 			t.Errorf("%s.WhyNever = %q, want %q", r, got, want)
 		}
+	}
+	if !strings.Contains(ParentChanged.Why("en"), "suspect") || ParentChanged.State() != Stale {
+		t.Errorf("ParentChanged = %s %q, want stale and suspect", ParentChanged.State(), ParentChanged.Why("en"))
 	}
 	if Reason("").State() != Linked || Reason("").Why("en") != "" {
 		t.Error("the empty reason is not linked with an empty why")

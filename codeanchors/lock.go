@@ -28,8 +28,31 @@ const MaxCapturedLines = 400
 type Lock struct {
 	Anchors map[string]Anchor `json:"anchors"` // keyed by target ref, PATH@SYMBOL
 	// Evidence is sorted by requirement, then run.
-	Evidence      []Evidence `json:"evidence"`
-	SchemaVersion int        `json:"schemaVersion"`
+	Evidence []Evidence `json:"evidence"`
+	// Parents are the review stamps of parent links, keyed by
+	// [ParentKey] (CHILD->PARENT); absent from a lock that has none.
+	Parents       map[string]ParentLink `json:"parents,omitempty"`
+	SchemaVersion int                   `json:"schemaVersion"`
+}
+
+// ParentLink is the review stamp of one parent link: the parent's revision
+// when the child was last reviewed against it, who reviewed and when. The
+// link is suspect (parent_changed) once the parent's revision differs.
+type ParentLink struct {
+	Revision   string `json:"revision"`
+	ReviewedAt string `json:"reviewed_at"` // RFC 3339, UTC
+	ReviewedBy string `json:"reviewed_by,omitempty"`
+}
+
+// ParentKey is the lock key of the link from child to parent.
+func ParentKey(child, parent string) string { return child + "->" + parent }
+
+// StampParent records that child was reviewed against parent at revision.
+func (l *Lock) StampParent(child, parent string, link ParentLink) {
+	if l.Parents == nil {
+		l.Parents = map[string]ParentLink{}
+	}
+	l.Parents[ParentKey(child, parent)] = link
 }
 
 // Anchor is a captured code target: where it was, what it hashed to, which
@@ -134,7 +157,26 @@ func ParseLock(name string, data []byte) (*Lock, error) {
 			return nil, corrupt(keyOffset(data, key), "anchor %q: %s", key, msg)
 		}
 	}
+	for _, key := range slices.Sorted(maps.Keys(l.Parents)) {
+		if msg := l.Parents[key].invalid(key); msg != "" {
+			return nil, corrupt(keyOffset(data, key), "parent link %q: %s", key, msg)
+		}
+	}
 	return &l, nil
+}
+
+// invalid says what is impossible in a parent link keyed key, or "".
+func (p ParentLink) invalid(key string) string {
+	child, parent, ok := strings.Cut(key, "->")
+	switch {
+	case !ok || child == "" || parent == "" || strings.Contains(parent, "->"):
+		return "the key is not CHILD->PARENT"
+	case p.Revision == "":
+		return "no revision"
+	case p.ReviewedAt == "":
+		return "no reviewed_at"
+	}
+	return ""
 }
 
 // invalid says what is impossible in an anchor keyed key, or "".

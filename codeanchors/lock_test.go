@@ -52,6 +52,9 @@ func TestParseLockCorrupt(t *testing.T) {
 		{"truncated", goodLock, goodLock[:120], `lock:6: corrupt lock file:`},
 		{"no version", `"schemaVersion": 1`, `"x_": 1`, `corrupt lock file`},
 		{"BOM", goodLock, "\ufeff" + goodLock, `lock:1: corrupt lock file`},
+		{"parent key without arrow", `"evidence": []`, `"evidence": [], "parents": {"SW-1": {"revision": "sha256:00", "reviewed_at": "x"}}`, `parent link "SW-1": the key is not CHILD->PARENT`},
+		{"parent without revision", `"evidence": []`, `"evidence": [], "parents": {"SW-1->SYS-1": {"reviewed_at": "x"}}`, `parent link "SW-1->SYS-1": no revision`},
+		{"duplicate parent link", `"evidence": []`, `"evidence": [], "parents": {"A->B": {"revision": "r", "reviewed_at": "x"}, "A->B": {"revision": "r", "reviewed_at": "x"}}`, `repeated`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := strings.Replace(goodLock, c.old, c.new, 1)
@@ -75,6 +78,7 @@ func TestParseLockValid(t *testing.T) {
 	for _, data := range []string{
 		goodLock,
 		strings.Replace(strings.Replace(goodLock, `"end": 3`, `"end": 0`, 1), `"start": 3`, `"start": 1`, 1),
+		strings.Replace(goodLock, `"evidence": []`, `"evidence": [], "parents": {"SW-1->SYS-1": {"revision": "sha256:00", "reviewed_at": "2026-01-01T00:00:00Z", "reviewed_by": "ann"}}`, 1),
 		"", " \n",
 	} {
 		l, err := ParseLock("lock", []byte(data))
@@ -126,6 +130,7 @@ func FuzzParseLock(f *testing.F) {
 	f.Add([]byte(`{"anchors": {}, "evidence": [], "schemaVersion": 1}`))
 	f.Add([]byte(`{"anchors": {"a@b": {"path": "a", "start": 1, "end": 0}}, "evidence": [{"req": "R", "run": "r", "tests": [{"name": "T", "outcome": "pass", "target": "t"}]}], "schemaVersion": 1}`))
 	f.Add([]byte(`{"anchors": {"a": {}, "a": {}}, "schemaVersion": 1}`))
+	f.Add([]byte(`{"anchors": {}, "evidence": [], "parents": {"A->B": {"revision": "sha256:00", "reviewed_at": "t"}}, "schemaVersion": 1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := ParseLock("lock", data)
 		if err != nil {

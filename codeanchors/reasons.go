@@ -21,6 +21,7 @@ const (
 	RequirementChanged   Reason = "requirement_changed_since_verification"
 	CodeChanged          Reason = "code_changed_since_verification"
 	TestsFailed          Reason = "tests_failed"
+	ParentChanged        Reason = "parent_changed"
 	TargetMissing        Reason = "target_missing"
 	Ambiguous            Reason = "ambiguous"
 	Uncaptured           Reason = "uncaptured"
@@ -81,6 +82,11 @@ var reasons = map[Reason]reasonText{
 		whyES:  "el símbolo está definido más de una vez en el fichero",
 		todoEN: "link the file or a line range instead, or make the name unique",
 		todoES: "enlace el fichero o un rango de líneas, o haga el nombre único"},
+	ParentChanged: {state: Stale,
+		whyEN:  "suspect: the parent requirement changed after this one was reviewed",
+		whyES:  "sospechoso: el requisito padre cambió desde que se revisó este",
+		todoEN: "read the parent's new text, update this requirement if needed, then run: tracewiki review CHILD",
+		todoES: "lea el nuevo texto del padre, actualice este requisito si hace falta y ejecute: tracewiki review HIJO"},
 	Uncaptured: {state: Unknown,
 		whyEN: "the link has not been captured yet", whyES: "el enlace aún no se ha capturado",
 		todoEN: "anchor it to the code it names: tracewiki capture",
@@ -88,7 +94,7 @@ var reasons = map[Reason]reasonText{
 }
 
 // Reasons lists every reason in the order of SPEC 2.
-var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, TargetMissing, Ambiguous, Uncaptured}
+var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, ParentChanged, TargetMissing, Ambiguous, Uncaptured}
 
 // ParseReason returns the reason named s; ok is false for a name that is
 // not a reason.

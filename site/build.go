@@ -252,7 +252,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 		return nil, err
 	}
 	out := map[string]*template.Template{}
-	for _, name := range []string{"home", "node", "list", "drift", "search", "matrix"} {
+	for _, name := range []string{"home", "node", "list", "drift", "search", "matrix", "document"} {
 		t, err := template.Must(base.Clone()).ParseFS(templates.FS, name+".html")
 		if err != nil {
 			return nil, err

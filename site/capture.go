@@ -27,6 +27,9 @@ type CaptureOptions struct {
 type CaptureResult struct {
 	Captured []string // refs, in order
 	Failed   []error  // one per target that could not be captured
+	// Stamped lists the parent links seen for the first time (CHILD->PARENT),
+	// stamped with their parent's current revision.
+	Stamped []string
 }
 
 // Capture resolves targets and records their anchors in the lock file. A
@@ -89,6 +92,7 @@ func (p *Project) captureFrom(opts CaptureOptions, explicit []claims.Target, sou
 			l.Anchors[ref] = a
 			res.Captured = append(res.Captured, ref)
 		}
+		res.Stamped = stampNew(p.Model, l, at, by)
 		return nil
 	})
 	if err != nil {
@@ -117,6 +121,9 @@ func (r *CaptureResult) String() string {
 	}
 	for _, err := range r.Failed {
 		fmt.Fprintf(&b, "not captured: %v\n", err)
+	}
+	for _, k := range r.Stamped {
+		fmt.Fprintf(&b, "stamped parent link %s\n", k)
 	}
 	return b.String()
 }

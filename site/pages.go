@@ -33,6 +33,7 @@ type pageData struct {
 	Cards          []card
 	Groups         []driftGroup
 	Matrix         *matrixData
+	Tree           []docItem // a requirement document's printable tree
 }
 
 type fact struct{ Name, Value, URL string }
@@ -134,7 +135,11 @@ func (b *builder) pages() []page {
 			files[n.Path] = true
 		default:
 			n := n
-			add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+			tmpl := "node"
+			if n.Type == synth.TypeDocument {
+				tmpl = "document"
+			}
+			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
 		}
 		if n.Type == synth.TypeTest {
 			files[n.Path] = true
@@ -183,6 +188,8 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 		b.testPage(d, n, root)
 	case synth.TypeRun:
 		b.runPage(d, n, root)
+	case synth.TypeDocument:
+		err = b.documentPage(d, n, root)
 	}
 	d.Title = d.Heading // the tab reads "Title · Site"
 	return d, synth.NodeJSON{SchemaVersion: synth.SchemaVersion, Node: n, Neighborhood: nb}, err
@@ -251,6 +258,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 	for _, is := range r.Issues {
 		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + pageURL("decisions/"+segment(is.ID))})
 	}
+	b.requirementStructure(d, r, root)
 	var err error
 	if d.Body, err = b.body(&r.Doc, root, n.Title); err != nil {
 		return err
@@ -519,7 +527,7 @@ func (b *builder) body(d *claims.Doc, root, title string) (template.HTML, error)
 }
 
 func (b *builder) requirement(id string) *claims.Requirement {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Requirements, id, func(r *claims.Requirement, id string) int { return cmp.Compare(r.ID, id) })
+	i, _ := slices.BinarySearchFunc(b.p.Model.Requirements, id, func(r *claims.Requirement, id string) int { return claims.CompareIDs(r.ID, id) })
 	return b.p.Model.Requirements[i]
 }
 

@@ -115,6 +115,7 @@ func TestSchemas(t *testing.T) {
 		dir  func(t *testing.T) string
 	}{
 		{"shop", func(t *testing.T) string { return fixture(t, "shop") }},
+		{"reqs", func(t *testing.T) string { return fixture(t, "reqs") }},
 		{"own", func(t *testing.T) string { return ".." }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // index.json twin; links between pages are relative, so the site works
 // under any base URL and from the file system.
 //
-//	requirements/ID/     decisions/ID/     pages/PATH/
+//	requirements/ID/     decisions/ID/     pages/PATH/    documents/FOLDER/
 //	code/PATH/           tests/PATH/SYMBOL/   runs/ID/
 //	symbols live on their file's page, at #sym-SYMBOL.
 
@@ -31,6 +31,8 @@ func nodeDir(n synth.Node) string {
 		return "tests/" + pathSegments(n.Path) + "/" + segment(testName(n))
 	case synth.TypeRun:
 		return "runs/" + segment(n.Label)
+	case synth.TypeDocument:
+		return documentDir(n.Document)
 	}
 	return ""
 }

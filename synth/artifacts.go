@@ -84,6 +84,17 @@ func NewDrift(rep *codeanchors.Report, lang string, url func(nodeID string) stri
 			URL: url(req), Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
 		})
 	}
+	for _, ps := range rep.Parents {
+		if ps.Verdict.State == codeanchors.Linked {
+			continue
+		}
+		child := TypeRequirement + ":" + ps.Child
+		d.Links = append(d.Links, DriftLink{
+			Ref: TypeRequirement + ":" + ps.Parent, State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason),
+			Why: ps.Verdict.Reason.Why(lang), ClaimedBy: []string{child}, ClaimedAt: []string{ps.Pos.String()},
+			URL: url(child),
+		})
+	}
 	slices.SortStableFunc(d.Links, func(a, b DriftLink) int {
 		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.Compare(a.ClaimedBy, b.ClaimedBy))
 	})
@@ -206,6 +217,9 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 	}
 	for _, es := range rep.Evidence {
 		count(es.Verdict)
+	}
+	for _, ps := range rep.Parents {
+		count(ps.Verdict)
 	}
 	return m
 }

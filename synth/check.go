@@ -24,7 +24,8 @@ type CheckReport struct {
 }
 
 // CheckTarget is one link target: a code target (ref PATH@SYMBOL, PATH or
-// PATH#Lx-Ly) or an evidence entry (ref run:ID, claimed by its requirement).
+// PATH#Lx-Ly), an evidence entry (ref run:ID, claimed by its requirement)
+// or a parent link (ref requirement:PARENT, claimed by the child).
 type CheckTarget struct {
 	Ref         string   `json:"ref"`
 	State       string   `json:"state"`
@@ -87,6 +88,12 @@ func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
 			Why: es.Verdict.Why(lang), ClaimedBy: []string{"requirement:" + es.Evidence.Req},
 			Passed: &passed, Note: es.Verdict.Note,
 			Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
+		})
+	}
+	for _, ps := range rep.Parents {
+		out.Targets = append(out.Targets, CheckTarget{
+			Ref: TypeRequirement + ":" + ps.Parent, State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason),
+			Why: ps.Verdict.Reason.Why(lang), ClaimedBy: []string{TypeRequirement + ":" + ps.Child},
 		})
 	}
 	slices.SortStableFunc(out.Targets, func(a, b CheckTarget) int {

@@ -233,7 +233,7 @@ func (s *Snapshot) urls(preview string) map[string]string {
 // linkKey identifies a link across builds: its ref, and for an evidence
 // entry its requirement too (one run may evidence several).
 func linkKey(l DriftLink) string {
-	if strings.HasPrefix(l.Ref, TypeRun+":") && len(l.ClaimedBy) > 0 {
+	if (strings.HasPrefix(l.Ref, TypeRun+":") || strings.HasPrefix(l.Ref, TypeRequirement+":")) && len(l.ClaimedBy) > 0 {
 		return l.Ref + " " + l.ClaimedBy[0]
 	}
 	return l.Ref
@@ -249,7 +249,7 @@ func linkStates(g GraphJSON) map[string]LinkState {
 		}
 	}
 	for _, e := range g.Edges {
-		if e.Kind == KindEvidences {
+		if e.Kind == KindEvidences || e.Kind == KindParent {
 			m[e.Dst+" "+e.Src] = LinkState{State: e.State, Reason: e.Reason, Why: e.Why}
 		}
 	}

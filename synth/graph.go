@@ -18,10 +18,11 @@ const (
 	TypeRun         = "run"
 	TypePage        = "page"
 	TypeFile        = "file"
+	TypeDocument    = "document"
 )
 
 var typeRank = map[string]int{
-	TypeRequirement: 0, TypeDecision: 1, TypeSymbol: 2, TypeTest: 3, TypeRun: 4, TypePage: 5, TypeFile: 6,
+	TypeRequirement: 0, TypeDecision: 1, TypeSymbol: 2, TypeTest: 3, TypeRun: 4, TypePage: 5, TypeFile: 6, TypeDocument: 7,
 }
 
 // Edge relations: exactly these three.
@@ -49,6 +50,12 @@ const (
 	KindSupersedes = "supersedes"
 	KindEvidences  = "evidences"
 	KindMentions   = "mentions"
+	// KindParent is a declared edge from a requirement to a parent it
+	// refines; it carries the link's suspect state.
+	KindParent = "parent"
+	// KindContains is a declared edge from a requirement document to a
+	// requirement or a nested document in its folder.
+	KindContains = "contains"
 )
 
 // Node is one node of the graph. Fields that do not apply to its type are
@@ -79,6 +86,14 @@ type Node struct {
 	Tested      *bool  `json:"tested,omitempty"`
 	Verified    *bool  `json:"verified,omitempty"`
 	Revision    string `json:"revision,omitempty"`
+	// Requirement structure (SPEC 1.2): set on requirement nodes; a
+	// document node has its folder in Document and its title.
+	Document  string            `json:"document,omitempty"`
+	Level     string            `json:"level,omitempty"`
+	Tags      []string          `json:"tags,omitempty"`
+	Fields    map[string]string `json:"fields,omitempty"`
+	Normative *bool             `json:"normative,omitempty"` // nil: normative (the default); false for headings and notes
+	Derived   bool              `json:"derived,omitempty"`
 }
 
 // Edge is one directed edge.
@@ -212,11 +227,26 @@ func (b *builder) addRequirements() {
 		s := status[r.ID]
 		n.Title, n.Status, n.Revision = r.Title, r.Status, r.Revision
 		n.Implemented, n.Tested, n.Verified = &s.Implemented, &s.Tested, &s.Verified
+		n.Document, n.Level, n.Tags, n.Fields, n.Derived = r.Document, r.Level, r.Tags, r.Fields, r.Derived
+		if !r.Normative {
+			n.Normative = &r.Normative // present only when false: the default is true
+		}
+		if r.Document != "" {
+			b.edge(DocumentNodeID(r.Document), n.ID, Declared, KindContains, nil)
+		}
 		for _, d := range r.Issues {
 			b.edge(n.ID, TypeDecision+":"+d.ID, Declared, KindIssues, nil)
 		}
 		for _, t := range slices.Concat(r.Implements, r.Tests) {
 			b.targets[n.ID] = append(b.targets[n.ID], t.Target.Path)
+		}
+	}
+	b.addParents()
+	for _, d := range b.in.Model.Documents {
+		n := b.node(DocumentNodeID(d.Path), TypeDocument)
+		n.Title, n.Document, n.Path = d.Title, d.Path, d.Doc.File
+		if up := d.Parent(); up != "" {
+			b.edge(DocumentNodeID(up), n.ID, Declared, KindContains, nil)
 		}
 	}
 	for _, d := range b.in.Model.Decisions {
@@ -229,6 +259,27 @@ func (b *builder) addRequirements() {
 	for _, p := range b.in.Model.Pages {
 		n := b.node(TypePage+":"+p.Path, TypePage)
 		n.Title, n.Kind, n.Path = p.Title, p.Type, p.Doc.File
+	}
+}
+
+// DocumentNodeID is the node id of the requirement document in folder
+// (relative to requirements/): document:system/brakes.
+func DocumentNodeID(folder string) string { return TypeDocument + ":" + folder }
+
+// addParents adds a parent edge from every requirement to each of its
+// parents, with the link's verdict when the report judged it.
+func (b *builder) addParents() {
+	if b.in.Report != nil {
+		for i := range b.in.Report.Parents {
+			ps := &b.in.Report.Parents[i]
+			b.edge(TypeRequirement+":"+ps.Child, TypeRequirement+":"+ps.Parent, Declared, KindParent, &ps.Verdict)
+		}
+		return
+	}
+	for _, r := range b.in.Model.Requirements {
+		for _, p := range r.Parents {
+			b.edge(TypeRequirement+":"+r.ID, TypeRequirement+":"+p.ID, Declared, KindParent, nil)
+		}
 	}
 }
 

@@ -117,6 +117,7 @@ var reasonHelp = map[codeanchors.Reason]string{
 	codeanchors.RequirementChanged:   "The requirement's text changed after its tests last ran. Run its tests again and record them with `tracewiki evidence --run ID --report FILE`.",
 	codeanchors.CodeChanged:          "An implementing or test symbol of the requirement changed after its tests last ran: the run vouches for the code it ran against, not its successor. Run the tests again and record them with `tracewiki evidence --run ID --report FILE`.",
 	codeanchors.TestsFailed:          "Some linked test failed (or was skipped) in the run. Fix the code or the test, run the tests again and record them with `tracewiki evidence --run ID --report FILE`.",
+	codeanchors.ParentChanged:        "A parent requirement changed after this requirement was last reviewed against it. Read the parent's new text, update the child if needed, then record the review with `tracewiki review CHILD`.",
 	codeanchors.TargetMissing:        "The file (or, for evidence, the requirement) was deleted. Point the link at what replaced it, or remove the link.",
 	codeanchors.Ambiguous:            "The name is defined more than once in the file. Link the file or a line range instead, or make the name unique.",
 	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",
@@ -224,8 +225,12 @@ func findingsOf(c *CheckReport, m *claims.Model, lock string) []finding {
 		uses[r.Target.String()] = r
 	}
 	reqFile := map[string]place{}
+	parentAt := map[string]place{} // "requirement:PARENT requirement:CHILD" → where the child names it
 	for _, r := range m.Requirements {
 		reqFile["requirement:"+r.ID] = place{Path: r.Doc.File, Start: 1, End: lastLine(r.Doc)}
+		for _, p := range r.Parents {
+			parentAt["requirement:"+p.ID+" requirement:"+r.ID] = place{Path: p.Pos.File, Start: p.Pos.Line}
+		}
 	}
 	var out []finding
 	for _, t := range c.Targets {
@@ -242,6 +247,19 @@ func findingsOf(c *CheckReport, m *claims.Model, lock string) []finding {
 			for _, node := range t.ClaimedBy {
 				if p, ok := reqFile[node]; ok {
 					f.written = append(f.written, usedAt{place: p, Node: node, Role: codeanchors.RoleEvidences})
+				}
+			}
+			f.at = place{Path: lock, Start: 1}
+			if len(f.written) > 0 {
+				f.at = f.written[0].place
+			}
+			out = append(out, f)
+			continue
+		}
+		if strings.HasPrefix(t.Ref, TypeRequirement+":") { // a parent link, claimed by the child
+			for _, node := range t.ClaimedBy {
+				if p, ok := parentAt[t.Ref+" "+node]; ok {
+					f.written = append(f.written, usedAt{place: p, Node: node, Role: KindParent})
 				}
 			}
 			f.at = place{Path: lock, Start: 1}
@@ -310,7 +328,7 @@ func (f finding) message() string {
 // evidence several requirements).
 func (f finding) fingerprint() string {
 	key := f.Ref + "\n" + f.Reason
-	if f.Passed != nil {
+	if f.Passed != nil || strings.HasPrefix(f.Ref, TypeRequirement+":") {
 		key += "\n" + strings.Join(f.ClaimedBy, ",")
 	}
 	sum := sha256.Sum256([]byte(key))
@@ -324,6 +342,8 @@ func (u usedAt) says() string {
 		return u.Node + " claims this"
 	case codeanchors.RoleEvidences:
 		return u.Node + " is evidenced by this run"
+	case KindParent:
+		return u.Node + " refines this parent"
 	}
 	return u.Node + " " + u.Role + " this"
 }

@@ -34,6 +34,7 @@ Commands:
 	search      rank requirements, decisions, pages and code for a query, as JSON
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
 	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
+	review      record that requirements were reviewed against their parents
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -126,6 +127,18 @@ and moves its anchor in the lock, and prints each rewrite. It never
 guesses: several candidates, or a same_name one alone, are printed as "not
 relinked" for a person to decide. --dry-run prints the same and writes
 nothing.
+
+# review
+
+	tracewiki review [--by WHO] ID... | --all-suspect --yes
+
+Review records, in the lock file, that each named requirement was reviewed
+against its parents: every parent link of it is stamped with the parent's
+current revision, who (--by, default git's user.email) and when. A parent
+link whose parent changed since its last review is stale (parent_changed,
+"suspect") in check, the site, SARIF and diff until then. --all-suspect
+reviews every suspect link at once and needs --yes. A link never stamped is
+stamped by the first build or capture that sees it.
 
 # neighborhood
 

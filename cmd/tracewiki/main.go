@@ -52,6 +52,7 @@ var commands = map[string]func(e *env, args []string) int{
 	"search":       runSearch,
 	"lookup":       runLookup,
 	"mcp":          runMCP,
+	"review":       runReview,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -1,0 +1,256 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// docItem is one entry of a document's printable tree: a nested document's
+// heading, or a requirement (a heading when it is not normative).
+type docItem struct {
+	Depth    int // heading depth below the page's h1: 1 → h2, capped at 5
+	Section  bool
+	ID       string // requirement id; "" for a document
+	Title    string
+	URL      string
+	Level    string
+	Status   string
+	Body     template.HTML
+	Node     synth.Node
+	Parents  []docLink
+	Children []docLink
+	Tags     []string
+	Fields   []fact
+	// Open and Close are the heading's tags, h2 to h6 by Depth.
+	Open, Close                   template.HTML
+	Implemented, Tested, Verified bool
+}
+
+// withHeading sets the heading tags of an item from its depth.
+func (it docItem) withHeading(class string) docItem {
+	h := fmt.Sprintf("h%d", min(it.Depth, 5)+1)
+	it.Open = template.HTML(fmt.Sprintf("<%s class=%q>", h, class))
+	it.Close = template.HTML("</" + h + ">")
+	return it
+}
+
+// docLink is a parent or child of a requirement on a document page, with
+// the state of the link (parents only).
+type docLink struct {
+	ID, URL, Title string
+	Stale          bool
+	Why            string
+}
+
+// requirementsOf returns the requirements directly in a document folder, in
+// level order.
+func requirementsOf(m *claims.Model, folder string) []*claims.Requirement {
+	var out []*claims.Requirement
+	for _, r := range m.Requirements {
+		if r.Document == folder {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, claims.CompareInDocument)
+	return out
+}
+
+// documentPage is the printable page of a requirement document: its
+// introduction, then its requirements in level order, then its nested
+// documents as sections, each requirement with its text, state badges,
+// parents and children.
+func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
+	folder := strings.TrimPrefix(n.ID, synth.TypeDocument+":")
+	d.Heading = n.Title
+	d.Facts = append(d.Facts, fact{Name: "folder", Value: b.p.Config.Content + "/requirements/" + folder})
+	doc := b.document(folder)
+	if doc.Prefix != "" {
+		d.Facts = append(d.Facts, fact{Name: "prefix", Value: doc.Prefix})
+	}
+	if up := doc.Parent(); up != "" {
+		d.Facts = append(d.Facts, fact{Name: "part of", Value: up, URL: root + pageURL(documentDir(up))})
+	}
+	if doc.Doc.File != "" {
+		var err error
+		if d.Body, err = b.body(&doc.Doc, root, doc.Title); err != nil {
+			return err
+		}
+	}
+	cov := Coverage(b.p.Model, b.a.Report, folder)
+	d.Facts = append(d.Facts, fact{Name: "coverage", Value: cov.String()})
+	return b.documentTree(d, doc, 0, root)
+}
+
+func (b *builder) documentTree(d *pageData, doc *claims.Document, depth int, root string) error {
+	if depth > 0 {
+		d.Tree = append(d.Tree, docItem{Depth: min(depth, 5), Section: true, Title: doc.Title, URL: root + pageURL(documentDir(doc.Path))}.withHeading("doc-section"))
+	}
+	for _, r := range requirementsOf(b.p.Model, doc.Path) {
+		it, err := b.docRequirement(r, depth, root)
+		if err != nil {
+			return err
+		}
+		d.Tree = append(d.Tree, it)
+	}
+	for _, sub := range b.p.Model.Documents {
+		if sub.Parent() == doc.Path && sub.Path != doc.Path {
+			if err := b.documentTree(d, sub, depth+1, root); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) (docItem, error) {
+	n, _ := b.graph.Node(synth.TypeRequirement + ":" + r.ID)
+	it := docItem{
+		Depth: min(depth+claims.Depth(r.Level), 5), Section: !r.Normative, ID: r.ID, Title: r.Title,
+		URL: root + pageURL("requirements/"+segment(r.ID)), Level: r.Level, Status: r.Status, Node: n, Tags: r.Tags,
+	}
+	for _, k := range sortedKeys(r.Fields) {
+		it.Fields = append(it.Fields, fact{Name: k, Value: r.Fields[k]})
+	}
+	it.Parents, it.Children = b.parentLinks(r, root)
+	it.Implemented = n.Implemented != nil && *n.Implemented
+	it.Tested = n.Tested != nil && *n.Tested
+	it.Verified = n.Verified != nil && *n.Verified
+	var err error
+	it.Body, err = b.body(&r.Doc, root, r.Title)
+	return it.withHeading("doc-title"), err
+}
+
+// parentLinks lists a requirement's parents, with each link's state, and
+// its children.
+func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, children []docLink) {
+	link := func(id string) docLink {
+		l := docLink{ID: id, URL: root + pageURL("requirements/"+segment(id))}
+		if n, ok := b.graph.Node(synth.TypeRequirement + ":" + id); ok {
+			l.Title = n.Title
+		}
+		return l
+	}
+	for _, ps := range b.a.Report.Parents {
+		switch {
+		case ps.Child == r.ID:
+			l := link(ps.Parent)
+			l.Stale, l.Why = ps.Verdict.State == codeanchors.Stale, ps.Verdict.Reason.Why(b.lang)
+			parents = append(parents, l)
+		case ps.Parent == r.ID:
+			children = append(children, link(ps.Child))
+		}
+	}
+	slices.SortStableFunc(children, func(x, y docLink) int { return claims.CompareIDs(x.ID, y.ID) })
+	return parents, children
+}
+
+// requirementStructure adds a requirement's document, level, tags, fields,
+// parents and children to its page.
+func (b *builder) requirementStructure(d *pageData, r *claims.Requirement, root string) {
+	if r.Document != "" {
+		d.Facts = append(d.Facts, fact{Name: "document", Value: b.document(r.Document).Title, URL: root + pageURL(documentDir(r.Document)) + "#req-" + segment(r.ID)})
+	}
+	if r.Level != "" {
+		d.Facts = append(d.Facts, fact{Name: "level", Value: r.Level})
+	}
+	if !r.Normative {
+		d.Facts = append(d.Facts, fact{Name: "normative", Value: "no (a heading or note)"})
+	}
+	if r.Derived {
+		d.Facts = append(d.Facts, fact{Name: "derived", Value: "yes (no parent expected)"})
+	}
+	if len(r.Tags) > 0 {
+		d.Facts = append(d.Facts, fact{Name: "tags", Value: strings.Join(r.Tags, ", ")})
+	}
+	for _, k := range sortedKeys(r.Fields) {
+		d.Facts = append(d.Facts, fact{Name: k, Value: r.Fields[k]})
+	}
+	parents, children := b.parentLinks(r, root)
+	if len(parents) == 0 && len(children) == 0 {
+		return
+	}
+	t := table{Title: "Parents", Head: []string{"requirement", "title", "link"}, Empty: "none: a top-level or derived requirement"}
+	for _, p := range parents {
+		st := cell{Text: "reviewed", Badge: "linked"}
+		if p.Stale {
+			st = cell{Text: "suspect", Badge: "stale", Title: p.Why}
+		} else if p.Why != "" {
+			st = cell{Text: "not reviewed", Badge: "unknown", Title: p.Why}
+		}
+		t.Rows = append(t.Rows, row{Stale: p.Stale, Cells: []cell{{Text: p.ID, URL: p.URL}, {Text: p.Title}, st}})
+	}
+	d.Tables = append(d.Tables, t)
+	c := table{Title: "Children", Head: []string{"requirement", "title"}, Empty: "none"}
+	for _, ch := range children {
+		c.Rows = append(c.Rows, row{Cells: []cell{{Text: ch.ID, URL: ch.URL}, {Text: ch.Title}}})
+	}
+	d.Tables = append(d.Tables, c)
+}
+
+func (b *builder) document(folder string) *claims.Document {
+	i, _ := slices.BinarySearchFunc(b.p.Model.Documents, folder, func(d *claims.Document, p string) int { return strings.Compare(d.Path, p) })
+	return b.p.Model.Documents[i]
+}
+
+// documentDir is the folder of a requirement document's page.
+func documentDir(folder string) string { return "documents/" + pathSegments(folder) }
+
+// DocumentCoverage counts the normative requirements of a document (and
+// the documents nested in it) by their derived fields (SPEC 2: coverage
+// counts normative requirements only).
+type DocumentCoverage struct {
+	Document    string `json:"document"` // folder; "" for every requirement
+	Normative   int    `json:"normative"`
+	Implemented int    `json:"implemented"`
+	Tested      int    `json:"tested"`
+	Verified    int    `json:"verified"`
+	Suspect     int    `json:"suspect"` // with a stale parent link
+}
+
+// String is "3 of 4 implemented, 2 tested, 1 verified".
+func (c DocumentCoverage) String() string {
+	return fmt.Sprintf("%d normative: %d implemented, %d tested, %d verified, %d suspect", c.Normative, c.Implemented, c.Tested, c.Verified, c.Suspect)
+}
+
+// Coverage counts the normative requirements in folder and below ("" for
+// all) by implemented, tested, verified and suspect. The requirements
+// matrix and the document pages read it.
+func Coverage(m *claims.Model, rep *codeanchors.Report, folder string) DocumentCoverage {
+	c := DocumentCoverage{Document: folder}
+	status := map[string]codeanchors.RequirementStatus{}
+	for _, s := range rep.Requirements {
+		status[s.ID] = s
+	}
+	suspect := map[string]bool{}
+	for _, ps := range rep.Parents {
+		if ps.Verdict.State == codeanchors.Stale {
+			suspect[ps.Child] = true
+		}
+	}
+	for _, r := range m.Requirements {
+		in := folder == "" || r.Document == folder || strings.HasPrefix(r.Document, folder+"/")
+		if !in || !r.Normative {
+			continue
+		}
+		s := status[r.ID]
+		c.Normative++
+		c.Implemented += b2i(s.Implemented)
+		c.Tested += b2i(s.Tested)
+		c.Verified += b2i(s.Verified)
+		c.Suspect += b2i(suspect[r.ID])
+	}
+	return c
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
