@@ -92,7 +92,7 @@ func NewDrift(rep *codeanchors.Report, lang string, url func(nodeID string) stri
 		d.Links = append(d.Links, DriftLink{
 			Ref: TypeRequirement + ":" + ps.Parent, State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason),
 			Why: ps.Verdict.Reason.Why(lang), ClaimedBy: []string{child}, ClaimedAt: []string{ps.Pos.String()},
-			URL: url(child),
+			Relocated: []codeanchors.Relocation{}, Suggestions: []string{}, URL: url(child),
 		})
 	}
 	slices.SortStableFunc(d.Links, func(a, b DriftLink) int {

@@ -94,6 +94,7 @@ func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
 		out.Targets = append(out.Targets, CheckTarget{
 			Ref: TypeRequirement + ":" + ps.Parent, State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason),
 			Why: ps.Verdict.Reason.Why(lang), ClaimedBy: []string{TypeRequirement + ":" + ps.Child},
+			Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
 		})
 	}
 	slices.SortStableFunc(out.Targets, func(a, b CheckTarget) int {
