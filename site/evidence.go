@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -19,13 +21,33 @@ type EvidenceResult struct {
 	Skipped []string
 }
 
+// MaxRunID bounds the bytes of a run id.
+const MaxRunID = 200
+
+// CheckRunID refuses a run id that cannot be valid: empty or blank, longer
+// than [MaxRunID] bytes, not UTF-8, or holding control characters. Every
+// other id is shown as-is, and its page folder is bounded by the site.
+func CheckRunID(run string) error {
+	switch {
+	case strings.TrimSpace(run) == "":
+		return fmt.Errorf("evidence: empty run id")
+	case len(run) > MaxRunID:
+		return fmt.Errorf("evidence: run id %.40q...: %d bytes, more than the %d a run id may have", run, len(run), MaxRunID)
+	case !utf8.ValidString(run):
+		return fmt.Errorf("evidence: run id %q is not UTF-8", run)
+	case strings.ContainsFunc(run, unicode.IsControl):
+		return fmt.Errorf("evidence: run id %q holds control characters", run)
+	}
+	return nil
+}
+
 // RecordEvidence reads a test report and records, for each requirement
 // whose linked tests all appear in it, an evidence entry for run against the
 // requirement's current revision, with each test's outcome. A failed test is
 // recorded as failed; it never makes a requirement verified.
 func (p *Project) RecordEvidence(run, reportName string, report []byte, by string, notes io.Writer) (*EvidenceResult, error) {
-	if strings.TrimSpace(run) == "" {
-		return nil, fmt.Errorf("evidence: empty run id")
+	if err := CheckRunID(run); err != nil {
+		return nil, err
 	}
 	results, err := codeanchors.ParseReport(reportName, report)
 	if err != nil {

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/synth"
@@ -94,7 +96,11 @@ func pathSegments(p string) string {
 // segment makes s safe as one folder name and one URL path segment alike:
 // letters, digits, '-', '_', '.' and '@' stay; every other byte becomes
 // '~' and two hex digits ('~' itself included), so distinct names stay
-// distinct. "." and ".." are escaped too.
+// distinct. "." and ".." are escaped too, and so are the names the site
+// gives its own files, index.html and index.json (in any case). A result
+// longer than [MaxSegment] bytes keeps a readable prefix and ends in "~~"
+// and a hash of s ("~~" is never an escape), so every valid name fits a
+// file system's 255-byte limit.
 func segment(s string) string {
 	if s == "" {
 		return "~"
@@ -102,6 +108,29 @@ func segment(s string) string {
 	if s == "." || s == ".." {
 		return strings.Repeat("~2e", len(s))
 	}
+	if strings.EqualFold(s, "index.html") || strings.EqualFold(s, "index.json") {
+		return s[:5] + "~2e" + s[6:]
+	}
+	seg := escapeSegment(s)
+	if len(seg) <= MaxSegment {
+		return seg
+	}
+	cut := MaxSegment - 2 - segmentHash
+	if i := strings.LastIndexByte(seg[:cut], '~'); i >= cut-2 {
+		cut = i // never cut an escape in two
+	}
+	sum := sha256.Sum256([]byte(s))
+	return seg[:cut] + "~~" + hex.EncodeToString(sum[:])[:segmentHash]
+}
+
+// MaxSegment bounds the bytes of one output path segment.
+const MaxSegment = 120
+
+// segmentHash is the number of hex digits of the hash a long segment ends in.
+const segmentHash = 16
+
+// escapeSegment is segment's escaping, unbounded.
+func escapeSegment(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
