@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // externCrates are the crates of the Rust distribution: never workspace
@@ -57,13 +57,13 @@ type manifest struct {
 // dependencies that are no path dependency are external; any other first
 // segment, and a mod m; with no file, is unresolved, and says why.
 type linker struct {
-	byPath map[string]*codeanchors.File
+	byPath map[string]*lang.File
 	crates []*crate // sorted by folder, deepest first
 	byName map[string]*crate
 }
 
-func newLinker(files []*codeanchors.File, project map[string][]byte) *linker {
-	l := &linker{byPath: map[string]*codeanchors.File{}, byName: map[string]*crate{}}
+func newLinker(files []*lang.File, project map[string][]byte) *linker {
+	l := &linker{byPath: map[string]*lang.File{}, byName: map[string]*crate{}}
 	for _, f := range files {
 		l.byPath[f.Path] = f
 	}
@@ -209,7 +209,7 @@ func (l *linker) fileOf(m module, mp []string) string {
 
 // imports implements the linker's Imports: the workspace files f imports,
 // and those that should be in the workspace but are not, each with why.
-func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
+func (l *linker) imports(f *lang.File) (files, unresolved []string) {
 	for _, imp := range f.Imports {
 		file, why := l.resolve(f, imp)
 		switch {
@@ -225,7 +225,7 @@ func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
 
 // resolve returns the file an import of f names, "" for external code,
 // or why it names nothing here.
-func (l *linker) resolve(f *codeanchors.File, imp string) (file, why string) {
+func (l *linker) resolve(f *lang.File, imp string) (file, why string) {
 	c := l.crateOf(f.Path)
 	m := moduleOf(c, f.Path)
 	if name, ok := strings.CutPrefix(imp, "mod "); ok {
@@ -303,7 +303,7 @@ func (l *linker) crateAt(dir string) *crate {
 // use brings in by that name; Type::f() and self.f() (Self::f()) are
 // methods of Type, or of the caller's own type; m::f() is f in the module
 // file a use binds to m.
-func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeanchors.Ref, bool) {
+func (l *linker) resolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
 	scope := ""
 	if i := strings.LastIndexByte(c.From, '.'); i >= 0 {
 		scope = c.From[:i+1]
@@ -318,25 +318,25 @@ func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeancho
 		}
 		for _, n := range []string{modPrefix + c.Name, c.Name} {
 			if s, ok, amb := f.Lookup(n); amb {
-				return codeanchors.Ref{}, false
-			} else if ok && s.Kind != codeanchors.KindType {
-				return codeanchors.Ref{Path: f.Path, Symbol: n}, true
+				return lang.Ref{}, false
+			} else if ok && s.Kind != lang.KindType {
+				return lang.Ref{Path: f.Path, Symbol: n}, true
 			}
 		}
 		name = c.Name
 	case "self", "Self":
 		if scope == "" {
-			return codeanchors.Ref{}, false
+			return lang.Ref{}, false
 		}
 		if _, ok, _ := f.Lookup(scope + c.Name); ok {
-			return codeanchors.Ref{Path: f.Path, Symbol: scope + c.Name}, true
+			return lang.Ref{Path: f.Path, Symbol: scope + c.Name}, true
 		}
-		return codeanchors.Ref{}, false
+		return lang.Ref{}, false
 	case ".":
-		return codeanchors.Ref{}, false
+		return lang.Ref{}, false
 	default:
 		if _, ok, _ := f.Lookup(c.Qual + "." + c.Name); ok {
-			return codeanchors.Ref{Path: f.Path, Symbol: c.Qual + "." + c.Name}, true
+			return lang.Ref{Path: f.Path, Symbol: c.Qual + "." + c.Name}, true
 		}
 		name = c.Qual + "." + c.Name
 	}
@@ -345,7 +345,7 @@ func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeancho
 	if c.Qual != "" {
 		bound = c.Qual
 	}
-	var found []codeanchors.Ref
+	var found []lang.Ref
 	for i, imp := range f.Imports {
 		last := strings.TrimPrefix(imp, "mod ")
 		if j := strings.LastIndex(last, "::"); j >= 0 {
@@ -363,12 +363,12 @@ func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeancho
 		if c.Qual != "" && c.Qual[0] >= 'a' && c.Qual[0] <= 'z' {
 			sym = c.Name // m::f(): f in module m's file
 		}
-		if s, ok, _ := target.Lookup(sym); ok && (c.Qual != "" || s.Kind != codeanchors.KindType) {
-			found = append(found, codeanchors.Ref{Path: file, Symbol: sym})
+		if s, ok, _ := target.Lookup(sym); ok && (c.Qual != "" || s.Kind != lang.KindType) {
+			found = append(found, lang.Ref{Path: file, Symbol: sym})
 		}
 	}
 	if len(found) == 1 {
 		return found[0], true
 	}
-	return codeanchors.Ref{}, false
+	return lang.Ref{}, false
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // linkWorkspace is a Cargo workspace: a library with modules in files and
@@ -86,9 +87,9 @@ use my_shop::cart::Cart;
 fn adds() { Cart::new(); }
 `
 
-func linkFiles(t *testing.T) ([]*codeanchors.File, map[string][]byte) {
+func linkFiles(t *testing.T) ([]*lang.File, map[string][]byte) {
 	t.Helper()
-	var files []*codeanchors.File
+	var files []*lang.File
 	project := map[string][]byte{}
 	for _, f := range txtar.Parse([]byte(linkWorkspace)).Files {
 		if strings.HasSuffix(f.Name, "Cargo.toml") {
@@ -197,7 +198,7 @@ func TestMatchTests(t *testing.T) {
 		"src/lib.rs":   "#[cfg(test)]\nmod tests {\n    #[test]\n    fn runs() {}\n}\n",
 		"tests/api.rs": "#[test]\nfn adds() {}\n",
 	}
-	file := func(p string) *codeanchors.File {
+	file := func(p string) *lang.File {
 		f, err := Extract(p, []byte(srcs[p]))
 		if err != nil || srcs[p] == "" {
 			return nil

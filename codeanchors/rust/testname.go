@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // MatchTests returns the results of a JUnit XML report from cargo nextest
@@ -22,7 +22,7 @@ import (
 // module, not itself a symbol) for every result below it; PATH for the
 // results of the file's test symbols. Nothing matches unless a result
 // does.
-func MatchTests(t claims.Target, results []codeanchors.TestResult, project map[string][]byte, file func(string) *codeanchors.File) []codeanchors.TestResult {
+func MatchTests(t claims.Target, results []lang.TestResult, project map[string][]byte, file func(string) *lang.File) []lang.TestResult {
 	l := newLinker(nil, project)
 	c := l.crateOf(t.Path)
 	m := moduleOf(c, t.Path)
@@ -57,13 +57,13 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, project map[s
 		}
 		var tests []string
 		for _, s := range f.Symbols {
-			if s.Kind == codeanchors.KindTest {
+			if s.Kind == lang.KindTest {
 				tests = append(tests, prefix+strings.ReplaceAll(s.Name, ".", "::"))
 			}
 		}
 		keep = func(name string) bool { return slices.Contains(tests, name) }
 	}
-	var out []codeanchors.TestResult
+	var out []lang.TestResult
 	for _, r := range results {
 		if suiteOK(r.Suite) && keep(r.Name) {
 			out = append(out, r)
