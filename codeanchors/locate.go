@@ -28,7 +28,8 @@ const MaxSuggestions = 5
 // Suggestions are the nearest existing targets by name: for a missing
 // symbol, the file's symbols whose name is within a few edits, or whose
 // last part is the name ("Add" → "Cart.Add"); for a missing file, the
-// nearest paths (and in them the nearest symbols). Nearest first, ties by
+// nearest paths and the files of the same name in other folders (and in
+// them the nearest symbols). Nearest first, ties by
 // ref, at most [MaxSuggestions].
 func Locate(rep *Report, sources map[string]*Source) {
 	var idx *locIndex
@@ -171,6 +172,9 @@ func (x *locIndex) suggest(ts *TargetStatus) []string {
 		limit := max(2, len(path.Base(t.Path))/3)
 		for _, p := range x.paths {
 			d := Levenshtein(t.Path, p, limit)
+			if path.Base(p) == path.Base(t.Path) {
+				d = min(d, 1) // the same file name in another folder: a moved file
+			}
 			if d > limit {
 				continue
 			}
