@@ -9,6 +9,7 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/javascript"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/python"
+	"github.com/tracewiki/tracewiki/codeanchors/rust"
 )
 
 // The extracted shapes live in package lang, which the language packages
@@ -123,4 +124,5 @@ var Default = NewRegistry(
 	golang.Language,
 	python.Language,
 	javascript.Language,
+	rust.Language,
 )

@@ -7,7 +7,6 @@ import (
 	"go/scanner"
 	"go/token"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
@@ -66,7 +65,7 @@ func Extract(path string, src []byte) (*lang.File, error) {
 	}
 	l := &lexer{src: src, toks: make([]tok, 0, len(src)/4+1)}
 	l.lex()
-	starts := lineStarts(src)
+	starts := lang.LineStarts(src)
 	err := l.err
 	var p *parser
 	if err == nil {
@@ -79,7 +78,7 @@ func Extract(path string, src []byte) (*lang.File, error) {
 	}
 	if err != nil {
 		o := min(max(err.off, 0), len(src))
-		line := lineOf(starts, o)
+		line := lang.LineOf(starts, o)
 		return nil, scanner.Error{
 			Pos: token.Position{Filename: path, Offset: o, Line: line, Column: o - starts[line-1] + 1},
 			Msg: err.msg,
@@ -101,20 +100,13 @@ func (p *parser) file(path string, starts []int) *lang.File {
 			continue
 		}
 		s, e := p.toks[d.start].off, p.toks[d.end].end
-		sl, el := lineOf(starts, s), lineOf(starts, e-1)
+		sl, el := lang.LineOf(starts, s), lang.LineOf(starts, e-1)
 		f.Symbols = append(f.Symbols, lang.Symbol{
 			Name: d.name, Kind: d.kind, Start: sl, End: el,
-			StartOff: starts[sl-1], EndOff: lineEnd(p.src, starts, el),
+			StartOff: starts[sl-1], EndOff: lang.LineEnd(p.src, starts, el),
 		})
 	}
-	slices.SortStableFunc(f.Symbols, func(a, b lang.Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	slices.Sort(f.Ambiguous)
-	f.Ambiguous = slices.Compact(f.Ambiguous)
+	f.SortSymbols()
 	f.Tokens = p.tokens(starts)
 	return f
 }
@@ -130,36 +122,3 @@ func isTestPath(p string) bool {
 // alone; attributes (#[test]) and #[cfg(test)] modules are seen by
 // [Extract], which types such symbols [lang.KindTest].
 func IsTest(path, symbol string) bool { return isTestPath(path) }
-
-// lineStarts returns the offset of each line's first byte.
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, len(src)/32+1)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// lineOf returns the 1-based line holding byte offset off.
-func lineOf(starts []int, off int) int {
-	i, found := slices.BinarySearch(starts, off)
-	if !found {
-		return i
-	}
-	return i + 1
-}
-
-// lineEnd returns the offset of the end of line n: before its '\n', and
-// before the '\r' of a CRLF.
-func lineEnd(src []byte, starts []int, n int) int {
-	end := len(src)
-	if n < len(starts) {
-		end = starts[n] - 1
-	}
-	if end > starts[n-1] && src[end-1] == '\r' {
-		end--
-	}
-	return end
-}

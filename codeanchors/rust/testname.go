@@ -20,8 +20,8 @@ import (
 //
 // PATH@SYMBOL stands for that test's result; PATH@MOD (a #[cfg(test)]
 // module, not itself a symbol) for every result below it; PATH for the
-// results of the file's test symbols. Nothing matches unless a result
-// does.
+// results of the file's test symbols, and for none unless the report has
+// them all.
 func MatchTests(t claims.Target, results []lang.TestResult, project map[string][]byte, file func(string) *lang.File) []lang.TestResult {
 	l := newLinker(nil, project)
 	c := l.crateOf(t.Path)
@@ -62,6 +62,12 @@ func MatchTests(t claims.Target, results []lang.TestResult, project map[string][
 			}
 		}
 		keep = func(name string) bool { return slices.Contains(tests, name) }
+		// A whole file needs all its tests in the report.
+		for _, name := range tests {
+			if !slices.ContainsFunc(results, func(r lang.TestResult) bool { return r.Name == name && suiteOK(r.Suite) }) {
+				return nil
+			}
+		}
 	}
 	var out []lang.TestResult
 	for _, r := range results {

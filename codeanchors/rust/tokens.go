@@ -164,7 +164,7 @@ func (p *parser) scanCalls(open, close int, from string) {
 
 // lineAt returns the line of token i.
 func (p *parser) lineAt(i int) int {
-	return lineOf(p.starts, p.toks[i].off)
+	return lang.LineOf(p.starts, p.toks[i].off)
 }
 
 // use records the imports of the use tree in tokens [i, end), under the
