@@ -116,7 +116,7 @@ func TestWorkflow(t *testing.T) {
 	for _, c := range invocations {
 		names = append(names, strings.Join(c.args, " "))
 	}
-	for _, want := range []string{"build --frozen --out", "build --frozen --base-url /shop/pr-7/", "diff --format markdown --preview-url", "check --format sarif", "check --format github --fail-on stale"} {
+	for _, want := range []string{"build --frozen --out", "build --frozen --base-url /shop/pr-7/", "diff --format markdown --preview-url", "check --format sarif", "check --format github --fail-on stale,target_missing"} {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, want) }) {
 			t.Errorf("%s: no command runs tracewiki %s", workflowFile, want)
 		}
@@ -455,6 +455,7 @@ func TestCheckInvocation(t *testing.T) {
 		ok   bool
 	}{
 		{"check --format github --fail-on stale", true},
+		{"check --format github --fail-on stale,target_missing", true},
 		{"--root base build --frozen --out site", true},
 		{"diff --format markdown --preview-url https://x/pr-1/ old new", true},
 		{"check --format yaml", false},

@@ -41,7 +41,7 @@ bad input, reported as file:line: message.
 
 # build
 
-	tracewiki build [--out DIR] [--base-url URL] [--frozen] [--by WHO] [--fail-on stale|unknown]
+	tracewiki build [--out DIR] [--base-url URL] [--frozen] [--by WHO] [--fail-on STATES,REASONS]
 
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
@@ -54,7 +54,8 @@ previous site as it was. Links are relative: the site works under any
 --base-url and straight from the file system; the base URL makes the JSON
 artifacts' URLs absolute. Targets never captured are captured first (the
 lock is written) unless --frozen, which reports them as unknown instead.
---fail-on exits 1 after writing the site when a link has that state.
+--fail-on exits 1 after writing the site when a link has one of the given
+states or reasons (as for check).
 
 # symbols
 
@@ -80,13 +81,25 @@ is then 2.
 
 # check
 
-	tracewiki check [--format text|json|sarif|github] [--fail-on stale|unknown] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
-and unknown, with a reason and its why in the configured language. --fail-on
-(repeatable, or comma-separated) exits 1 when a link has that state, after
-the report is printed.
+and unknown, with a reason and its why in the configured language. The text
+format lists the problems first (stale, then unknown links), each with its
+why, where its code moved ("moved to"), the nearest existing names ("did you
+mean") and one line saying what to do; then each requirement's implemented,
+tested and verified; then a summary. --all lists the linked links too.
+--format json prints one entry per link: ref, state, reason, why, moved,
+reformatted, claimed_by, relocated and suggestions.
+
+--fail-on (repeatable, or comma-separated) exits 1, after the report is
+printed, when a link has one of the given states (stale, unknown) or
+reasons (content_changed, target_missing, tests_failed, ...). In CI,
+--fail-on stale,target_missing fails on drifted code, expired or failed
+evidence and deleted or renamed files, and not on links nobody captured yet
+(uncaptured); --fail-on stale,unknown fails on every problem. See
+docs/reasons.md.
 
 --format sarif prints a SARIF 2.1.0 log for code scanning: one rule per
 reason, one result per stale (level warning) or unknown (level note) link,
@@ -95,8 +108,8 @@ the target is gone; expired evidence is located at its requirement. Every
 place the link is written is a related location. --format github prints
 GitHub Actions workflow commands, one line per stale (::warning) or unknown
 (::notice) link, located the same way, and the counts on standard error.
-Paths are relative to the workspace: run check at the repository root.
-See docs/ci.md.
+Paths in these outputs are relative to the workspace (the repository root
+in CI). See docs/ci.md.
 
 # evidence
 
