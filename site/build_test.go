@@ -340,7 +340,8 @@ func TestFixtureStates(t *testing.T) {
 		"cart/cart.go#L5-L9 page:cart/overview":                                   "linked",
 		"run:ci-1 requirement:REQ-1":                                              "stale requirement_changed_since_verification",
 		"run:ci-1 requirement:REQ-2":                                              "linked",
-		"run:ci-1 requirement:REQ-3":                                              "linked failed",
+		"run:ci-1 requirement:REQ-3":                                              "stale tests_failed failed",
+		"run:ci-1 requirement:REQ-4":                                              "stale code_changed_since_verification",
 	}
 	for k, w := range want {
 		if got[k] != w {
@@ -354,8 +355,8 @@ func TestFixtureStates(t *testing.T) {
 	for id, w := range map[string][3]bool{
 		"REQ-1": {true, true, false}, // evidence expired
 		"REQ-2": {true, true, true},
-		"REQ-3": {false, true, false}, // stale code, failed test
-		"REQ-4": {true, false, true},  // the test is gone, the evidence still matches the revision
+		"REQ-3": {false, true, false}, // stale code, failed test (tests_failed)
+		"REQ-4": {true, false, false}, // the test is gone: the run vouched for code that no longer exists
 	} {
 		r := req[id]
 		if g := [3]bool{r.Implemented, r.Tested, r.Verified}; g != w {
