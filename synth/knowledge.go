@@ -19,10 +19,12 @@ type Knowledge struct {
 	uris   map[string]int    // code resource URI → its report entry
 
 	// Indexes that only lookups need, made by the first one.
-	textsOnce sync.Once
-	texts     map[string]string // claim text by node and position
-	driftOnce sync.Once
-	driftBy   map[string][]int // check entries by the node ids they concern
+	textsOnce   sync.Once
+	texts       map[string]string // claim text by node and position
+	driftOnce   sync.Once
+	driftBy     map[string][]int // check entries by the node ids they concern
+	targetsOnce sync.Once
+	targetsBy   map[string][]int // report targets by the node ids they concern
 }
 
 // KnowledgeInput is what [NewKnowledge] answers from.

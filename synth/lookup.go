@@ -277,15 +277,27 @@ func (k *Knowledge) documents(out *LookupJSON, n Node) {
 	}
 	// Documents whose text names the entity's key as a whole word.
 	if key := mentionKey(n); key != "" {
-		each(k.in.Model, func(id string, d *claims.Doc) {
-			i, ok := g.ids[id]
-			if !ok || i == g.ids[n.ID] || covering[i] || mentioning[i] || !bytes.Contains(d.Body, []byte(key)) {
+		kb := []byte(key)
+		// The node id is made only for the few documents that hold the key.
+		check := func(typ, docKey string, d *claims.Doc) {
+			if !bytes.Contains(d.Body, kb) {
 				return
 			}
-			if hasWord(string(d.Body), string(d.Body), key) {
+			i, ok := g.ids[typ+":"+docKey]
+			if ok && i != g.ids[n.ID] && !covering[i] && !mentioning[i] && hasWordBytes(d.Body, kb) {
 				mentioning[i] = true
 			}
-		})
+		}
+		m := k.in.Model
+		for _, r := range m.Requirements {
+			check(TypeRequirement, r.ID, &r.Doc)
+		}
+		for _, d := range m.Decisions {
+			check(TypeDecision, d.ID, &d.Doc)
+		}
+		for _, p := range m.Pages {
+			check(TypePage, p.Path, &p.Doc)
+		}
 	}
 	for i := range covering {
 		delete(mentioning, i)
@@ -343,7 +355,7 @@ func (k *Knowledge) docPath(n Node) string {
 func (k *Knowledge) claims(out *LookupJSON, n Node) {
 	var list []LookupClaim
 	cut := 0
-	for i := range k.in.Report.Targets {
+	for _, i := range k.targetIndex()[n.ID] {
 		ts := &k.in.Report.Targets[i]
 		into := TargetNodeID(ts.Target) == n.ID || n.Type == TypeFile && ts.Target.Path == n.Path
 		for _, u := range ts.Uses {
@@ -372,6 +384,26 @@ func (k *Knowledge) claims(out *LookupJSON, n Node) {
 	if list != nil {
 		out.Claims = list
 	}
+}
+
+// targetIndex maps node ids to the report's code targets that concern
+// them, in ref order: a target's own node and its file's, and every node
+// that links it.
+func (k *Knowledge) targetIndex() map[string][]int {
+	k.targetsOnce.Do(func() {
+		k.targetsBy = map[string][]int{}
+		for i, ts := range k.in.Report.Targets {
+			keys := []string{TargetNodeID(ts.Target), TypeFile + ":" + ts.Target.Path}
+			for _, u := range ts.Uses {
+				keys = append(keys, u.Node)
+			}
+			slices.Sort(keys)
+			for _, key := range slices.Compact(keys) {
+				k.targetsBy[key] = append(k.targetsBy[key], i)
+			}
+		}
+	})
+	return k.targetsBy
 }
 
 // claimText is the sentence of a claim, or for a requirement's link its

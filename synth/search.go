@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -212,16 +213,17 @@ func (f *searchFields) score(whole string, terms []string) int {
 	case whole == f.titleTerms:
 		return ScoreExactTitle
 	}
-	titleWords, words, subs := true, true, true
+	titleWords, words := true, true
 	for _, t := range terms {
-		inTitle := hasWord(f.title0, f.title, t)
-		titleWords = titleWords && inTitle
-		if !inTitle && !hasWord(f.local0, f.local, t) && !hasWord(f.path0, f.path, t) && !hasWord(f.text0, f.text, t) {
+		// A field can hold the term as a word only if it holds it at all.
+		inTitle, inLocal, inPath, inText := strings.Contains(f.title, t), strings.Contains(f.local, t), strings.Contains(f.path, t), strings.Contains(f.text, t)
+		if !inTitle && !inLocal && !inPath && !inText {
+			return 0
+		}
+		titleWord := inTitle && hasWord(f.title0, f.title, t)
+		titleWords = titleWords && titleWord
+		if words && !titleWord && !(inLocal && hasWord(f.local0, f.local, t)) && !(inPath && hasWord(f.path0, f.path, t)) && !(inText && hasWord(f.text0, f.text, t)) {
 			words = false
-			if !strings.Contains(f.local, t) && !strings.Contains(f.title, t) && !strings.Contains(f.path, t) && !strings.Contains(f.text, t) {
-				subs = false
-				break
-			}
 		}
 	}
 	switch {
@@ -229,10 +231,8 @@ func (f *searchFields) score(whole string, terms []string) int {
 		return ScoreTitleWords
 	case words:
 		return ScoreWords
-	case subs:
-		return ScoreSubstring
 	}
-	return 0
+	return ScoreSubstring
 }
 
 // matched lists the fields in which the query or one of its terms matched.
@@ -274,6 +274,32 @@ func hasWord(orig, folded, t string) bool {
 		_, size := utf8.DecodeRuneInString(folded[i:])
 		off = i + size
 	}
+}
+
+// hasWordBytes is hasWord for text that is not folded: key occurs in it,
+// as written, with a word boundary on both sides.
+func hasWordBytes(text, key []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(text[off:], key)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if boundaryBytes(text, i) && boundaryBytes(text, i+len(key)) {
+			return true
+		}
+		_, size := utf8.DecodeRune(text[i:])
+		off = i + size
+	}
+}
+
+func boundaryBytes(s []byte, i int) bool {
+	if i == 0 || i >= len(s) {
+		return true
+	}
+	a, _ := utf8.DecodeLastRune(s[:i])
+	b, _ := utf8.DecodeRune(s[i:])
+	return !isWordRune(a) || !isWordRune(b) || (unicode.IsLower(a) || unicode.IsNumber(a)) && unicode.IsUpper(b)
 }
 
 // boundary reports whether byte offset i of s (a rune boundary) is a word
