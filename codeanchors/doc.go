@@ -39,7 +39,7 @@
 // go/scanner's, comments dropped, normalized so that a gofmt run cannot
 // change them while any other edit does (see goTokens in golang/golang.go for the
 // exact rules: semicolons, trailing commas, clause parentheses, number
-// literal case). Python tokens (python.Extract, parser "python@1") keep
+// literal case). Python tokens (python.Extract, parser "python@2") keep
 // NEWLINE, INDENT and DEDENT, since indentation is syntax, and drop what a
 // formatter such as black changes without changing the program (quote
 // style, string prefixes, docstring indentation, number case, trailing

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -89,5 +90,33 @@ func TestLanguageKnowledgeStaysInItsPackage(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("checked %d files; the walk is broken", checked)
+	}
+}
+
+// TestEveryLanguageHasThePropertyTests checks that the package of every
+// registered language runs the shared property tests: its golden cases and
+// the context-free hash property (codeanchors/lang/doc.go, step 11).
+func TestEveryLanguageHasThePropertyTests(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, l := range codeanchors.Default.Languages() {
+		pkg := strings.TrimPrefix(reflect.TypeOf(l).PkgPath(), module+"/")
+		tests, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pkg), "*_test.go"))
+		if err != nil || len(tests) == 0 {
+			t.Errorf("%s (%s): no tests", l.Name(), pkg)
+			continue
+		}
+		var all []byte
+		for _, name := range tests {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, data...)
+		}
+		for _, want := range []string{"langtest.ExpectContextFree(", "langtest.CompareGolden(", "func Fuzz"} {
+			if !strings.Contains(string(all), want) {
+				t.Errorf("%s (%s): no test calls %s", l.Name(), pkg, want)
+			}
+		}
 	}
 }

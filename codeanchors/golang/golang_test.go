@@ -370,3 +370,11 @@ func readGoTree(tb testing.TB, dir string) []goSource {
 func BenchmarkExtractGo(b *testing.B) {
 	langtest.BenchExtract(b, readGoTree(b, "net/http"), func(f goSource) (string, []byte) { return f.path, f.src }, Extract)
 }
+
+// TestHashesContextFree checks that a symbol's hashes depend only on its
+// own text, whatever code precedes or follows it in the file.
+func TestHashesContextFree(t *testing.T) {
+	if n := langtest.ExpectContextFree(t, Extract, readGoCases(t)); n < 20 {
+		t.Errorf("only %d variants compared: the property is not exercised", n)
+	}
+}

@@ -14,8 +14,8 @@ import (
 // of the file. Bump both versions whenever the symbols, ranges or tokens
 // change.
 const (
-	JSParser = "javascript@1"
-	TSParser = "typescript@1"
+	JSParser = "javascript@2"
+	TSParser = "typescript@2"
 )
 
 // Extract is the JavaScript and TypeScript extractor: a

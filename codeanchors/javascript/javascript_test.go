@@ -317,3 +317,11 @@ func BenchmarkExtractJavaScript(b *testing.B) {
 	}
 	langtest.BenchExtract(b, cases, func(c langtest.Case) (string, []byte) { return c.Path, c.Src }, Extract)
 }
+
+// TestHashesContextFree checks that a symbol's hashes depend only on its
+// own text, whatever code precedes or follows it in the file.
+func TestHashesContextFree(t *testing.T) {
+	if n := langtest.ExpectContextFree(t, Extract, readJSCases(t)); n < 20 {
+		t.Errorf("only %d variants compared: the property is not exercised", n)
+	}
+}

@@ -17,10 +17,12 @@ import (
 //     of the statement pass; in an interface or object type, also before a
 //     line starting with [, ( or <) counts as a ";" on the line before the
 //     break, and a written ";" counts as one on the line of the token before
-//     it. A ";" is dropped at the start of the file, after another ";",
-//     after "{" or "}", before "}", ")" and "]", and at the end, so that
-//     empty statements, the semicolon prettier adds after an arrow
-//     function's body and the semicolon-less style give the same tokens.
+//     it; a "}" and the end of the file end a statement as a line break
+//     does, so a range's last statement or member hashes alike whatever
+//     follows it. A ";" is dropped at the start of the file, after another
+//     ";", after "{" or "}", and before ")" and "]", so that empty
+//     statements, the semicolon prettier adds after an arrow function's
+//     body and the semicolon-less style give the same tokens.
 //     The ";" of a for clause are kept as written.
 //   - A comma before ")", "]" or "}" is dropped, and in TypeScript one
 //     before the ">" of a type parameter list too (prettier's trailing
@@ -160,7 +162,14 @@ func jsHashTokens(t []jsTok, ts, jsx bool) []lang.Token {
 					addSemi(line)
 					continue
 				}
-			case "}", ")", "]":
+			case "}":
+				// A closing brace ends the statement or member before it,
+				// as a line break does, so the last member of a body hashes
+				// as it would with another member after it.
+				if i > 0 {
+					addSemi(jsEndLine(&t[i-1]))
+				}
+			case ")", "]":
 				if n := len(toks); n > 0 && n-1 == semi {
 					toks, semi = toks[:n-1], -1
 				}
@@ -185,8 +194,10 @@ func jsHashTokens(t []jsTok, ts, jsx bool) []lang.Token {
 		}
 		toks = append(toks, lang.Token{Line: tk.line, Text: text})
 	}
-	if n := len(toks); n > 0 && n-1 == semi {
-		toks = toks[:n-1]
+	// The end of the file ends the last statement as a line break would, so
+	// the last symbol of a file hashes as it would with code after it.
+	if len(t) > 0 {
+		addSemi(jsEndLine(&t[len(t)-1]))
 	}
 	return toks
 }

@@ -43,12 +43,17 @@ func HashLines(lines [][]byte, start, end int) string {
 
 // HashTokens returns the token hash of the tokens on lines start..end: sha256
 // of each token's text followed by a NUL byte. Tokens are in source order.
+// A [Token.Lead] token on line start is left out: it belongs to the code
+// before the range.
 func HashTokens(tokens []Token, start, end int) string {
 	h := sha256.New()
 	i, _ := slices.BinarySearchFunc(tokens, start, func(t Token, line int) int { return cmp.Compare(t.Line, line) })
 	for _, t := range tokens[i:] {
 		if t.Line > end {
 			break
+		}
+		if t.Lead && t.Line == start {
+			continue
 		}
 		h.Write([]byte(t.Text))
 		h.Write([]byte{0})

@@ -39,6 +39,12 @@ type Symbol struct {
 type Token struct {
 	Line int
 	Text string
+	// Lead marks a token that stands for the lines before its own: Python's
+	// INDENT and DEDENT at the start of a statement open or close blocks of
+	// the code above. It counts in a range's token hash unless it is on the
+	// range's first line ([HashTokens]), so that a symbol's hash depends
+	// only on its own text, not on what precedes it.
+	Lead bool
 }
 
 // File is what a [Language] found in one source file.

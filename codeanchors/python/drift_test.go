@@ -104,3 +104,24 @@ class Account:
 def open_account(owner):
     return Account(owner)
 `
+
+// TestPythonDriftOwnText is the case of issue 10 item 8, found on a real
+// history: capture A.g, then simplify f before it and drop g's comment.
+// g's tokens did not change, so the verdict is linked and reformatted; with
+// the DEDENTs that close f's blocks counted in g's token hash it was stale.
+func TestPythonDriftOwnText(t *testing.T) {
+	const before = "class A:\n    def f(self):\n        if a:\n            if x:\n                pass\n\n    def g(self):\n        return 1  # one\n"
+	const after = "class A:\n    def f(self): pass\n\n    def g(self):\n        return 1\n"
+	const sameF = "class A:\n    def f(self):\n        if a:\n            if x:\n                pass\n\n    def g(self):\n        return 1\n"
+	for _, c := range []struct {
+		name, after string
+		want        codeanchors.Verdict
+	}{
+		{"f simplified", after, codeanchors.Verdict{State: codeanchors.Linked, Reformatted: true, Moved: true, Start: 4, End: 5}},
+		{"f unchanged", sameF, codeanchors.Verdict{State: codeanchors.Linked, Reformatted: true, Start: 7, End: 8}},
+	} {
+		if got := pyDriftCase(t, "m.py@A.g", before, c.after); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

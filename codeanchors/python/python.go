@@ -12,7 +12,7 @@ import (
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
-const Parser = "python@1"
+const Parser = "python@2"
 
 // Limits of the Python tokenizer, CPython's own (MAXINDENT, MAXLEVEL), so
 // that no input recurses or allocates without bound.
@@ -43,7 +43,10 @@ const (
 // whitespace, blank lines or continuations, but with NEWLINE ("<NEWLINE>"),
 // INDENT ("<INDENT>") and DEDENT ("<DEDENT>", on the line of the statement
 // it precedes; those at the end of the file are left out), since
-// indentation is syntax in Python. What a formatter such as black changes
+// indentation is syntax in Python. Both are [lang.Token.Lead]: on a
+// range's first line they open or close blocks of the code before it, so
+// they do not count there, and a symbol's token hash depends only on its
+// own lines. What a formatter such as black changes
 // without changing the program does not count (see [pyWalker.normalize]):
 // a string is its value (b"..." for bytes, Go-quoted; a docstring cleaned
 // as inspect.cleandoc does), an f-string is "f\"", its literal parts by
@@ -497,7 +500,7 @@ func (w *pyWalker) file(path string) *lang.File {
 		}
 		line := int(t.line)
 		if dedent {
-			f.Tokens = append(f.Tokens, lang.Token{Line: line, Text: pyDedentText})
+			f.Tokens = append(f.Tokens, lang.Token{Line: line, Text: pyDedentText, Lead: true})
 			dedent = false
 		}
 		switch norm[i] {
@@ -510,7 +513,10 @@ func (w *pyWalker) file(path string) *lang.File {
 			f.Tokens = append(f.Tokens, lang.Token{Line: line, Text: pyNewlineText})
 			dedent = true
 		default:
-			f.Tokens = append(f.Tokens, lang.Token{Line: line, Text: w.tokenText(i)})
+			// INDENT and DEDENT start their statement's line but open or
+			// close blocks of the lines above: Lead.
+			lead := t.kind == pyIndent || t.kind == pyDedent
+			f.Tokens = append(f.Tokens, lang.Token{Line: line, Text: w.tokenText(i), Lead: lead})
 		}
 	}
 	return f

@@ -321,3 +321,11 @@ func BenchmarkExtractPython(b *testing.B) {
 	}
 	langtest.BenchExtract(b, srcs, func(f pySource) (string, []byte) { return f.path, f.src }, Extract)
 }
+
+// TestHashesContextFree checks that a symbol's hashes depend only on its
+// own text, whatever code precedes or follows it in the file.
+func TestHashesContextFree(t *testing.T) {
+	if n := langtest.ExpectContextFree(t, Extract, readPyCases(t)); n < 20 {
+		t.Errorf("only %d variants compared: the property is not exercised", n)
+	}
+}

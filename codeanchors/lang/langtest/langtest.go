@@ -252,3 +252,114 @@ func BenchExtract[S any](b *testing.B, items []S, file func(S) (string, []byte),
 	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
 	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
 }
+
+// ExpectContextFree checks that a symbol's hashes depend only on its own
+// text: its line hash and token hash do not change when code is inserted
+// just before its first line or just after its last line. The inserted
+// code is the text of other symbols of the cases (the longest ones, which
+// nest the deepest), re-indented to the symbol's own indentation. A
+// variant that does not parse, or in which the symbol is not found exactly
+// once, is skipped: inserting a function inside a grouped declaration is
+// not valid code. It returns the number of variants compared; a language
+// test requires some.
+func ExpectContextFree(t *testing.T, extract func(string, []byte) (*lang.File, error), cases []Case) int {
+	t.Helper()
+	var snippets []string
+	type sized struct {
+		text  string
+		lines int
+	}
+	var all []sized
+	for _, c := range cases {
+		f, err := extract(c.Path, c.Src)
+		if err != nil {
+			continue
+		}
+		for _, s := range f.Symbols {
+			all = append(all, sized{string(c.Src[s.StartOff:s.EndOff]), s.End - s.Start + 1})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b sized) int { return b.lines - a.lines })
+	for _, s := range all {
+		if len(snippets) == 3 {
+			break
+		}
+		if !slices.Contains(snippets, s.text) {
+			snippets = append(snippets, s.text)
+		}
+	}
+	compared := 0
+	for _, c := range cases {
+		f, err := extract(c.Path, c.Src)
+		if err != nil {
+			continue
+		}
+		src := bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n"))
+		lines := strings.SplitAfter(string(src), "\n")
+		for _, s := range f.Symbols {
+			hash, tokens := lang.HashLines(lang.Lines(c.Src), s.Start, s.End), lang.HashTokens(f.Tokens, s.Start, s.End)
+			first := lines[s.Start-1]
+			indent := first[:len(first)-len(strings.TrimLeft(first, " \t"))]
+			for _, snip := range snippets {
+				insert := reindent(snip, indent)
+				n := strings.Count(insert, "\n")
+				for _, before := range []bool{true, false} {
+					at, shift := s.End, 0
+					if before {
+						at, shift = s.Start-1, n
+					}
+					variant := strings.Join(lines[:at], "")
+					if !strings.HasSuffix(variant, "\n") && variant != "" {
+						variant += "\n"
+					}
+					variant += insert + strings.Join(lines[at:], "")
+					g, err := extract(c.Path, []byte(variant))
+					if err != nil {
+						continue
+					}
+					vs, ok, _ := g.Lookup(s.Name)
+					if !ok || vs.Start != s.Start+shift || vs.End != s.End+shift {
+						continue
+					}
+					compared++
+					vh, vt := lang.HashLines(lang.Lines([]byte(variant)), vs.Start, vs.End), lang.HashTokens(g.Tokens, vs.Start, vs.End)
+					if vh != hash || vt != tokens {
+						where := "after"
+						if before {
+							where = "before"
+						}
+						t.Errorf("%s: %s: hashes change when this code is inserted %s it (line hash equal: %v, token hash equal: %v):\n%s",
+							c.File, s.Name, where, vh == hash, vt == tokens, insert)
+					}
+				}
+			}
+		}
+	}
+	return compared
+}
+
+// reindent removes the common indentation of text's lines, puts indent
+// before each non-blank one, and ends it with a blank line.
+func reindent(text, indent string) string {
+	ls := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	common := -1
+	for _, l := range ls {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if common < 0 || n < common {
+			common = n
+		}
+	}
+	var b strings.Builder
+	for _, l := range ls {
+		l = strings.TrimRight(l, "\r")
+		if strings.TrimSpace(l) != "" {
+			b.WriteString(indent + l[max(common, 0):])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
