@@ -3,7 +3,6 @@ package rust
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"go/scanner"
 	"os"
@@ -14,9 +13,12 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden sections of testdata/extract")
+// update is -update: rewrite the golden sections of testdata/extract. It is
+// langtest's flag, which every test binary importing langtest shares.
+var update = langtest.Update
 
 // A goldenCase is one testdata/golden/*.txtar file: the source in its first
 // section, named for the path it is extracted as, then the expected
