@@ -31,6 +31,11 @@ type BuildOptions struct {
 	// Highlight, when set, keeps highlighted code from build to build, so
 	// a rebuild only highlights what changed. Nil means a fresh cache.
 	Highlight *HighlightCache
+	// Sink, when set, receives every output file as soon as it is rendered
+	// (called from several goroutines, each name once) instead of
+	// [Site.Files], which then stays empty: memory grows with the pages
+	// rendering at once, not with the site. Nil keeps the site in memory.
+	Sink func(name string, data []byte) error
 }
 
 // Site is a built site, in memory: every output file by slash-separated
@@ -91,7 +96,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if b.tmpl, err = parseTemplates(); err != nil {
 		return nil, err
 	}
-	return b.build()
+	return b.build(opts.Sink)
 }
 
 // builder holds one build's state; it is read-only while pages render.
@@ -122,7 +127,7 @@ type page struct {
 	data func(b *builder, root string) (*pageData, any, error)
 }
 
-func (b *builder) build() (*Site, error) {
+func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
 	b.drift = synth.NewDrift(b.a.Report, b.lang, b.absURL)
 	pages := b.pages()
 	b.pageCount = len(pages)
@@ -130,28 +135,52 @@ func (b *builder) build() (*Site, error) {
 	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}
-	out := make([][2][]byte, len(pages))
-	err := b.p.parallel(len(pages), func(i int) error {
-		html, js, err := b.render(pages[i])
-		out[i] = [2][]byte{html, js}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
 	s := &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.a.Report, b.lang), Pages: len(pages)}
+	prefixes := make([]string, len(pages))
+	seen := make(map[string]bool, len(pages))
 	for i, pg := range pages {
 		prefix := pg.dir
 		if prefix != "" {
 			prefix += "/"
 		}
-		if _, dup := s.Files[prefix+"index.html"]; dup {
+		if seen[prefix] {
 			return nil, fmt.Errorf("two pages would be written to %sindex.html", prefix)
 		}
-		s.Files[prefix+"index.html"] = out[i][0]
-		s.Files[prefix+"index.json"] = out[i][1]
+		seen[prefix], prefixes[i] = true, prefix
 	}
-	if err := b.addStatic(s); err != nil {
+	var out [][2][]byte
+	if sink == nil {
+		out = make([][2][]byte, len(pages))
+	}
+	err := b.p.parallel(len(pages), func(i int) error {
+		html, js, err := b.render(pages[i])
+		if err != nil {
+			return err
+		}
+		if sink == nil {
+			out[i] = [2][]byte{html, js}
+			return nil
+		}
+		if err := sink(prefixes[i]+"index.html", html); err != nil {
+			return err
+		}
+		return sink(prefixes[i]+"index.json", js)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		s.Files[prefixes[i]+"index.html"] = out[i][0]
+		s.Files[prefixes[i]+"index.json"] = out[i][1]
+	}
+	put := func(name string, data []byte) error {
+		if sink != nil {
+			return sink(name, data)
+		}
+		s.Files[name] = data
+		return nil
+	}
+	if err := b.addStatic(put); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -181,18 +210,19 @@ func (b *builder) render(pg page) (html, twin []byte, err error) {
 }
 
 // addStatic adds the stylesheets, scripts, JSON artifacts and schemas.
-func (b *builder) addStatic(s *Site) error {
+func (b *builder) addStatic(put func(name string, data []byte) error) error {
 	err := fs.WalkDir(assets.FS, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		data, err := fs.ReadFile(assets.FS, name)
-		if strings.HasPrefix(name, "schemas/") {
-			s.Files["api/"+name] = data
-		} else {
-			s.Files["assets/"+name] = data
+		if err != nil {
+			return err
 		}
-		return err
+		if strings.HasPrefix(name, "schemas/") {
+			return put("api/"+name, data)
+		}
+		return put("assets/"+name, data)
 	})
 	if err != nil {
 		return err
@@ -201,16 +231,22 @@ func (b *builder) addStatic(s *Site) error {
 	if err != nil {
 		return err
 	}
-	s.Files["assets/chroma.css"] = css
+	if err := put("assets/chroma.css", css); err != nil {
+		return err
+	}
 	search := synth.NewSearch(b.graph, b.p.Model, b.relURL)
 	searchJSON, err := synth.MarshalJSON(search)
 	if err != nil {
 		return err
 	}
-	s.Files["api/search.json"] = searchJSON
+	if err := put("api/search.json", searchJSON); err != nil {
+		return err
+	}
 	// The search page loads the index as a script, so it works from the
 	// file system, where fetch() of a local file is refused.
-	s.Files["api/search.js"] = append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...)
+	if err := put("api/search.js", append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...)); err != nil {
+		return err
+	}
 	for _, v := range []struct {
 		name string
 		v    any
@@ -223,7 +259,9 @@ func (b *builder) addStatic(s *Site) error {
 		if err != nil {
 			return err
 		}
-		s.Files[v.name] = data
+		if err := put(v.name, data); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -488,11 +488,39 @@ func buildAndWrite(dir, out string) error {
 	if err != nil {
 		return err
 	}
-	s, err := p.Build(BuildOptions{Frozen: true}, io.Discard)
-	if err != nil {
-		return err
+	_, err = p.BuildInto(o, BuildOptions{Frozen: true}, io.Discard, nil)
+	return err
+}
+
+// TestBuildIntoMatchesMemory checks that the streamed build, which writes
+// each page into the new output folder as it is rendered, writes exactly the
+// files of the in-memory build, byte for byte, and nothing else.
+func TestBuildIntoMatchesMemory(t *testing.T) {
+	dir := fixture(t, "shop")
+	want := buildSite(t, dir, BuildOptions{}, 4).Files
+	out := filepath.Join(t.TempDir(), "public")
+	if err := buildAndWrite(dir, out); err != nil {
+		t.Fatal(err)
 	}
-	return s.Write(o, nil)
+	got := map[string][]byte{}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(out, p)
+		got[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 20 {
+		t.Fatalf("the in-memory build has %d files", len(want))
+	}
+	if diff := firstDiffFile(want, got); diff != "" {
+		t.Errorf("streamed output differs from the in-memory build: %s", diff)
+	}
 }
 
 // TestFailedBuildKeepsOutput checks that a build that fails, on bad content

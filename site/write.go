@@ -3,6 +3,7 @@ package site
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -188,4 +189,36 @@ func (s *Site) Write(o *Output, notes func(string)) error {
 		}
 	}
 	return w.Commit()
+}
+
+// BuildInto builds the site straight into the output: each file is written
+// into the swap's new folder as soon as it is rendered ([BuildOptions.Sink]),
+// so the site is never held in memory, and the folder is swapped in only
+// when the whole build succeeded; a failed build leaves the output as it
+// was. notes gets the build's notes, restored what the cleanup of killed
+// runs restored.
+func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, restored func(string)) (*Site, error) {
+	w, err := o.Begin(restored)
+	if err != nil {
+		return nil, err
+	}
+	opts.Sink = func(name string, data []byte) error {
+		full := filepath.Join(w.Dir(), filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return fmt.Errorf("write site: %w", err)
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			return fmt.Errorf("write site: %w", err)
+		}
+		return nil
+	}
+	s, err := p.Build(opts, notes)
+	if err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if err := w.Commit(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }

@@ -247,11 +247,8 @@ func runBuild(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	s, err := p.Build(opts, e.stderr)
+	s, err := p.BuildInto(o, opts, e.stderr, func(note string) { fmt.Fprintf(e.stderr, "tracewiki: %s\n", note) })
 	if err != nil {
-		return e.fail(err)
-	}
-	if err := s.Write(o, func(note string) { fmt.Fprintf(e.stderr, "tracewiki: %s\n", note) }); err != nil {
 		return e.fail(err)
 	}
 	dir := *out
