@@ -116,6 +116,26 @@ func TestDocuments(t *testing.T) {
 			t.Errorf("Coverage(%q) = %+v, want %+v", c.folder, got, c.want)
 		}
 	}
+	// The JSON export holds the hierarchy and the states, and matches its schema.
+	x, err := p.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := x.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, compileSchemas(t), "export", "export json", js)
+	var order []string
+	for _, r := range x.Requirements {
+		order = append(order, r.ID)
+	}
+	if got := strings.Join(order, " "); got != "SW-1 SW-2 SW-3 SYS-0 SYS-1 SYS-2" {
+		t.Errorf("export order = %s, want by document then level", got)
+	}
+	if sw1 := x.Requirements[0]; !sw1.Stale || strings.Join(sw1.Reasons, ",") != "parent_changed" || len(sw1.Parents) != 2 || sw1.Parents[0].Reason != "parent_changed" || !sw1.Implemented {
+		t.Errorf("export SW-1 = %+v", sw1)
+	}
 	var states []string
 	for _, ps := range rep.Parents {
 		states = append(states, ps.Child+"->"+ps.Parent+" "+string(ps.Verdict.Reason))

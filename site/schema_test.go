@@ -18,7 +18,7 @@ const schemaBase = "https://tracewiki.dev/schemas/"
 
 // schemaNames are the schemas shipped in assets/schemas, without
 // ".schema.json".
-var schemaNames = []string{"check", "diff", "drift", "graph", "impact", "list", "manifest", "neighborhood", "node", "search"}
+var schemaNames = []string{"check", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search"}
 
 // compileSchemas compiles the schemas embedded in assets.FS, the copies the
 // build ships, after checking that each has its $id, the 2020-12 dialect

@@ -35,6 +35,8 @@ Commands:
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
 	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
 	review      record that requirements were reviewed against their parents
+	import      requirements from Doorstop, StrictDoc or ReqIF
+	export      the requirements as CSV, ReqIF or JSON
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -152,6 +154,40 @@ link whose parent changed since its last review is stale (parent_changed,
 "suspect") in check, the site, SARIF and diff until then. --all-suspect
 reviews every suspect link at once and needs --yes. A link never stamped is
 stamped by the first build or capture that sees it.
+
+# import
+
+	tracewiki import doorstop|strictdoc|reqif PATH [--force] [--by WHO]
+
+Import reads another tool's requirements (PATH, a folder or a file, is
+relative to the current folder) and writes them as Markdown files under
+content/requirements/DOCUMENT/: the Doorstop prefix, the StrictDoc
+document title or the ReqIF specification name, as a slug. Doorstop:
+.doorstop.yml documents with their YAML or Markdown items (uid, level,
+header, text, normative, derived, active, links with their fingerprints,
+ref and file references). StrictDoc: .sdoc documents with their grammar,
+sections, requirements and custom elements, multi-line fields, Parent,
+Child and File relations, and [DOCUMENT_FROM_FILE] fragments. ReqIF: .reqif
+files and .reqifz archives: spec objects and their attributes, the spec
+hierarchy as order and sections, spec relations as parent links. Parent
+links are stamped in the lock; a link the source calls suspect stays
+suspect (parent_changed) until "tracewiki review". Each file records
+imported: {from, hash}; a second import writes only what changed, and a
+file edited since (or never imported) is kept unless --force. The report
+lists items imported, parent links, and every item, field or relation not
+mapped, with why.
+
+# export
+
+	tracewiki export csv|reqif|json [--out FILE]
+
+Export prints (or writes to --out) every requirement with its document,
+level, parents, implements and tests with their states, tags, fields, and
+implemented, tested, verified and stale. CSV columns: id, document, level,
+title, status, normative, parents, implements, tests, tags, verified,
+implemented, tested, stale, reasons, then one per custom field; list cells
+are joined with ";". JSON follows api/schemas/export.schema.json. A ReqIF
+export imports back into the same requirements and parent links.
 
 # neighborhood
 

@@ -53,6 +53,8 @@ var commands = map[string]func(e *env, args []string) int{
 	"lookup":       runLookup,
 	"mcp":          runMCP,
 	"review":       runReview,
+	"import":       runImport,
+	"export":       runExport,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -2,6 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/tracewiki/tracewiki/site"
 )
@@ -12,10 +16,11 @@ func runReview(e *env, args []string) int {
 	fs.BoolVar(&opts.AllSuspect, "all-suspect", false, "review every requirement with a suspect parent link (needs --yes)")
 	yes := fs.Bool("yes", false, "confirm --all-suspect")
 	fs.StringVar(&opts.By, "by", "", "who reviewed (default: git's user.email)")
-	if code, ok := parse(fs, args); !ok {
+	ids, code, ok := parseInterspersed(fs, args)
+	if !ok {
 		return code
 	}
-	opts.IDs = fs.Args()
+	opts.IDs = ids
 	switch {
 	case opts.AllSuspect && len(opts.IDs) > 0:
 		return e.usage("review: give requirement ids or --all-suspect, not both")
@@ -34,5 +39,72 @@ func runReview(e *env, args []string) int {
 		return e.fail(err)
 	}
 	fmt.Fprint(e.stdout, res)
+	return exitOK
+}
+
+func runImport(e *env, args []string) int {
+	fs := e.flags("import")
+	var opts site.ImportOptions
+	fs.BoolVar(&opts.Force, "force", false, "overwrite files edited since the last import")
+	fs.StringVar(&opts.By, "by", "", "who stamps the parent links (default: git's user.email)")
+	rest, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	if len(rest) != 2 {
+		return e.usage("import: want FORMAT PATH (FORMAT: %s)", strings.Join(site.ImportFormats, ", "))
+	}
+	if !slices.Contains(site.ImportFormats, rest[0]) {
+		return e.usage("import: unknown format %q (want %s)", rest[0], strings.Join(site.ImportFormats, ", "))
+	}
+	opts.Format, opts.Source = rest[0], rest[1]
+	rep, err := site.Import(e.root, opts, e.stderr)
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprint(e.stdout, rep)
+	return exitOK
+}
+
+func runExport(e *env, args []string) int {
+	fs := e.flags("export")
+	out := fs.String("out", "", "write to `FILE` instead of standard output")
+	rest, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	formats := []string{"csv", "reqif", "json"}
+	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
+		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
+	}
+	p, err := site.Load(e.root)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer p.Close()
+	x, err := p.Export()
+	if err != nil {
+		return e.fail(err)
+	}
+	var data []byte
+	switch rest[0] {
+	case "csv":
+		data, err = x.CSV()
+	case "json":
+		data, err = x.JSON()
+	case "reqif":
+		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	if *out == "" {
+		_, err = e.stdout.Write(data)
+	} else {
+		err = os.WriteFile(*out, data, 0o644)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
 	return exitOK
 }

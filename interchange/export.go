@@ -1,0 +1,250 @@
+package interchange
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ExportSchemaVersion is the version of the JSON export.
+const ExportSchemaVersion = 1
+
+// Export is every requirement with its document, level, parents, links and
+// their states, tags, fields and derived fields: the JSON export
+// (tracewiki export json), documented by export.schema.json.
+type Export struct {
+	SchemaVersion int              `json:"schemaVersion"`
+	ProjectID     string           `json:"project_id"`
+	Documents     []ExportDocument `json:"documents"`    // by path
+	Requirements  []Row            `json:"requirements"` // by document, then level order
+}
+
+// ExportDocument is a requirement document.
+type ExportDocument struct {
+	Path  string `json:"path"`
+	Title string `json:"title"`
+}
+
+// Row is one requirement.
+type Row struct {
+	ID          string            `json:"id"`
+	Document    string            `json:"document"` // "" at the top level
+	Level       string            `json:"level"`
+	Title       string            `json:"title"`
+	Status      string            `json:"status"`
+	Normative   bool              `json:"normative"`
+	Derived     bool              `json:"derived"`
+	Text        string            `json:"text"`
+	Parents     []Link            `json:"parents"`
+	Implements  []Link            `json:"implements"`
+	Tests       []Link            `json:"tests"`
+	Tags        []string          `json:"tags"`
+	Fields      map[string]string `json:"fields"`
+	Implemented bool              `json:"implemented"`
+	Tested      bool              `json:"tested"`
+	Verified    bool              `json:"verified"`
+	Stale       bool              `json:"stale"`
+	Reasons     []string          `json:"reasons"` // the distinct reasons of its links that are not linked
+}
+
+// Link is a parent or code link with its state.
+type Link struct {
+	Ref    string `json:"ref"`
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+}
+
+// CSVColumns are the fixed columns of the CSV export; one column per custom
+// field follows, by name.
+var CSVColumns = []string{"id", "document", "level", "title", "status", "normative", "parents", "implements", "tests", "tags", "verified", "implemented", "tested", "stale", "reasons"}
+
+// CSV writes the export as CSV: the columns of [CSVColumns], then one per
+// custom field; list cells are joined with ";" and a link that is not
+// linked carries its state ("src/a.go@F (stale)").
+func (e *Export) CSV() ([]byte, error) {
+	var fields []string
+	for _, r := range e.Requirements {
+		for k := range r.Fields {
+			if !slices.Contains(fields, k) {
+				fields = append(fields, k)
+			}
+		}
+	}
+	slices.Sort(fields)
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.Write(append(slices.Clone(CSVColumns), fields...)); err != nil {
+		return nil, err
+	}
+	links := func(ls []Link) string {
+		var out []string
+		for _, l := range ls {
+			if l.State != "linked" {
+				out = append(out, l.Ref+" ("+l.State+")")
+			} else {
+				out = append(out, l.Ref)
+			}
+		}
+		return strings.Join(out, ";")
+	}
+	for _, r := range e.Requirements {
+		rec := []string{r.ID, r.Document, r.Level, r.Title, r.Status, strconv.FormatBool(r.Normative), links(r.Parents),
+			links(r.Implements), links(r.Tests), strings.Join(r.Tags, ";"), strconv.FormatBool(r.Verified),
+			strconv.FormatBool(r.Implemented), strconv.FormatBool(r.Tested), strconv.FormatBool(r.Stale), strings.Join(r.Reasons, ";")}
+		for _, f := range fields {
+			rec = append(rec, r.Fields[f])
+		}
+		if err := w.Write(rec); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
+
+// JSON writes the export as indented JSON with a final newline.
+func (e *Export) JSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(e)
+	return buf.Bytes(), err
+}
+
+// ReqIFNamespace is the namespace of ReqIF 1.2 documents.
+const ReqIFNamespace = "http://www.omg.org/spec/ReqIF/20110401/reqif.xsd"
+
+// ReqIF writes the export as a ReqIF 1.2 document: one SPECIFICATION per
+// document (top-level requirements in one named after the project), a
+// SPEC-OBJECT per requirement with ReqIF.ForeignID, ReqIF.Name, ReqIF.Text
+// (XHTML), Status, Tags, Implements, normative, derived and one string
+// attribute per custom field, and a SPEC-RELATION (type "Parent") from each
+// child to each parent. [ImportReqIF] reads it back into the same
+// requirements and parent links. at is the LAST-CHANGE and CREATION-TIME
+// of everything (RFC 3339), so the same inputs give the same bytes.
+func (e *Export) ReqIF(at string) ([]byte, error) {
+	var fields []string
+	for _, r := range e.Requirements {
+		for k := range r.Fields {
+			if !slices.Contains(fields, k) {
+				fields = append(fields, k)
+			}
+		}
+	}
+	slices.Sort(fields)
+	ident := func(id, name string) reqifIdent { return reqifIdent{Identifier: id, LastChange: at, LongName: name} }
+	doc := reqifOut{Xmlns: ReqIFNamespace}
+	doc.Header = reqifHeaderOut{Identifier: "header-" + ncName(e.ProjectID), CreationTime: at, ToolID: "tracewiki", Version: "1.0", SourceTool: "tracewiki", Title: e.ProjectID}
+	c := &doc.Content
+	str := reqifIdent{Identifier: "dt-string", LastChange: at, LongName: "String", MaxLength: "1000000"}
+	c.Datatypes.Strings = []reqifIdent{str}
+	c.Datatypes.XHTML = []reqifIdent{ident("dt-xhtml", "XHTML")}
+	ot := reqifObjectType{reqifIdent: ident("type-requirement", "Requirement")}
+	attrs := append([]string{"ReqIF.ForeignID", "ReqIF.Name", "Status", "Tags", "Implements", "normative", "derived"}, fields...)
+	for i, a := range attrs {
+		ot.Strings = append(ot.Strings, reqifAttrDef{reqifIdent: ident("attr-"+strconv.Itoa(i), a), StringType: "dt-string"})
+	}
+	ot.XHTML = []reqifAttrDef{{reqifIdent: ident("attr-text", "ReqIF.Text"), XHTMLType: "dt-xhtml"}}
+	c.SpecTypes.ObjectTypes = []reqifObjectType{ot}
+	c.SpecTypes.RelationTypes = []reqifIdent{ident("type-parent", "Parent")}
+	c.SpecTypes.SpecTypes = []reqifIdent{ident("type-document", "Document")}
+	specs := map[string]*reqifSpec{}
+	var order []string
+	titles := map[string]string{}
+	for _, d := range e.Documents {
+		titles[d.Path] = d.Title
+	}
+	for _, r := range e.Requirements {
+		oid := "req-" + ncName(r.ID)
+		o := reqifObject{reqifIdent: ident(oid, r.Title), Type: "type-requirement"}
+		vals := []string{r.ID, r.Title, r.Status, strings.Join(r.Tags, ", "), joinRefs(r.Implements), strconv.FormatBool(r.Normative), strconv.FormatBool(r.Derived)}
+		for _, f := range fields {
+			vals = append(vals, r.Fields[f])
+		}
+		for i, v := range vals {
+			if v != "" {
+				o.Strings = append(o.Strings, reqifStrVal{Value: v, Definition: "attr-" + strconv.Itoa(i)})
+			}
+		}
+		var text bytes.Buffer
+		xml.EscapeText(&text, []byte(r.Text))
+		o.XHTML = []reqifXHTML{{Definition: "attr-text", Value: innerXML{Inner: `<xhtml:div xmlns:xhtml="http://www.w3.org/1999/xhtml">` + strings.ReplaceAll(text.String(), "&#xA;", "<xhtml:br/>") + `</xhtml:div>`}}}
+		c.SpecObjects = append(c.SpecObjects, o)
+		for _, p := range r.Parents {
+			id := strings.TrimPrefix(p.Ref, "requirement:")
+			c.SpecRelations = append(c.SpecRelations, reqifRelation{reqifIdent: ident("rel-"+ncName(r.ID)+"--"+ncName(id), ""), Type: "type-parent", Source: oid, Target: "req-" + ncName(id)})
+		}
+		key := r.Document
+		s := specs[key]
+		if s == nil {
+			name := titles[key]
+			if key == "" || name == "" {
+				name = e.ProjectID
+				if key != "" {
+					name = key
+				}
+			}
+			s = &reqifSpec{reqifIdent: ident("spec-"+ncName(Slug(key+"-"+name)), name), Type: "type-document"}
+			specs[key] = s
+			order = append(order, key)
+		}
+		s.Children = append(s.Children, reqifHierarchy{Identifier: "h-" + ncName(r.ID), LastChange: at, Object: oid})
+	}
+	for _, k := range order {
+		c.Specifications = append(c.Specifications, *specs[k])
+	}
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+type (
+	reqifOut struct {
+		XMLName xml.Name       `xml:"REQ-IF"`
+		Xmlns   string         `xml:"xmlns,attr"`
+		Header  reqifHeaderOut `xml:"THE-HEADER>REQ-IF-HEADER"`
+		Content reqifContent   `xml:"CORE-CONTENT>REQ-IF-CONTENT"`
+	}
+	reqifHeaderOut struct {
+		Identifier   string `xml:"IDENTIFIER,attr"`
+		CreationTime string `xml:"CREATION-TIME"`
+		ToolID       string `xml:"REQ-IF-TOOL-ID"`
+		Version      string `xml:"REQ-IF-VERSION"`
+		SourceTool   string `xml:"SOURCE-TOOL-ID"`
+		Title        string `xml:"TITLE"`
+	}
+)
+
+func joinRefs(ls []Link) string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.Ref)
+	}
+	return strings.Join(out, ", ")
+}
+
+// ncName makes s a valid part of an xsd:ID: letters, digits, '-', '_',
+// '.'; other bytes become '_' and a hex code.
+func ncName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' {
+			b.WriteByte(c)
+		} else {
+			b.WriteString("_" + strconv.FormatUint(uint64(c), 16))
+		}
+	}
+	return b.String()
+}

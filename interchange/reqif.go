@@ -1,0 +1,372 @@
+package interchange
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// ReqIF 1.2 (OMG formal/2016-07-01) as far as tracewiki reads and writes it.
+type (
+	reqifDoc struct {
+		XMLName xml.Name     `xml:"REQ-IF"`
+		Header  reqifHeader  `xml:"THE-HEADER>REQ-IF-HEADER"`
+		Content reqifContent `xml:"CORE-CONTENT>REQ-IF-CONTENT"`
+	}
+	reqifHeader struct {
+		Identifier   string `xml:"IDENTIFIER,attr"`
+		CreationTime string `xml:"CREATION-TIME"`
+		ReqIFVersion string `xml:"REQ-IF-VERSION"`
+		SourceTool   string `xml:"SOURCE-TOOL-ID"`
+		Title        string `xml:"TITLE"`
+	}
+	reqifContent struct {
+		Datatypes      reqifDatatypes  `xml:"DATATYPES"`
+		SpecTypes      reqifSpecTypes  `xml:"SPEC-TYPES"`
+		SpecObjects    []reqifObject   `xml:"SPEC-OBJECTS>SPEC-OBJECT"`
+		SpecRelations  []reqifRelation `xml:"SPEC-RELATIONS>SPEC-RELATION"`
+		Specifications []reqifSpec     `xml:"SPECIFICATIONS>SPECIFICATION"`
+	}
+	reqifDatatypes struct {
+		Strings []reqifIdent `xml:"DATATYPE-DEFINITION-STRING"`
+		XHTML   []reqifIdent `xml:"DATATYPE-DEFINITION-XHTML"`
+		Enums   []reqifEnum  `xml:"DATATYPE-DEFINITION-ENUMERATION"`
+	}
+	reqifIdent struct {
+		Identifier string `xml:"IDENTIFIER,attr"`
+		LastChange string `xml:"LAST-CHANGE,attr"`
+		LongName   string `xml:"LONG-NAME,attr,omitempty"`
+		MaxLength  string `xml:"MAX-LENGTH,attr,omitempty"`
+	}
+	reqifEnum struct {
+		reqifIdent
+		Values []reqifIdent `xml:"SPECIFIED-VALUES>ENUM-VALUE"`
+	}
+	reqifSpecTypes struct {
+		ObjectTypes   []reqifObjectType `xml:"SPEC-OBJECT-TYPE"`
+		RelationTypes []reqifIdent      `xml:"SPEC-RELATION-TYPE"`
+		SpecTypes     []reqifIdent      `xml:"SPECIFICATION-TYPE"`
+	}
+	reqifObjectType struct {
+		reqifIdent
+		Strings []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-STRING"`
+		XHTML   []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-XHTML"`
+		Enums   []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-ENUMERATION"`
+	}
+	reqifAttrDef struct {
+		reqifIdent
+		StringType string `xml:"TYPE>DATATYPE-DEFINITION-STRING-REF,omitempty"`
+		XHTMLType  string `xml:"TYPE>DATATYPE-DEFINITION-XHTML-REF,omitempty"`
+		EnumType   string `xml:"TYPE>DATATYPE-DEFINITION-ENUMERATION-REF,omitempty"`
+	}
+	reqifObject struct {
+		reqifIdent
+		Strings []reqifStrVal  `xml:"VALUES>ATTRIBUTE-VALUE-STRING"`
+		XHTML   []reqifXHTML   `xml:"VALUES>ATTRIBUTE-VALUE-XHTML"`
+		Enums   []reqifEnumVal `xml:"VALUES>ATTRIBUTE-VALUE-ENUMERATION"`
+		Type    string         `xml:"TYPE>SPEC-OBJECT-TYPE-REF"`
+	}
+	reqifStrVal struct {
+		Value      string `xml:"THE-VALUE,attr"`
+		Definition string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-STRING-REF"`
+	}
+	reqifXHTML struct {
+		Definition string   `xml:"DEFINITION>ATTRIBUTE-DEFINITION-XHTML-REF"`
+		Value      innerXML `xml:"THE-VALUE"`
+	}
+	innerXML struct {
+		Inner string `xml:",innerxml"`
+	}
+	reqifEnumVal struct {
+		Definition string   `xml:"DEFINITION>ATTRIBUTE-DEFINITION-ENUMERATION-REF"`
+		Values     []string `xml:"VALUES>ENUM-VALUE-REF"`
+	}
+	reqifRelation struct {
+		reqifIdent
+		Source string `xml:"SOURCE>SPEC-OBJECT-REF"`
+		Target string `xml:"TARGET>SPEC-OBJECT-REF"`
+		Type   string `xml:"TYPE>SPEC-RELATION-TYPE-REF"`
+	}
+	reqifSpec struct {
+		reqifIdent
+		Children []reqifHierarchy `xml:"CHILDREN>SPEC-HIERARCHY"`
+		Type     string           `xml:"TYPE>SPECIFICATION-TYPE-REF"`
+	}
+	reqifHierarchy struct {
+		Identifier string           `xml:"IDENTIFIER,attr"`
+		LastChange string           `xml:"LAST-CHANGE,attr"`
+		Children   []reqifHierarchy `xml:"CHILDREN>SPEC-HIERARCHY"`
+		Object     string           `xml:"OBJECT>SPEC-OBJECT-REF"`
+	}
+)
+
+// maxReqIF bounds a ReqIF file and each entry of a .reqifz archive.
+const maxReqIF = 64 << 20
+
+// Attribute long names tracewiki maps (ReqIF's recommended names, then
+// common tool names), compared case-insensitively.
+var (
+	reqifIDNames    = []string{"reqif.foreignid", "id", "uid", "identifier"}
+	reqifTitleNames = []string{"reqif.name", "reqif.chaptername", "title", "name", "heading"}
+	reqifTextNames  = []string{"reqif.text", "text", "statement", "description"}
+)
+
+// ImportReqIF reads .reqif files and .reqifz archives (zip files of .reqif
+// files). Each SPECIFICATION is a document (its LONG-NAME as a slug); its
+// SPEC-HIERARCHY gives the order and levels. A SPEC-OBJECT is an item:
+// the attribute named ReqIF.ForeignID (or ID, UID) is its id, else its
+// IDENTIFIER; ReqIF.Name or ReqIF.ChapterName (or Title) its title;
+// ReqIF.Text (or Text, Statement, Description; XHTML reduced to text) its
+// body; Status its status when it is one of tracewiki's; Tags its tags;
+// normative=false (tracewiki's own export) or a ChapterName without text
+// makes it a heading; every other attribute a field. A SPEC-RELATION links
+// its SOURCE (child) to its TARGET (parent); a relation type whose name
+// says "child" goes the other way. Reported: objects in no specification,
+// relations to unknown objects, enumeration values without a name.
+func ImportReqIF(files []File) (*Result, error) {
+	r := &Result{Format: "reqif"}
+	var docs []File
+	for _, f := range files {
+		switch strings.ToLower(path.Ext(f.Name)) {
+		case ".reqif", ".xml":
+			docs = append(docs, f)
+		case ".reqifz":
+			zr, err := zip.NewReader(bytes.NewReader(f.Data), int64(len(f.Data)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: not a zip archive: %v", f.Name, err)
+			}
+			for _, zf := range zr.File {
+				if strings.ToLower(path.Ext(zf.Name)) != ".reqif" {
+					continue
+				}
+				rc, err := zf.Open()
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %v", f.Name, zf.Name, err)
+				}
+				data, err := io.ReadAll(io.LimitReader(rc, maxReqIF+1))
+				rc.Close()
+				if err != nil || len(data) > maxReqIF {
+					return nil, fmt.Errorf("%s: %s: unreadable or over %d bytes", f.Name, zf.Name, maxReqIF)
+				}
+				docs = append(docs, File{Name: f.Name + "/" + zf.Name, Data: data})
+			}
+		}
+	}
+	for _, f := range docs {
+		if err := importReqIFDoc(r, f); err != nil {
+			return nil, err
+		}
+	}
+	r.finish()
+	return r, nil
+}
+
+func importReqIFDoc(r *Result, f File) error {
+	var doc reqifDoc
+	d := xml.NewDecoder(bytes.NewReader(f.Data))
+	d.Strict = true
+	if err := d.Decode(&doc); err != nil {
+		return fmt.Errorf("%s: not ReqIF XML: %v", f.Name, err)
+	}
+	c := doc.Content
+	attrName := map[string]string{}
+	enumName := map[string]string{}
+	for _, t := range c.SpecTypes.ObjectTypes {
+		for _, a := range concat(t.Strings, t.XHTML, t.Enums) {
+			attrName[a.Identifier] = a.LongName
+		}
+	}
+	for _, e := range c.Datatypes.Enums {
+		for _, v := range e.Values {
+			enumName[v.Identifier] = v.LongName
+		}
+	}
+	relType := map[string]string{}
+	for _, t := range c.SpecTypes.RelationTypes {
+		relType[t.Identifier] = t.LongName
+	}
+	objects := map[string]*reqifObject{}
+	for i := range c.SpecObjects {
+		objects[c.SpecObjects[i].Identifier] = &c.SpecObjects[i]
+	}
+	ids := map[string]string{} // IDENTIFIER → item id
+	placed := map[string]bool{}
+	where := func(id string) string { return f.Name + "#" + id }
+	for _, spec := range c.Specifications {
+		title := spec.LongName
+		if title == "" {
+			title = spec.Identifier
+		}
+		docPath := Slug(title)
+		r.Documents = append(r.Documents, Document{Path: docPath, Title: title, From: "reqif:" + where(spec.Identifier)})
+		var walk func(hs []reqifHierarchy, prefix []int)
+		walk = func(hs []reqifHierarchy, prefix []int) {
+			for i, h := range hs {
+				lv := append(prefix[:len(prefix):len(prefix)], i+1)
+				o := objects[h.Object]
+				if o == nil {
+					r.unmapped(where(h.Identifier), "SPEC-HIERARCHY", "names SPEC-OBJECT %q, which does not exist", h.Object)
+					continue
+				}
+				if placed[o.Identifier] {
+					r.unmapped(where(h.Identifier), "SPEC-HIERARCHY", "places SPEC-OBJECT %q a second time; the first place is kept", h.Object)
+					continue
+				}
+				placed[o.Identifier] = true
+				it := reqifItem(r, o, attrName, enumName, where(o.Identifier))
+				it.Document, it.Level = docPath, joinLevel(lv, ".")
+				if !it.Normative {
+					r.Sections++
+					if len(h.Children) > 0 && !strings.Contains(it.Level, ".") {
+						it.Level += ".0"
+					}
+				}
+				ids[o.Identifier] = it.ID
+				r.Items = append(r.Items, it)
+				walk(h.Children, lv)
+			}
+		}
+		walk(spec.Children, nil)
+	}
+	for _, o := range c.SpecObjects {
+		if !placed[o.Identifier] {
+			r.unmapped(where(o.Identifier), "SPEC-OBJECT", "in no SPECIFICATION: a requirement needs a document")
+		}
+	}
+	byID := map[string]int{}
+	for i, it := range r.Items {
+		byID[it.ID] = i
+	}
+	for _, rel := range c.SpecRelations {
+		child, parent := ids[rel.Source], ids[rel.Target]
+		if strings.Contains(strings.ToLower(relType[rel.Type]), "child") {
+			child, parent = parent, child
+		}
+		if child == "" || parent == "" {
+			r.unmapped(where(rel.Identifier), "SPEC-RELATION", "links %q to %q; both must be imported SPEC-OBJECTs", rel.Source, rel.Target)
+			continue
+		}
+		i := byID[child]
+		r.Items[i].Parents = append(r.Items[i].Parents, Parent{ID: parent})
+	}
+	return nil
+}
+
+func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, where string) Item {
+	it := Item{ID: o.Identifier, Title: o.LongName, Normative: true, From: "reqif:" + where}
+	chapter := false
+	set := func(def, val string) {
+		name := attrName[def]
+		low := strings.ToLower(name)
+		switch {
+		case name == "":
+			r.unmapped(where, "attribute value", "its definition %q is not declared", def)
+		case inList(low, reqifIDNames):
+			it.ID = strings.TrimSpace(val)
+		case low == "reqif.chaptername":
+			it.Title, chapter = val, true
+		case inList(low, reqifTitleNames):
+			it.Title = val
+		case inList(low, reqifTextNames):
+			it.Text = val
+		case low == "status":
+			if s, ok := sdocStatus(val); ok {
+				it.Status = s
+			} else {
+				it.setField("status", val)
+			}
+		case low == "tags":
+			for t := range strings.SplitSeq(val, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					it.Tags = append(it.Tags, t)
+				}
+			}
+		case low == "normative":
+			it.Normative = val != "false"
+		case low == "derived":
+			it.Derived = val == "true"
+		case low == "implements":
+			for t := range strings.SplitSeq(val, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					it.Implements = append(it.Implements, t)
+				}
+			}
+		default:
+			it.setField(name, val)
+		}
+	}
+	for _, v := range o.Strings {
+		set(v.Definition, v.Value)
+	}
+	for _, v := range o.XHTML {
+		set(v.Definition, xhtmlText(v.Value.Inner))
+	}
+	for _, v := range o.Enums {
+		var names []string
+		for _, ref := range v.Values {
+			if n := enumName[ref]; n != "" {
+				names = append(names, n)
+			} else {
+				r.unmapped(where, "enumeration value "+ref, "has no LONG-NAME")
+			}
+		}
+		if len(names) > 0 {
+			set(v.Definition, strings.Join(names, ", "))
+		}
+	}
+	if chapter && strings.TrimSpace(it.Text) == "" {
+		it.Normative = false
+	}
+	return it
+}
+
+func inList(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+func concat[T any](lists ...[]T) []T {
+	var out []T
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+var (
+	xhtmlBlock = regexp.MustCompile(`(?i)</?(xhtml:)?(p|div|br|li|h[1-6])\b[^>]*>`)
+	xhtmlTag   = regexp.MustCompile(`<[^>]*>`)
+	blankLines = regexp.MustCompile(`\n{3,}`)
+)
+
+// xhtmlText reduces a THE-VALUE's XHTML to text: block elements become
+// line breaks, other tags go, entities are decoded.
+func xhtmlText(s string) string {
+	s = xhtmlBlock.ReplaceAllString(s, "\n")
+	s = xhtmlTag.ReplaceAllString(s, "")
+	var b strings.Builder
+	d := xml.NewDecoder(strings.NewReader("<x>" + s + "</x>"))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			b.Write(cd)
+		}
+	}
+	var lines []string
+	for l := range strings.SplitSeq(b.String(), "\n") {
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
