@@ -22,6 +22,7 @@ tools="$tools /usr/bin/rustc:rustc /usr/bin/cargo:cargo /usr/bin/rustfmt:rustfmt
 tools="$tools /usr/lib/rustlib/src/rust/library/core/src/lib.rs:rust-src"
 tools="$tools /usr/share/cargo/registry/syn-1.0.107/Cargo.toml:librust-syn-dev"
 tools="$tools /usr/share/cargo/registry/proc-macro2-1.0.47/Cargo.toml:librust-proc-macro2-dev"
+tools="$tools astyle:astyle uncrustify:uncrustify"
 
 missing=
 for pair in $tools; do
