@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tracewiki/tracewiki/codeanchors/csharp"
 	"github.com/tracewiki/tracewiki/codeanchors/golang"
+	"github.com/tracewiki/tracewiki/codeanchors/java"
 	"github.com/tracewiki/tracewiki/codeanchors/javascript"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/python"
@@ -125,4 +127,6 @@ var Default = NewRegistry(
 	python.Language,
 	javascript.Language,
 	rust.Language,
+	java.Language,
+	csharp.Language,
 )

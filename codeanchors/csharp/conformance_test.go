@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // Thresholds of TestConformance (issue 15: names 99.5%, range ends 99%).
@@ -181,7 +181,7 @@ func (a *agreement) String() string {
 
 // compare adds one file: what Extract found (or its error) against the
 // reference.
-func (a *agreement) compare(t *testing.T, file string, f *codeanchors.File, err error, ref refResult) {
+func (a *agreement) compare(t *testing.T, file string, f *lang.File, err error, ref refResult) {
 	if ref.Error != "" {
 		a.skipped++
 		return
@@ -206,8 +206,8 @@ func (a *agreement) compare(t *testing.T, file string, f *codeanchors.File, err 
 			t.Fatalf("%s: reference symbol %s: %v", file, raw, err)
 		}
 		kind := v[1].(string)
-		if IsTest(file, "") {
-			kind = codeanchors.KindTest // a test file's symbols are all tests (the file rule)
+		if lang.IsTest(Language, file, "") {
+			kind = lang.KindTest // a test file's symbols are all tests (the file rule)
 		}
 		want[v[0].(string)] = refSymbol{kind, int(v[2].(float64)), int(v[3].(float64))}
 	}

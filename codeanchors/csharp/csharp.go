@@ -15,10 +15,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
-// Parser is the [codeanchors.File.Parser] of [Extract]. Bump its version
+// Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
 const Parser = "csharp/scan@1"
 
@@ -46,7 +46,7 @@ const maxNesting = 100
 // line; any other name declared twice in one scope is ambiguous, and so is
 // one declared in two namespaces of the file.
 //
-// Every symbol of a test file ([IsTest]) is of kind test, and so are the
+// Every symbol of a test file ([language.IsTest]) is of kind test, and so are the
 // methods with a test attribute ([testAttributes]) and the types that
 // declare them.
 //
@@ -60,10 +60,10 @@ const maxNesting = 100
 // A src that does not lex, has unbalanced brackets, or whose declarations
 // do not parse yields a [scanner.Error] for the first problem, printed as
 // path:line:col: message (col counts bytes).
-func Extract(path string, src []byte) (*codeanchors.File, error) {
-	starts := lineStarts(src)
+func Extract(path string, src []byte) (*lang.File, error) {
+	starts := lang.LineStarts(src)
 	fail := func(e *lexError) error {
-		line := lineOf(starts, e.off)
+		line := lang.LineOf(starts, e.off)
 		return scanner.Error{Pos: token.Position{Filename: path, Offset: e.off, Line: line, Column: e.off - starts[line-1] + 1}, Msg: e.msg}
 	}
 	if len(src) >= math.MaxInt32 {
@@ -93,7 +93,7 @@ func Extract(path string, src []byte) (*codeanchors.File, error) {
 	if p.err != nil {
 		return nil, fail(p.err)
 	}
-	f := &codeanchors.File{Path: path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: make([]string, len(p.imports))}
+	f := &lang.File{Path: path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: make([]string, len(p.imports))}
 	p.symbols(f, starts)
 	for _, c := range p.calls {
 		if _, amb := slices.BinarySearch(f.Ambiguous, c.From); !amb {
@@ -128,7 +128,7 @@ type parser struct {
 	pkg     string
 	imports []string
 	decls   []decl
-	calls   []codeanchors.Call
+	calls   []lang.Call
 }
 
 func (p *parser) tok(i int) tok { return p.toks[p.code[i]] }
@@ -820,7 +820,7 @@ func (p *parser) bodyCalls(from string, lo, hi int) {
 		if n < lo || !p.ident(n) || p.is(n, "nameof") {
 			continue
 		}
-		c := codeanchors.Call{From: from, Name: p.text(n), Line: int(p.tok(n).line)}
+		c := lang.Call{From: from, Name: p.text(n), Line: int(p.tok(n).line)}
 		if n > lo {
 			prev := p.text(n - 1)
 			switch {
@@ -843,8 +843,8 @@ func (p *parser) bodyCalls(from string, lo, hi int) {
 }
 
 // symbols turns the declarations into f's symbols and ambiguous names.
-func (p *parser) symbols(f *codeanchors.File, starts []int) {
-	testFile := IsTest(p.path, "")
+func (p *parser) symbols(f *lang.File, starts []int) {
+	testFile := lang.IsTest(Language, p.path, "")
 	type group struct {
 		d     decl
 		parts []decl
@@ -869,26 +869,20 @@ func (p *parser) symbols(f *codeanchors.File, starts []int) {
 			f.Ambiguous = append(f.Ambiguous, name)
 			continue
 		}
-		kind := codeanchors.KindMethod
+		kind := lang.KindMethod
 		switch {
 		case g.d.test || testFile:
-			kind = codeanchors.KindTest
+			kind = lang.KindTest
 		case g.d.typ:
-			kind = codeanchors.KindType
+			kind = lang.KindType
 		}
-		s := codeanchors.Symbol{Name: name, Kind: kind, Start: int(p.tok(g.d.start).line)}
+		s := lang.Symbol{Name: name, Kind: kind, Start: int(p.tok(g.d.start).line)}
 		last := p.tok(g.d.end)
-		s.End = lineOf(starts, int(last.end)-1)
-		s.StartOff, s.EndOff = starts[s.Start-1], lineEnd(p.src, starts, s.End)
+		s.End = lang.LineOf(starts, int(last.end)-1)
+		s.StartOff, s.EndOff = starts[s.Start-1], lang.LineEnd(p.src, starts, s.End)
 		f.Symbols = append(f.Symbols, s)
 	}
-	slices.SortStableFunc(f.Symbols, func(a, b codeanchors.Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	slices.Sort(f.Ambiguous)
+	f.SortSymbols()
 }
 
 // oneSymbol reports whether the declarations of one name are one symbol:
@@ -953,37 +947,4 @@ var keywords = map[string]bool{
 	"this": true, "throw": true, "true": true, "try": true, "typeof": true, "uint": true,
 	"ulong": true, "unchecked": true, "unsafe": true, "ushort": true, "using": true,
 	"virtual": true, "void": true, "volatile": true, "while": true,
-}
-
-// lineStarts returns the byte offset at which each line of src starts.
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, len(src)/32+1)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// lineOf returns the 1-based line holding byte offset off.
-func lineOf(starts []int, off int) int {
-	i, found := slices.BinarySearch(starts, off)
-	if !found {
-		return i
-	}
-	return i + 1
-}
-
-// lineEnd returns the offset of the end of line n, before its "\n" or
-// "\r\n".
-func lineEnd(src []byte, starts []int, n int) int {
-	end := len(src)
-	if n < len(starts) {
-		end = starts[n] - 1
-	}
-	if end > starts[n-1] && src[end-1] == '\r' {
-		end--
-	}
-	return end
 }

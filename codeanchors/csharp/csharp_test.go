@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
@@ -157,9 +157,9 @@ func TestGolden(t *testing.T) {
 // checkFile checks what holds for every file Extract returns: ranges and
 // offsets inside the source and equal to the lines, names listed once and
 // in order, tokens on lines in order.
-func checkFile(t *testing.T, src []byte, f *codeanchors.File) {
+func checkFile(t *testing.T, src []byte, f *lang.File) {
 	t.Helper()
-	lines := codeanchors.Lines(src)
+	lines := lang.Lines(src)
 	seen := map[string]bool{}
 	for i, s := range f.Symbols {
 		if s.Start < 1 || s.Start > s.End || s.End > len(lines) {
@@ -252,7 +252,7 @@ func BenchmarkExtract(b *testing.B) {
 	var size, lines int
 	for _, f := range files {
 		size += len(f.src)
-		lines += len(codeanchors.Lines(f.src))
+		lines += len(lang.Lines(f.src))
 	}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()

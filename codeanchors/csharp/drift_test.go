@@ -1,4 +1,4 @@
-package csharp
+package csharp_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/csharp"
 )
 
 const driftSample = `using System;
@@ -37,8 +38,7 @@ namespace Bank
 // registry that knows only C#.
 func driftCase(t *testing.T, target, before, after string) codeanchors.Verdict {
 	t.Helper()
-	reg := codeanchors.NewRegistry()
-	reg.Register(codeanchors.ExtractorFunc(Extract), ".cs")
+	reg := codeanchors.NewRegistry(csharp.Language)
 	tg, err := claims.ParseTarget(target)
 	if err != nil {
 		t.Fatal(err)
@@ -51,8 +51,8 @@ func driftCase(t *testing.T, target, before, after string) codeanchors.Verdict {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Parser != Parser {
-		t.Fatalf("captured with %s, want %s", a.Parser, Parser)
+	if a.Parser != csharp.Parser {
+		t.Fatalf("captured with %s, want %s", a.Parser, csharp.Parser)
 	}
 	s1 := codeanchors.NewSource(reg, tg.Path, []byte(after))
 	return codeanchors.Judge(&a, codeanchors.Resolve(tg, &a, s1))
@@ -100,7 +100,7 @@ func TestDrift(t *testing.T) {
 // tokens, and layout, comments and directive spacing do not.
 func TestTokensSemantic(t *testing.T) {
 	texts := func(src string) string {
-		f, err := Extract("T.cs", []byte(src))
+		f, err := csharp.Extract("T.cs", []byte(src))
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // formatCorpusFiles is how many corpus files TestFormatters formats.
@@ -107,7 +107,7 @@ func TestFormatters(t *testing.T) {
 						diffs = append(diffs, fmt.Sprintf("%s@%s: gone after formatting", s.path, sym.Name))
 						continue
 					}
-					if codeanchors.HashTokens(a.Tokens, sym.Start, sym.End) == codeanchors.HashTokens(b.Tokens, g.Start, g.End) {
+					if lang.HashTokens(a.Tokens, sym.Start, sym.End) == lang.HashTokens(b.Tokens, g.Start, g.End) {
 						same++
 						continue
 					}
@@ -132,8 +132,8 @@ func TestFormatters(t *testing.T) {
 }
 
 // firstTokenDiff describes where two symbols' token texts first differ.
-func firstTokenDiff(a []codeanchors.Token, as, ae int, b []codeanchors.Token, bs, be int) string {
-	texts := func(toks []codeanchors.Token, s, e int) []string {
+func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) string {
+	texts := func(toks []lang.Token, s, e int) []string {
 		var out []string
 		for _, t := range toks {
 			if t.Line >= s && t.Line <= e {

@@ -7,13 +7,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // linker resolves using directives to workspace files and calls to the
 // definitions they name, without running MSBuild or type checking.
 //
-// A file's namespace is the first one it declares ([codeanchors.File.Package]).
+// A file's namespace is the first one it declares ([lang.File.Package]).
 // The .csproj files say which project a file belongs to (the one in its
 // folder or the nearest above) and, through their <ProjectReference>
 // items, which projects it may use: a using directive resolves to files of
@@ -27,7 +27,7 @@ import (
 // component is that of a namespace the workspace declares (or a
 // <RootNamespace>), and no file of it is in the project or a referenced one.
 type linker struct {
-	byPath   map[string]*codeanchors.File
+	byPath   map[string]*lang.File
 	byNS     map[string][]string // namespace → its files, sorted
 	project  map[string]string   // file → its .csproj ("" for none)
 	refs     map[string][]string // .csproj → the .csproj files it references, transitively, itself included
@@ -39,8 +39,8 @@ var (
 	csprojRootRe = regexp.MustCompile(`<RootNamespace>\s*([^<$]+?)\s*</RootNamespace>`)
 )
 
-func newLinker(files []*codeanchors.File, projectFiles map[string][]byte) *linker {
-	l := &linker{byPath: map[string]*codeanchors.File{}, byNS: map[string][]string{},
+func newLinker(files []*lang.File, projectFiles map[string][]byte) *linker {
+	l := &linker{byPath: map[string]*lang.File{}, byNS: map[string][]string{},
 		project: map[string]string{}, refs: map[string][]string{}, prefixes: map[string]bool{}}
 	direct := map[string][]string{}
 	var projects []string
@@ -74,7 +74,7 @@ func newLinker(files []*codeanchors.File, projectFiles map[string][]byte) *linke
 		}
 		l.refs[p] = slices.Sorted(maps.Keys(seen))
 	}
-	for _, f := range slices.SortedFunc(slices.Values(files), func(a, b *codeanchors.File) int { return strings.Compare(a.Path, b.Path) }) {
+	for _, f := range slices.SortedFunc(slices.Values(files), func(a, b *lang.File) int { return strings.Compare(a.Path, b.Path) }) {
 		l.byPath[f.Path] = f
 		l.byNS[f.Package] = append(l.byNS[f.Package], f.Path)
 		if f.Package != "" {
@@ -109,9 +109,10 @@ func (l *linker) visible(from, to string) bool {
 	return ok
 }
 
-// imports implements the linker's Imports: using N is every non-test file
-// of namespace N; using static N.T and using A = N.T are T's file.
-func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
+// Imports returns the workspace files a file's using directives name:
+// using N is every non-test file of namespace N; using static N.T and
+// using A = N.T are T's file. It also returns the unresolved directives.
+func (l *linker) Imports(f *lang.File) (files, unresolved []string) {
 	for _, imp := range f.Imports {
 		name := strings.TrimPrefix(imp, "static ")
 		if _, target, ok := strings.Cut(name, "="); ok {
@@ -123,7 +124,7 @@ func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
 		}
 		found := false
 		for _, p := range l.byNS[name] {
-			if p != f.Path && l.visible(f.Path, p) && !IsTest(p, "") {
+			if p != f.Path && l.visible(f.Path, p) && !lang.IsTest(Language, p, "") {
 				files = append(files, p)
 				found = true
 			}
@@ -144,7 +145,7 @@ func (l *linker) imports(f *codeanchors.File) (files, unresolved []string) {
 
 // typeFile returns the file, visible from f, that declares the top-level
 // type simple in namespace ns; false when none or several do.
-func (l *linker) typeFile(f *codeanchors.File, ns, simple string) (string, bool) {
+func (l *linker) typeFile(f *lang.File, ns, simple string) (string, bool) {
 	found := ""
 	for _, p := range l.byNS[ns] {
 		if !l.visible(f.Path, p) {
@@ -160,12 +161,12 @@ func (l *linker) typeFile(f *codeanchors.File, ns, simple string) (string, bool)
 	return found, found != ""
 }
 
-// resolveCall implements the linker's ResolveCall: a method of the caller's
+// ResolveCall resolves a call to exactly one definition: a method of the caller's
 // class or an enclosing one; a constructor or static member of a type of
 // the file, of its namespace, or of a namespace it uses; a member of a type
 // it uses statically. Calls on variables and longer expressions are not
 // resolved: without types, the class is unknown.
-func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeanchors.Ref, bool) {
+func (l *linker) ResolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
 	switch c.Qual {
 	case "":
 		for scope := c.From; strings.Contains(scope, "."); {
@@ -191,20 +192,20 @@ func (l *linker) resolveCall(f *codeanchors.File, c codeanchors.Call) (codeancho
 	default:
 		return l.member(f, c.Qual, c.Name, false)
 	}
-	return codeanchors.Ref{}, false
+	return lang.Ref{}, false
 }
 
 // member resolves member of the type written simple in f: a type of f
 // itself (nested ones too), else a top-level type of f's namespace or of
 // one it uses. A constructor call (ctor) resolves to the type when it
 // declares no constructor.
-func (l *linker) member(f *codeanchors.File, simple, member string, ctor bool) (codeanchors.Ref, bool) {
-	var owner *codeanchors.File
+func (l *linker) member(f *lang.File, simple, member string, ctor bool) (lang.Ref, bool) {
+	var owner *lang.File
 	typeName := ""
 	for _, s := range f.Symbols {
 		if (s.Name == simple || strings.HasSuffix(s.Name, "."+simple)) && isType(f, s) {
 			if typeName != "" {
-				return codeanchors.Ref{}, false
+				return lang.Ref{}, false
 			}
 			owner, typeName = f, s.Name
 		}
@@ -219,14 +220,14 @@ func (l *linker) member(f *codeanchors.File, simple, member string, ctor bool) (
 		for _, ns := range namespaces {
 			if p, ok := l.typeFile(f, ns, simple); ok {
 				if owner != nil && owner.Path != p {
-					return codeanchors.Ref{}, false
+					return lang.Ref{}, false
 				}
 				owner, typeName = l.byPath[p], simple
 			}
 		}
 	}
 	if owner == nil {
-		return codeanchors.Ref{}, false
+		return lang.Ref{}, false
 	}
 	if r, ok := symbolRef(owner, typeName+"."+member); ok {
 		return r, true
@@ -234,25 +235,25 @@ func (l *linker) member(f *codeanchors.File, simple, member string, ctor bool) (
 	if ctor {
 		return symbolRef(owner, typeName)
 	}
-	return codeanchors.Ref{}, false
+	return lang.Ref{}, false
 }
 
 // symbolRef returns the ref of the symbol name of f, if f defines it once.
-func symbolRef(f *codeanchors.File, name string) (codeanchors.Ref, bool) {
+func symbolRef(f *lang.File, name string) (lang.Ref, bool) {
 	if f == nil {
-		return codeanchors.Ref{}, false
+		return lang.Ref{}, false
 	}
 	if _, ok, _ := f.Lookup(name); ok {
-		return codeanchors.Ref{Path: f.Path, Symbol: name}, true
+		return lang.Ref{Path: f.Path, Symbol: name}, true
 	}
-	return codeanchors.Ref{}, false
+	return lang.Ref{}, false
 }
 
 // isType reports whether s is a type of f: a top-level symbol, one of kind
 // type, or one with members (a test class).
-func isType(f *codeanchors.File, s codeanchors.Symbol) bool {
-	if !strings.Contains(s.Name, ".") || s.Kind == codeanchors.KindType {
+func isType(f *lang.File, s lang.Symbol) bool {
+	if !strings.Contains(s.Name, ".") || s.Kind == lang.KindType {
 		return true
 	}
-	return slices.ContainsFunc(f.Symbols, func(m codeanchors.Symbol) bool { return strings.HasPrefix(m.Name, s.Name+".") })
+	return slices.ContainsFunc(f.Symbols, func(m lang.Symbol) bool { return strings.HasPrefix(m.Name, s.Name+".") })
 }

@@ -1,4 +1,4 @@
-package csharp
+package csharp_test
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/csharp"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // linkWorkspace is a solution of three projects: App references Core; Other
@@ -65,7 +67,7 @@ func extractAll(t *testing.T, ws map[string]string) ([]*codeanchors.File, map[st
 			project[p] = []byte(src)
 			continue
 		}
-		f, err := Extract(p, []byte(src))
+		f, err := csharp.Extract(p, []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,13 +78,13 @@ func extractAll(t *testing.T, ws map[string]string) ([]*codeanchors.File, map[st
 
 func TestLink(t *testing.T) {
 	files, project := extractAll(t, linkWorkspace)
-	l := newLinker(files, project)
+	l := csharp.Language.Link(files, project)
 	var got []string
 	for _, f := range files {
-		imp, unres := l.imports(f)
+		imp, unres := l.Imports(f)
 		got = append(got, fmt.Sprintf("%s imports %v unresolved %v", f.Path, imp, unres))
 		for _, c := range f.Calls {
-			if r, ok := l.resolveCall(f, c); ok {
+			if r, ok := l.ResolveCall(f, c); ok {
 				got = append(got, fmt.Sprintf("%s@%s -> %s", f.Path, c.From, r))
 			}
 		}
@@ -120,7 +122,7 @@ public class CartTests {
 }
 `
 	const p = "tests/Acme.Shop.Tests/CartTests.cs"
-	f, err := Extract(p, []byte(src))
+	f, err := csharp.Extract(p, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +145,7 @@ public class CartTests {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, r := range MatchTests(tg, results, file) {
+		for _, r := range csharp.Language.MatchTests(tg, results, lang.TestInput{File: file}) {
 			got = append(got, r.Suite+" "+r.Name+" "+r.Outcome)
 		}
 		if g := strings.Join(got, "; "); g != tt.want {
@@ -163,7 +165,7 @@ func TestIsTest(t *testing.T) {
 		"src/Acme.Testing/Cart.cs":       false,
 		"src/Acme.Tests.Helpers/Cart.cs": false,
 	} {
-		if got := IsTest(p, ""); got != want {
+		if got := csharp.Language.IsTest(p, ""); got != want {
 			t.Errorf("IsTest(%q) = %v, want %v", p, got, want)
 		}
 	}

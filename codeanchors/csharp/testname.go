@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // testAttributes are the attributes that make a method a test: xUnit
@@ -26,7 +26,7 @@ func isTestMethod(attrs []string) bool {
 // (NAME.Tests, NAME.Test, NAME.UnitTests, NAME.IntegrationTests,
 // NAME.Specs), or named *Tests.cs or *Test.cs. A test method is known by
 // its attributes, which [Extract] reads, not by its name.
-func IsTest(p, _ string) bool {
+func (language) IsTest(p, _ string) bool {
 	dir, base := path.Split(p)
 	for _, c := range strings.Split(dir, "/") {
 		for _, suf := range []string{".Tests", ".Test", ".UnitTests", ".IntegrationTests", ".Specs"} {
@@ -50,13 +50,13 @@ func IsTest(p, _ string) bool {
 // PATH@Class.Method stands for that method's result; PATH@Class for every
 // result of the class and the classes nested in it; PATH for every result
 // of the file's top-level classes and theirs. A class or file needs at
-// least one result. The namespace is the file's first ([codeanchors.File.Package]);
-// file gives the extracted file, nil when unreadable (then the target's
-// class is looked for in any namespace).
-func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(string) *codeanchors.File) []codeanchors.TestResult {
+// least one result. The namespace is the file's first ([lang.File.Package]);
+// in.File gives the extracted file, nil when unreadable (then the
+// target's class is looked for in any namespace).
+func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
 	ns, known := "", false
 	var tops []string
-	if f := file(t.Path); f != nil {
+	if f := in.File(t.Path); f != nil {
 		ns, known = f.Package, true
 		for _, s := range f.Symbols {
 			if !strings.Contains(s.Name, ".") {
@@ -68,7 +68,7 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(str
 	}
 	type test struct {
 		class, method string
-		r             codeanchors.TestResult
+		r             lang.TestResult
 	}
 	var tests []test
 	for _, r := range results {
@@ -108,7 +108,7 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(str
 	default:
 		keep = func(x test) bool { return x.class+"."+x.method == t.Symbol }
 	}
-	var out []codeanchors.TestResult
+	var out []lang.TestResult
 	index := map[[2]string]int{}
 	for _, x := range tests {
 		if !keep(x) {
@@ -123,7 +123,7 @@ func MatchTests(t claims.Target, results []codeanchors.TestResult, file func(str
 			out = append(out, r)
 			continue
 		}
-		if o := x.r.Outcome; o == codeanchors.OutcomeFail || o == codeanchors.OutcomeSkip && out[i].Outcome == codeanchors.OutcomePass {
+		if o := x.r.Outcome; o == lang.OutcomeFail || o == lang.OutcomeSkip && out[i].Outcome == lang.OutcomePass {
 			out[i].Outcome = o
 		}
 	}

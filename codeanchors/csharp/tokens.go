@@ -3,7 +3,7 @@ package csharp
 import (
 	"strings"
 
-	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // hashTokens returns the file's code tokens for the token hash: every
@@ -15,8 +15,8 @@ import (
 //     string literal ("""...""" over several lines) is its content after
 //     the compiler removes the closing line's indentation, so re-indenting
 //     it keeps the hash.
-func (p *parser) hashTokens() []codeanchors.Token {
-	out := make([]codeanchors.Token, 0, len(p.toks))
+func (p *parser) hashTokens() []lang.Token {
+	out := make([]lang.Token, 0, len(p.toks))
 	for _, t := range p.toks {
 		text := string(p.src[t.off:t.end])
 		switch {
@@ -28,7 +28,7 @@ func (p *parser) hashTokens() []codeanchors.Token {
 				text = rawContent(text)
 			}
 		}
-		out = append(out, codeanchors.Token{Line: int(t.line), Text: text})
+		out = append(out, lang.Token{Line: int(t.line), Text: text})
 	}
 	return out
 }

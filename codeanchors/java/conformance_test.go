@@ -201,7 +201,7 @@ func (a *agreement) compare(t *testing.T, file string, f *lang.File, err error, 
 			t.Fatalf("%s: reference symbol %s: %v", file, raw, err)
 		}
 		kind := v[1].(string)
-		if IsTest(file, "") {
+		if lang.IsTest(Language, file, "") {
 			kind = lang.KindTest // a test file's symbols are all tests (the file rule, not javac's)
 		}
 		want[v[0].(string)] = refSymbol{kind, int(v[2].(float64)), int(v[3].(float64))}

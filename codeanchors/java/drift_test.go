@@ -1,4 +1,4 @@
-package java
+package java_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/java"
 )
 
 const driftSample = `package bank;
@@ -36,7 +36,7 @@ public class Account {
 // registry that knows only Java.
 func driftCase(t *testing.T, target, before, after string) codeanchors.Verdict {
 	t.Helper()
-	reg := codeanchors.NewRegistry(extractOnly{})
+	reg := codeanchors.NewRegistry(java.Language)
 	tg, err := claims.ParseTarget(target)
 	if err != nil {
 		t.Fatal(err)
@@ -49,8 +49,8 @@ func driftCase(t *testing.T, target, before, after string) codeanchors.Verdict {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Parser != Parser {
-		t.Fatalf("captured with %s, want %s", a.Parser, Parser)
+	if a.Parser != java.Parser {
+		t.Fatalf("captured with %s, want %s", a.Parser, java.Parser)
 	}
 	s1 := codeanchors.NewSource(reg, tg.Path, []byte(after))
 	return codeanchors.Judge(&a, codeanchors.Resolve(tg, &a, s1))
@@ -95,20 +95,4 @@ func TestDrift(t *testing.T) {
 			}
 		})
 	}
-}
-
-// extractOnly is Java as far as this package goes today: extraction only.
-// It is not registered in codeanchors.Default: linking, project files and
-// test matching are not written yet, so it links nothing, names no project
-// file and matches no test.
-type extractOnly struct{}
-
-func (extractOnly) Name() string                                        { return "java" }
-func (extractOnly) Extensions() []string                                { return []string{".java"} }
-func (extractOnly) Extract(path string, src []byte) (*lang.File, error) { return Extract(path, src) }
-func (extractOnly) ProjectFile(string) bool                             { return false }
-func (extractOnly) Link([]*lang.File, map[string][]byte) lang.Linker    { return nil }
-func (extractOnly) IsTest(string, string) bool                          { return false }
-func (extractOnly) MatchTests(claims.Target, []lang.TestResult, lang.TestInput) []lang.TestResult {
-	return nil
 }

@@ -43,7 +43,7 @@ const maxNesting = 100
 // one name in one type, are one symbol ranging from the first one's first
 // line to the last one's last line. A name declared twice otherwise (two
 // types, or a type and a method, of one name in one scope) is ambiguous.
-// Every symbol of a test file ([IsTest]) is of kind test, and so are, in
+// Every symbol of a test file ([language.IsTest]) is of kind test, and so are, in
 // any file, the methods that are tests by their annotations or class
 // ([isTestMethod]) and the types that declare them.
 //
@@ -59,9 +59,9 @@ const maxNesting = 100
 // path:line:col: message (col counts bytes). A syntax error inside a body
 // that leaves its brackets balanced is not detected: it cannot move a range.
 func Extract(path string, src []byte) (*lang.File, error) {
-	starts := lineStarts(src)
+	starts := lang.LineStarts(src)
 	fail := func(e *lexError) error {
-		line := lineOf(starts, e.off)
+		line := lang.LineOf(starts, e.off)
 		return scanner.Error{Pos: token.Position{Filename: path, Offset: e.off, Line: line, Column: e.off - starts[line-1] + 1}, Msg: e.msg}
 	}
 	if len(src) >= math.MaxInt32 {
@@ -669,7 +669,7 @@ func (p *parser) symbols(f *lang.File, starts []int) {
 		d        decl
 		n, types int
 	}
-	testFile := IsTest(p.path, "")
+	testFile := lang.IsTest(Language, p.path, "")
 	groups := map[string]*group{}
 	var order []string
 	for _, d := range p.decls {
@@ -700,17 +700,11 @@ func (p *parser) symbols(f *lang.File, starts []int) {
 		}
 		s := lang.Symbol{Name: name, Kind: kind, Start: int(p.toks[g.d.start].line)}
 		last := p.toks[g.d.end]
-		s.End = lineOf(starts, int(last.end)-1)
-		s.StartOff, s.EndOff = starts[s.Start-1], lineEnd(p.src, starts, s.End)
+		s.End = lang.LineOf(starts, int(last.end)-1)
+		s.StartOff, s.EndOff = starts[s.Start-1], lang.LineEnd(p.src, starts, s.End)
 		f.Symbols = append(f.Symbols, s)
 	}
-	slices.SortStableFunc(f.Symbols, func(a, b lang.Symbol) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	slices.Sort(f.Ambiguous)
+	f.SortSymbols()
 }
 
 func b2i(b bool) int {
@@ -746,37 +740,4 @@ var keywords = map[string]bool{
 	"synchronized": true, "this": true, "throw": true, "throws": true, "transient": true, "try": true,
 	"void": true, "volatile": true, "while": true, "true": true, "false": true, "null": true,
 	"_": true,
-}
-
-// lineStarts returns the byte offset at which each line of src starts.
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, len(src)/32+1)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// lineOf returns the 1-based line holding byte offset off.
-func lineOf(starts []int, off int) int {
-	i, found := slices.BinarySearch(starts, off)
-	if !found {
-		return i
-	}
-	return i + 1
-}
-
-// lineEnd returns the offset of the end of line n, before its "\n" or
-// "\r\n".
-func lineEnd(src []byte, starts []int, n int) int {
-	end := len(src)
-	if n < len(starts) {
-		end = starts[n] - 1
-	}
-	if end > starts[n-1] && src[end-1] == '\r' {
-		end--
-	}
-	return end
 }

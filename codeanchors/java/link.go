@@ -177,8 +177,10 @@ func (l *linker) class(name string) (file, nested string, ok bool) {
 	return "", "", false
 }
 
-// imports implements the linker's Imports.
-func (l *linker) imports(f *lang.File) (files, unresolved []string) {
+// Imports returns the workspace files f imports: a class's file, every
+// non-test file of a package imported on demand; and the imports that look
+// like workspace code but resolve to no file.
+func (l *linker) Imports(f *lang.File) (files, unresolved []string) {
 	for _, imp := range f.Imports {
 		name, static := strings.CutPrefix(imp, "static ")
 		name, star := strings.CutSuffix(name, ".*")
@@ -192,7 +194,7 @@ func (l *linker) imports(f *lang.File) (files, unresolved []string) {
 		if star {
 			if pkg, ok := l.packages[name]; ok {
 				for _, p := range pkg {
-					if !IsTest(p, "") {
+					if !lang.IsTest(Language, p, "") {
 						files = append(files, p)
 					}
 				}
@@ -207,12 +209,12 @@ func (l *linker) imports(f *lang.File) (files, unresolved []string) {
 	return slices.Compact(files), unresolved
 }
 
-// resolveCall implements the linker's ResolveCall: a call to a method of
+// ResolveCall resolves a call to exactly one definition: a method of
 // the caller's own class or an enclosing one, a constructor or static
 // member of a class of the file, of its package or imported by name, or a
 // statically imported method. Calls on variables and longer expressions
 // are not resolved: without types, the class is unknown.
-func (l *linker) resolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
+func (l *linker) ResolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
 	switch c.Qual {
 	case "":
 		for scope := c.From; strings.Contains(scope, "."); {

@@ -1,4 +1,4 @@
-package java
+package java_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/codeanchors/java"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
@@ -89,7 +90,7 @@ func extractAll(t *testing.T, ws map[string]string) ([]*lang.File, map[string][]
 			project[p] = []byte(src)
 			continue
 		}
-		f, err := Extract(p, []byte(src))
+		f, err := java.Extract(p, []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,10 +101,10 @@ func extractAll(t *testing.T, ws map[string]string) ([]*lang.File, map[string][]
 
 func TestLinkImports(t *testing.T) {
 	files, project := extractAll(t, linkWorkspace)
-	l := newLinker(files, project)
+	l := java.Language.Link(files, project)
 	got := map[string]string{}
 	for _, f := range files {
-		imp, unres := l.imports(f)
+		imp, unres := l.Imports(f)
 		got[f.Path] = fmt.Sprintf("%v %v", imp, unres)
 	}
 	want := map[string]string{
@@ -120,11 +121,11 @@ func TestLinkImports(t *testing.T) {
 
 func TestLinkCalls(t *testing.T) {
 	files, project := extractAll(t, linkWorkspace)
-	l := newLinker(files, project)
+	l := java.Language.Link(files, project)
 	var got []string
 	for _, f := range files {
 		for _, c := range f.Calls {
-			if r, ok := l.resolveCall(f, c); ok {
+			if r, ok := l.ResolveCall(f, c); ok {
 				got = append(got, fmt.Sprintf("%s@%s -> %s", f.Path, c.From, r))
 			}
 		}
@@ -173,7 +174,7 @@ class CartTest {
 }
 `
 	const p = "src/test/java/com/acme/shop/CartTest.java"
-	f, err := Extract(p, []byte(src))
+	f, err := java.Extract(p, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ class CartTest {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, r := range MatchTests(tg, results, file) {
+		for _, r := range java.Language.MatchTests(tg, results, lang.TestInput{File: file}) {
 			got = append(got, r.Suite+" "+r.Name+" "+r.Outcome)
 		}
 		if g := strings.Join(got, "; "); g != tt.want {
@@ -227,7 +228,7 @@ func TestIsTest(t *testing.T) {
 		"src/testFixtures/java/a/Fixtures.java": false,
 		"src/main/java/a/Digit.java":            false,
 	} {
-		if got := IsTest(p, ""); got != want {
+		if got := java.Language.IsTest(p, ""); got != want {
 			t.Errorf("IsTest(%q) = %v, want %v", p, got, want)
 		}
 	}

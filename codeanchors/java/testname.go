@@ -42,7 +42,7 @@ func isJUnit3Name(name string) bool {
 // IT*.java, *IT.java, *ITCase.java). The symbol does not matter: a test
 // method is known by its annotations, which [Extract] reads, not by its
 // name.
-func IsTest(p, _ string) bool {
+func (language) IsTest(p, _ string) bool {
 	dir, base := path.Split(p)
 	parts := strings.Split(dir, "/")
 	for i := 0; i+1 < len(parts); i++ {
@@ -80,10 +80,10 @@ func IsTest(p, _ string) bool {
 // of the file's top-level classes and theirs. A class or file needs at least
 // one result. The package is the file's package declaration (file gives
 // the extracted file, nil when unreadable), else the path below src/*/java/.
-func MatchTests(t claims.Target, results []lang.TestResult, file func(string) *lang.File) []lang.TestResult {
+func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
 	pkg := ""
 	var tops []string
-	if f := file(t.Path); f != nil {
+	if f := in.File(t.Path); f != nil {
 		pkg = f.Package
 		for _, s := range f.Symbols {
 			if !strings.Contains(s.Name, ".") {
