@@ -3,7 +3,6 @@ package java
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"go/scanner"
 	"os"
@@ -14,9 +13,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected sections of testdata/*.txtar")
 
 // A extractCase is one testdata/*.txtar file: the Java source in its first
 // section, named for the path it is extracted as, then the expected output.
@@ -105,7 +103,7 @@ func goldenSections(c extractCase) []txtar.File {
 // TestGolden checks Extract on every testdata/*.txtar case; -update
 // rewrites the expected sections (refused when CI is set).
 func TestGolden(t *testing.T) {
-	if *update && os.Getenv("CI") != "" {
+	if *langtest.Update && os.Getenv("CI") != "" {
 		t.Fatal("-update is refused when CI is set: goldens are written by people")
 	}
 	entries, err := os.ReadDir("testdata")
@@ -120,7 +118,7 @@ func TestGolden(t *testing.T) {
 	for _, c := range readCases(t) {
 		got := goldenSections(c)
 		want := c.want
-		if *update {
+		if *langtest.Update {
 			files := append([]txtar.File{{Name: c.path, Data: bytes.ReplaceAll(c.src, []byte("\r\n"), []byte("\n"))}}, got...)
 			if err := os.WriteFile(c.file, txtar.Format(&txtar.Archive{Comment: c.comment, Files: files}), 0o666); err != nil {
 				t.Fatal(err)
