@@ -14,15 +14,23 @@ import (
 
 func fixture(t *testing.T, name string) []File {
 	t.Helper()
-	ar, err := txtar.ParseFile("testdata/" + name + ".txtar")
+	files, err := readFixture(name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return files
+}
+
+func readFixture(name string) ([]File, error) {
+	ar, err := txtar.ParseFile("testdata/" + name + ".txtar")
+	if err != nil {
+		return nil, err
 	}
 	var out []File
 	for _, f := range ar.Files {
 		out = append(out, File{Name: f.Name, Data: f.Data})
 	}
-	return out
+	return out, nil
 }
 
 // summary renders a result compactly: one line per item with its document,
