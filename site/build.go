@@ -57,21 +57,27 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 			return nil, fmt.Errorf("--base-url: %w", err)
 		}
 	}
-	a, err := p.Analyze()
+	// Load, capture, analyze: each file is read and parsed once, and drift
+	// is judged once, against the lock as captured.
+	r, err := p.read()
+	if err != nil {
+		return nil, err
+	}
+	l, err := p.ReadLock()
 	if err != nil {
 		return nil, err
 	}
 	if !opts.Frozen {
-		// Capture from the sources just read: a file is parsed once per build.
-		res, l, err := p.captureFrom(CaptureOptions{By: opts.By}, nil, a.Sources, notes)
+		res, captured, err := p.captureFrom(CaptureOptions{By: opts.By}, nil, r.sources, notes)
 		if err != nil {
 			return nil, err
 		}
 		for _, err := range res.Failed {
 			fmt.Fprintf(notes, "tracewiki: not captured: %v\n", err)
 		}
-		a.Lock, a.Report = l, codeanchors.Check(p.Model, l, a.Sources)
+		l = captured
 	}
+	a := r.judge(p, l)
 	g := p.draw(a)
 	for _, err := range a.Unparsed {
 		fmt.Fprintf(notes, "tracewiki: %v\n", err)

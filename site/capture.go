@@ -71,10 +71,21 @@ func (p *Project) captureFrom(opts CaptureOptions, explicit []claims.Target, sou
 	err := p.UpdateLock(notes, func(l *codeanchors.Lock) error {
 		lock = l
 		targets := explicit
-		if len(targets) == 0 {
+		switch {
+		case len(targets) > 0:
+		case opts.Stale:
+			// Which links are not linked needs a judgement.
 			for _, ts := range codeanchors.Check(p.Model, l, sources).Targets {
-				if ts.Anchor == nil || (opts.Stale && ts.Verdict.State != codeanchors.Linked) {
+				if ts.Anchor == nil || ts.Verdict.State != codeanchors.Linked {
 					targets = append(targets, ts.Target)
+				}
+			}
+		default:
+			// The targets never captured: no judgement needed, so a build
+			// judges drift once, after capturing.
+			for _, r := range codeanchors.Targets(p.Model) {
+				if _, ok := l.Anchors[r.Target.String()]; !ok {
+					targets = append(targets, r.Target)
 				}
 			}
 		}
