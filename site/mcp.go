@@ -97,7 +97,6 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 		Instructions: "tracewiki: the traceability wiki of this repository. search finds requirements, decisions, pages and code; " +
 			"lookup tells everything about one id, path or PATH@SYMBOL (its requirements, decisions, tests, evidence and drift), " +
 			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.",
-		HasResources: true,
 	})
 	s.addTools()
 	for _, t := range []struct{ tmpl, name, what, prefix string }{
