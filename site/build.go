@@ -45,6 +45,9 @@ type Site struct {
 	Report *codeanchors.Report
 	Check  *synth.CheckReport
 	Pages  int // HTML pages
+	// Graph is the graph the pages were drawn from, for neighborhood
+	// queries without a second analysis.
+	Graph *synth.Graph
 }
 
 // Build builds the site in memory. Unless opts.Frozen, targets never
@@ -141,7 +144,7 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}
-	s := &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.a.Report, b.lang), Pages: len(pages)}
+	s := &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.a.Report, b.lang), Pages: len(pages), Graph: b.graph}
 	prefixes := make([]string, len(pages))
 	seen := make(map[string]bool, len(pages))
 	for i, pg := range pages {

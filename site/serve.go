@@ -197,8 +197,8 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // rebuild loads the workspace and builds the site frozen, in memory. On
-// success it publishes the site, tells the open pages, and then computes
-// the graph for neighborhood queries; on failure it keeps the last good
+// success it publishes the site and its graph (for neighborhood queries)
+// and tells the open pages; on failure it keeps the last good
 // site and publishes the problems, which the pages show.
 func (s *Server) rebuild() {
 	start := time.Now()
@@ -231,15 +231,10 @@ func (s *Server) rebuild() {
 	}
 	s.state.Store(&serveState{site: built, base: urlPath(base), gen: gen})
 	s.notify(gen)
-	took := time.Since(start)
-	g, _, err := p.Graph()
-	if err != nil {
-		fmt.Fprintf(s.log, "tracewiki: graph: %v\n", err)
-	} else {
-		s.graph.Store(g)
-	}
-	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v; neighborhood graph in %v\n",
-		built.Pages, took.Round(time.Millisecond), (time.Since(start) - took).Round(time.Millisecond))
+	// The build's own graph answers neighborhood queries: the workspace is
+	// analyzed once per rebuild.
+	s.graph.Store(built.Graph)
+	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
 	s.cache.swap()
 	s.w.watchTargets(p.Model)
 }
