@@ -19,7 +19,7 @@ import (
 const MaxReportSize = 256 << 20
 
 // ParseReport reads a test report: JUnit XML (a <testsuites> or <testsuite>
-// root) or `go test -json` output (one JSON event per line), detected from
+// root), a .NET TRX file (a <TestRun> root, see [junitParser.trx]) or `go test -json` output (one JSON event per line), detected from
 // the content: XML when the first non-space byte is '<', go test -json
 // otherwise. name is used in error messages only.
 //
@@ -220,6 +220,9 @@ func parseJUnit(name string, data []byte, m *merger) error {
 			if len(suites) == 0 {
 				if sawRoot {
 					return p.errorAt(start, "second root element <%s>", t.Name.Local)
+				}
+				if t.Name.Local == "TestRun" {
+					return p.trx(t, start)
 				}
 				if t.Name.Local != "testsuites" && t.Name.Local != "testsuite" {
 					return p.errorAt(start, "root element is <%s>, want <testsuites> or <testsuite>", t.Name.Local)

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
 // starter is what "tracewiki init" writes: a config with every default
@@ -110,16 +113,65 @@ func Init(dir string) (written []string, note string, err error) {
 			return nil, "", fmt.Errorf("init: %s: %w; nothing written", filepath.ToSlash(d), outsideErr(err))
 		}
 	}
+	include, found := projectInclude(dir)
+	if len(found) > 0 {
+		note += "found " + strings.Join(found, ", ") + ": [code] includes " + strings.Join(include, ", ") + "\n"
+	}
 	for _, name := range names {
 		p := filepath.FromSlash(name)
 		if err := root.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
 		}
-		if err := root.WriteFile(p, []byte(starter[name]), 0o644); err != nil {
+		data := starter[name]
+		if name == ConfigFile && len(found) > 0 {
+			data = strings.Replace(data, "include = "+tomlStrings(defaultInclude), "include = "+tomlStrings(include), 1)
+		}
+		if err := root.WriteFile(p, []byte(data), 0o644); err != nil {
 			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
 		}
 	}
 	return names, note, nil
+}
+
+// projectInclude returns the [code] include globs of the languages whose
+// project files (pom.xml, *.csproj, Cargo.toml, go.mod, ...: each
+// language's ProjectFile) lie in dir or in a folder just below it, and
+// those files, slash-separated and sorted. It returns no files when there
+// are none: then the config keeps every language's globs.
+func projectInclude(dir string) (include, found []string) {
+	var langs []codeanchors.Language
+	check := func(rel string) {
+		for _, l := range codeanchors.Default.Languages() {
+			if l.ProjectFile(path.Base(rel)) {
+				found = append(found, rel)
+				if !slices.Contains(langs, l) {
+					langs = append(langs, l)
+				}
+			}
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		switch {
+		case e.Type().IsRegular():
+			check(e.Name())
+		case e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "node_modules" && e.Name() != "vendor":
+			sub, _ := os.ReadDir(filepath.Join(dir, e.Name()))
+			for _, f := range sub {
+				if f.Type().IsRegular() {
+					check(e.Name() + "/" + f.Name())
+				}
+			}
+		}
+	}
+	for _, l := range langs {
+		for _, ext := range l.Extensions() {
+			include = append(include, "**/*"+ext)
+		}
+	}
+	slices.Sort(include)
+	slices.Sort(found)
+	return slices.Compact(include), found
 }
 
 // gitignore is the name of the ignore file init writes.

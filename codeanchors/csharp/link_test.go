@@ -170,3 +170,37 @@ func TestIsTest(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchTRX matches the results of a TRX file, read by
+// codeanchors.ParseReport, to a test class's targets.
+func TestMatchTRX(t *testing.T) {
+	const trx = `<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010">
+  <Results>
+    <UnitTestResult testId="a" testName="Acme.Shop.CartTests.Adds" outcome="Passed" />
+    <UnitTestResult testId="b" testName="Acme.Shop.CartTests.Sizes(n: 1)" outcome="Passed" />
+    <UnitTestResult testId="c" testName="Acme.Shop.CartTests.Sizes(n: 2)" outcome="Passed" />
+  </Results>
+  <TestDefinitions>
+    <UnitTest id="a"><TestMethod className="Acme.Shop.CartTests" name="Adds" /></UnitTest>
+    <UnitTest id="b"><TestMethod className="Acme.Shop.CartTests" name="Sizes" /></UnitTest>
+    <UnitTest id="c"><TestMethod className="Acme.Shop.CartTests" name="Sizes" /></UnitTest>
+  </TestDefinitions>
+</TestRun>`
+	results, err := codeanchors.ParseReport("run.trx", []byte(trx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const p = "tests/Acme.Shop.Tests/CartTests.cs"
+	f, err := csharp.Extract(p, []byte("namespace Acme.Shop;\npublic class CartTests {\n    [Fact] public void Adds() { }\n    [Theory] public void Sizes(int n) { }\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := claims.ParseTarget(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := csharp.Language.MatchTests(tg, results, lang.TestInput{File: func(string) *lang.File { return f }})
+	if len(got) != 2 || got[0].Name != "Adds" || got[1].Name != "Sizes" || got[1].Outcome != codeanchors.OutcomePass {
+		t.Errorf("MatchTests(%s) = %+v, want Adds and Sizes, passed", p, got)
+	}
+}
