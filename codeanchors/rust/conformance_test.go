@@ -239,22 +239,22 @@ func TestConformance(t *testing.T) {
 	files := make([]string, len(cases))
 	tmp := t.TempDir()
 	for i, c := range cases {
-		files[i] = filepath.Join(tmp, fmt.Sprintf("%d.rs", i)) + "\t" + c.path
-		if err := os.WriteFile(filepath.Join(tmp, fmt.Sprintf("%d.rs", i)), c.src, 0o644); err != nil {
+		files[i] = filepath.Join(tmp, fmt.Sprintf("%d.rs", i)) + "\t" + c.Path
+		if err := os.WriteFile(filepath.Join(tmp, fmt.Sprintf("%d.rs", i)), c.Src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	refs := runSynref(t, bin, files)
 	var golden agreement
 	for i, c := range cases {
-		f, err := Extract(c.path, c.src)
+		f, err := Extract(c.Path, c.Src)
 		if err != nil && refs[i].Error == "" {
-			t.Errorf("%s: Extract: %v; syn parses it", c.file, err)
+			t.Errorf("%s: Extract: %v; syn parses it", c.File, err)
 		}
 		if err == nil && refs[i].Error != "" {
-			t.Errorf("%s: syn reports %s; Extract finds no error", c.file, refs[i].Error)
+			t.Errorf("%s: syn reports %s; Extract finds no error", c.File, refs[i].Error)
 		}
-		golden.compare(c.file, f, err, refs[i])
+		golden.compare(c.File, f, err, refs[i])
 	}
 	t.Logf("testdata/extract: %s", &golden)
 	for _, d := range golden.disagreements {

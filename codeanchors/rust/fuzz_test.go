@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // FuzzExtractRust checks that Extract never panics, and that what it
@@ -14,7 +16,7 @@ import (
 // seeded from the golden cases.
 func FuzzExtractRust(f *testing.F) {
 	for _, c := range readCases(f) {
-		f.Add(c.src)
+		f.Add(c.Src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Extract("fuzz.rs", src)
@@ -24,7 +26,7 @@ func FuzzExtractRust(f *testing.F) {
 			}
 			return
 		}
-		checkInvariants(t, "fuzz.rs", src, file)
+		langtest.CheckFile(t, src, file)
 	})
 }
 
@@ -50,24 +52,5 @@ func BenchmarkExtractRust(b *testing.B) {
 		b.Fatalf("corpus (Debian package rust-src; test.sh installs it): %v", err)
 	}
 	slices.SortFunc(items, func(x, y item) int { return strings.Compare(x.path, y.path) })
-	var size, lines int
-	for _, it := range items {
-		size += len(it.src)
-		lines += strings.Count(string(it.src), "\n")
-	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	var nsyms, nlines int
-	for b.Loop() {
-		for _, it := range items {
-			f, err := Extract(it.path, it.src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			nsyms += len(f.Symbols)
-		}
-		nlines += lines
-	}
-	b.ReportMetric(float64(nsyms)/b.Elapsed().Seconds(), "symbols/s")
-	b.ReportMetric(float64(nlines)/b.Elapsed().Seconds(), "lines/s")
+	langtest.BenchExtract(b, items, func(it item) (string, []byte) { return it.path, it.src }, Extract)
 }
