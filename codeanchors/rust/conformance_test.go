@@ -228,9 +228,9 @@ func (a *agreement) compare(file string, f *lang.File, err error, ref synResult)
 
 // TestConformance compares Extract with the syn parser (testdata/synref,
 // built from Debian's packaged crates): the golden cases must agree
-// exactly, and the Rust standard library's sources (Debian rust-src) must
-// reach 99.5% of names and 99% of each range end, over at least 1,000
-// symbols. Files syn cannot parse (the standard library uses unstable
+// exactly, and real code must reach 99.5% of names and 99% of each range
+// end, over at least 1,000 symbols per corpus: the Rust standard library's
+// sources (Debian rust-src) and the crates of Debian's cargo registry. Files syn cannot parse (the standard library uses unstable
 // syntax here and there) are skipped and counted.
 func TestConformance(t *testing.T) {
 	bin := synref(t)
@@ -261,16 +261,40 @@ func TestConformance(t *testing.T) {
 		t.Error(d)
 	}
 
-	if _, err := os.Stat(rustSrc); err != nil {
-		t.Fatalf("the corpus %s is missing (Debian package rust-src; test.sh installs it): %v", rustSrc, err)
+	// The standard library (Debian rust-src) and the crates Debian packages
+	// for cargo (syn, proc-macro2, quote, unicode-ident): third-party style.
+	for _, root := range []string{rustSrc, debianRegistry} {
+		real := corpusAgreement(t, bin, root)
+		t.Logf("%s: %s", root, real)
+		if real.symbols < 1000 {
+			t.Errorf("%s: only %d reference symbols; want at least 1,000", root, real.symbols)
+		}
+		if p := pct(real.namesAgreed, real.names); p < 99.5 {
+			t.Errorf("%s: names agree %.3f%%, want at least 99.5%%", root, p)
+		}
+		if p := pct(real.starts, real.ranges); p < 99 {
+			t.Errorf("%s: range starts agree %.3f%%, want at least 99%%", root, p)
+		}
+		if p := pct(real.ends, real.ranges); p < 99 {
+			t.Errorf("%s: range ends agree %.3f%%, want at least 99%%", root, p)
+		}
+	}
+}
+
+// corpusAgreement compares Extract with the reference on every .rs file
+// below root, logging the first disagreements.
+func corpusAgreement(t *testing.T, bin, root string) *agreement {
+	t.Helper()
+	if _, err := os.Stat(root); err != nil {
+		t.Fatalf("the corpus %s is missing (test.sh installs its Debian package): %v", root, err)
 	}
 	var corpus []string
-	err := filepath.WalkDir(rustSrc, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".rs") {
-			rel, _ := filepath.Rel(rustSrc, p)
+			rel, _ := filepath.Rel(root, p)
 			corpus = append(corpus, p+"\t"+filepath.ToSlash(rel))
 		}
 		return nil
@@ -279,8 +303,8 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(corpus)
-	refs = runSynref(t, bin, corpus)
-	var real agreement
+	refs := runSynref(t, bin, corpus)
+	real := &agreement{}
 	for i, line := range corpus {
 		p, rel, _ := strings.Cut(line, "\t")
 		src, err := os.ReadFile(p)
@@ -290,7 +314,6 @@ func TestConformance(t *testing.T) {
 		f, err := Extract(rel, src)
 		real.compare(rel, f, err, refs[i])
 	}
-	t.Logf("rust-src (%s): %s", rustSrc, &real)
 	for i, d := range real.disagreements {
 		if i == 30 {
 			t.Logf("... and %d more", len(real.disagreements)-i)
@@ -301,16 +324,5 @@ func TestConformance(t *testing.T) {
 	for _, e := range real.errors {
 		t.Errorf("Extract refuses a file syn parses: %s", e)
 	}
-	if real.symbols < 1000 {
-		t.Errorf("only %d reference symbols in the corpus; want at least 1,000", real.symbols)
-	}
-	if p := pct(real.namesAgreed, real.names); p < 99.5 {
-		t.Errorf("names agree %.3f%%, want at least 99.5%%", p)
-	}
-	if p := pct(real.starts, real.ranges); p < 99 {
-		t.Errorf("range starts agree %.3f%%, want at least 99%%", p)
-	}
-	if p := pct(real.ends, real.ranges); p < 99 {
-		t.Errorf("range ends agree %.3f%%, want at least 99%%", p)
-	}
+	return real
 }
