@@ -28,6 +28,9 @@ type BuildOptions struct {
 	// By names who vouches for captures of new targets; "" means git's
 	// user.email.
 	By string
+	// Commit names the commit that forge links point at (repo_url); ""
+	// means git's HEAD in the workspace.
+	Commit string
 	// Highlight, when set, keeps highlighted code from build to build, so
 	// a rebuild only highlights what changed. Nil means a fresh cache.
 	Highlight *HighlightCache
@@ -95,8 +98,13 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if !strings.HasSuffix(baseURL, "/") {
 		baseURL += "/"
 	}
+	forge, err := newForgeLinks(p.Config, opts.Commit, p.WS.Dir)
+	if err != nil {
+		return nil, err
+	}
 	b := &builder{
-		p: p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
+		forge: forge,
+		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
 		baseURL: baseURL, hl: opts.Highlight.highlighter(), targets: map[string]*codeanchors.TargetStatus{},
 	}
 	for i := range a.Report.Targets {
@@ -119,6 +127,7 @@ type builder struct {
 	title   string
 	baseURL string
 	hl      *highlighter
+	forge   forgeLinks // links to the forge at the built commit; none without repo_url
 	tmpl    map[string]*template.Template
 	drift   synth.DriftJSON
 	symbols map[string][]synth.Node // symbol and test nodes by path, in node order

@@ -37,8 +37,15 @@ type Config struct {
 	// Output is the folder of the generated site; zero means "public".
 	Output string `toml:"output"`
 	// Lock is the lock file; zero means "tracewiki.lock".
-	Lock string     `toml:"lock"`
-	Code CodeConfig `toml:"code"`
+	Lock string `toml:"lock"`
+	// RepoURL is the repository on its forge (https://github.com/acme/shop);
+	// zero means no links to the forge.
+	RepoURL string `toml:"repo_url"`
+	// Forge is the URL shape of RepoURL: "github", "gitlab" or "gitea";
+	// zero means the one of RepoURL's host (github.com, gitlab.com,
+	// gitea.com, codeberg.org).
+	Forge string     `toml:"forge"`
+	Code  CodeConfig `toml:"code"`
 }
 
 // CodeConfig selects the source files of the code index, by doublestar
@@ -93,6 +100,13 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 		if !doublestar.ValidatePattern(g) {
 			errs = append(errs, fmt.Errorf("%s:%d: bad glob %q", name, keyLine(data, toml.Key{"code", "include"}), g))
 		}
+	}
+	if err := c.checkForge(); err != nil {
+		key := "forge"
+		if c.Forge == "" {
+			key = "repo_url"
+		}
+		errs = append(errs, fmt.Errorf("%s:%d: %v", name, keyLine(data, toml.Key{key}), err))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, err

@@ -140,6 +140,7 @@ type driftGroup struct {
 
 type driftEntry struct {
 	Ref, URL, Where, Captured, Current, Note string
+	Forge                                    string // the current lines (or file) on the forge at the built commit
 	ClaimedBy                                []cell
 	Diff                                     []diffLine
 	// Why is the link's own why when it is not its group's (a target that
@@ -181,6 +182,11 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 			}
 			if l.Start > 0 {
 				e.Current = fmt.Sprintf("%d–%d", l.Start, l.End)
+			}
+			if ts := b.targets[l.Ref]; ts != nil {
+				if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" {
+					e.Forge = b.forge.lines(ts.Target.Path, l.Start, l.End)
+				}
 			}
 			e.Diff = b.captureDiff(l.Ref, l.Start, l.End, 3)
 			g.Links = append(g.Links, e)

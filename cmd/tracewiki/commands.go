@@ -230,6 +230,7 @@ func runBuild(e *env, args []string) int {
 	fs.StringVar(&opts.BaseURL, "base-url", "", "the `URL` path the site is served under (default: the config's baseURL)")
 	fs.BoolVar(&opts.Frozen, "frozen", false, "do not capture new targets; report them as unknown")
 	fs.StringVar(&opts.By, "by", "", "who vouches for captures of new targets (default: git's user.email)")
+	fs.StringVar(&opts.Commit, "commit", "", "the commit `REV` forge links point at (default: git's HEAD)")
 	failOn := failOnFlag(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code

@@ -43,7 +43,7 @@ bad input, reported as file:line: message.
 
 # build
 
-	tracewiki build [--out DIR] [--base-url URL] [--frozen] [--by WHO] [--fail-on STATES,REASONS]
+	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--by WHO] [--fail-on STATES,REASONS]
 
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
@@ -58,6 +58,11 @@ artifacts' URLs absolute. Targets never captured are captured first (the
 lock is written) unless --frozen, which reports them as unknown instead.
 --fail-on exits 1 after writing the site when a link has one of the given
 states or reasons (as for check).
+With repo_url in tracewiki.toml, every code fragment, file page and "out of
+date" entry links to its lines on the forge (GitHub, GitLab or Gitea URL
+shapes; forge) at --commit (a hash, or a tag or branch git resolves;
+default: git's HEAD); without repo_url, or outside git with no --commit,
+there are no such links.
 
 # symbols
 
