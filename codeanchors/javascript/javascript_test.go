@@ -174,10 +174,10 @@ func TestExtractJavaScriptError(t *testing.T) {
 	}
 }
 
-// TestExtractJavaScriptGarbage feeds the extractor large inputs that
-// stress its recursion and lookahead: it must answer fast, error or not.
-func TestExtractJavaScriptGarbage(t *testing.T) {
-	inputs := map[string]string{
+// garbageJS returns large inputs that stress the extractor's recursion and
+// lookahead, by name.
+func garbageJS() map[string]string {
+	return map[string]string{
 		"angles":    strings.Repeat("a<b,", 200_000),
 		"nested":    strings.Repeat("`${", 100_000),
 		"jsx":       "x = " + strings.Repeat("<a>", 100_000),
@@ -188,16 +188,38 @@ func TestExtractJavaScriptGarbage(t *testing.T) {
 		"classes":   strings.Repeat("class A { m() {} get x() { return 1 } }\n", 30_000),
 		"statement": strings.Repeat("a\n", 500_000),
 	}
-	for name, src := range inputs {
+}
+
+// TestExtractJavaScriptGarbage feeds the extractor [garbageJS]: each input
+// must end with a File whose ranges are valid or an error. It asserts no
+// wall time (a loaded machine made that flaky): a hang fails through go
+// test's timeout, and BenchmarkExtractJavaScriptGarbage reports throughput.
+func TestExtractJavaScriptGarbage(t *testing.T) {
+	for name, src := range garbageJS() {
 		for _, ext := range []string{".ts", ".tsx", ".js"} {
-			start := time.Now()
 			f, err := Extract("g"+ext, []byte(src))
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("%s%s: %v on %d bytes", name, ext, d, len(src))
-			}
 			if err == nil {
 				langtest.CheckFile(t, []byte(src), f)
 			}
+			t.Logf("%s%s: error %v", name, ext, err)
+		}
+	}
+}
+
+// BenchmarkExtractJavaScriptGarbage extracts every input of [garbageJS] as
+// TypeScript once per iteration and reports MB/s, so an input that turns
+// the extractor superlinear shows in the numbers.
+func BenchmarkExtractJavaScriptGarbage(b *testing.B) {
+	inputs := garbageJS()
+	var size int64
+	for _, src := range inputs {
+		size += int64(len(src))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range inputs {
+			Extract("g.ts", []byte(src))
 		}
 	}
 }
