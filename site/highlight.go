@@ -202,16 +202,16 @@ func (h *highlighter) langLexer(lang string) chroma.Lexer {
 		if l == nil {
 			l = lexers.Fallback
 		}
+		l = untimed(l)
 		h.lexers[key] = l
 	}
 	return l
 }
 
-// tokenise lexes src with l, deterministically. chroma's regular
-// expressions give up after 250 ms of wall time and the lexer then emits the
-// text as Error tokens; on a loaded machine that made two builds of the same
-// sources differ. So a result with Error tokens is only trusted once two
-// lexings in a row agree (a real syntax error is the same every time).
+// tokenise lexes src with l, deterministically. The lexers come through
+// [untimed], so a regular expression no longer gives up after chroma's
+// 250 ms; as a second guard, a result with Error tokens is only trusted once
+// two lexings in a row agree (a real syntax error is the same every time).
 func tokenise(l chroma.Lexer, src string) ([]chroma.Token, error) {
 	l = chroma.Coalesce(l)
 	prev, err := chroma.Tokenise(l, nil, src)
@@ -242,6 +242,7 @@ func (h *highlighter) lexer(p string) chroma.Lexer {
 		if l == nil {
 			l = lexers.Fallback
 		}
+		l = untimed(l)
 		h.lexers[ext] = l
 	}
 	return l
