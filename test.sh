@@ -23,6 +23,10 @@ tools="$tools /usr/lib/rustlib/src/rust/library/core/src/lib.rs:rust-src"
 tools="$tools /usr/share/cargo/registry/syn-1.0.107/Cargo.toml:librust-syn-dev"
 tools="$tools /usr/share/cargo/registry/proc-macro2-1.0.47/Cargo.toml:librust-proc-macro2-dev"
 tools="$tools astyle:astyle uncrustify:uncrustify"
+# PHP: real code for the conformance and prettier tests (Symfony Console,
+# League CommonMark and what they depend on, under /usr/share/php).
+tools="$tools /usr/share/php/Symfony/Component/Console/Application.php:php-symfony-console"
+tools="$tools /usr/share/php/League/CommonMark/CommonMarkConverter.php:php-league-commonmark"
 
 missing=
 for pair in $tools; do

@@ -10,6 +10,7 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/java"
 	"github.com/tracewiki/tracewiki/codeanchors/javascript"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/php"
 	"github.com/tracewiki/tracewiki/codeanchors/python"
 	"github.com/tracewiki/tracewiki/codeanchors/rust"
 )
@@ -129,4 +130,5 @@ var Default = NewRegistry(
 	rust.Language,
 	java.Language,
 	csharp.Language,
+	php.Language,
 )
