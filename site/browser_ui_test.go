@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // The screenshots of docs/screenshots: each page in the light theme, the
@@ -86,7 +88,7 @@ func requirementIDs(t *testing.T, out string) []string {
 			ids = append(ids, n.Label)
 		}
 	}
-	slices.SortFunc(ids, compareIDs)
+	slices.SortFunc(ids, claims.CompareIDs)
 	return ids
 }
 
@@ -151,7 +153,7 @@ func checkMatrix(t *testing.T, b *browser, base, own string) {
 				out = append(out, n.Label)
 			}
 		}
-		slices.SortFunc(out, compareIDs)
+		slices.SortFunc(out, claims.CompareIDs)
 		return out
 	}
 	set := func(name, value string) []string {
@@ -160,7 +162,7 @@ func checkMatrix(t *testing.T, b *browser, base, own string) {
 		  e.value = %q; e.dispatchEvent(new Event(e.tagName === "INPUT" ? "input" : "change", {bubbles: true}));
 		  return %s;
 		})()`, name, value, visibleRowsJS))
-		slices.SortFunc(got, compareIDs)
+		slices.SortFunc(got, claims.CompareIDs)
 		return got
 	}
 	if got, w := set("state", "unverified"), want(func(_ string, _, v bool) bool { return !v }); !slices.Equal(got, w) {

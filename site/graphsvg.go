@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -207,7 +208,7 @@ func svgSide(m map[string]*svgNeighbor) ([]*svgNeighbor, int) {
 			cmp.Compare(svgRelRank(a.relation), svgRelRank(b.relation)),
 			cmp.Compare(rank(a.node.Type), rank(b.node.Type)),
 			strings.Compare(a.node.Type, b.node.Type),
-			compareIDs(cmp.Or(a.node.Label, a.node.ID), cmp.Or(b.node.Label, b.node.ID)),
+			claims.CompareIDs(cmp.Or(a.node.Label, a.node.ID), cmp.Or(b.node.Label, b.node.ID)),
 			strings.Compare(a.node.ID, b.node.ID),
 		)
 	})

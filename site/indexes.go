@@ -57,6 +57,15 @@ func listOf(typ, title string) func(b *builder, root string) (*pageData, any, er
 			t.Rows = append(t.Rows, row{Stale: st.Badge == "stale", Cells: cells})
 		}
 		t.Title = fmt.Sprintf("%d %s", len(nodes), strings.ToLower(title))
+		if typ == synth.TypeFile {
+			// "Code" counts files, and says so, with the symbols in them.
+			var nsym, nanch int
+			for _, n := range nodes {
+				nsym += symbols[n.Path]
+				nanch += anchored[n.Path]
+			}
+			t.Title = fmt.Sprintf("%d source files, %d symbols, %d of them anchored", len(nodes), nsym, nanch)
+		}
 		d.Tables = []table{t}
 		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: typ, Title: title, Nodes: orEmpty(nodes)}, nil
 	}

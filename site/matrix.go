@@ -78,16 +78,32 @@ func (c *coverage) add(n synth.Node) {
 	}
 }
 
-// coverage is the coverage of every requirement, first, then of each
-// requirement document.
+// coverage is the coverage of the normative requirements (SPEC 2: headings
+// and notes are not counted), of all of them first, then of each
+// requirement document in the graph's order, counting the requirements of
+// its nested documents too.
 func (b *builder) coverage(root string) []coverage {
-	all := coverage{Name: "all requirements", URL: root + pageURL("requirements")}
+	out := []coverage{{Name: "all requirements", URL: root + pageURL("requirements")}}
+	index := map[string]int{} // document folder → its row
 	for _, n := range b.graph.Nodes {
-		if n.Type == synth.TypeRequirement {
-			all.add(n)
+		if n.Type == synth.TypeDocument {
+			index[n.Document] = len(out)
+			out = append(out, coverage{Name: cmp.Or(n.Title, n.Document), URL: root + nodeURL(n)})
 		}
 	}
-	return []coverage{all}
+	for _, n := range b.graph.Nodes {
+		if n.Type != synth.TypeRequirement || (n.Normative != nil && !*n.Normative) {
+			continue
+		}
+		out[0].add(n)
+		// The requirement's document and every document it nests in.
+		for f := n.Document; f != ""; f = parentFolder(f) {
+			if i, ok := index[f]; ok {
+				out[i].add(n)
+			}
+		}
+	}
+	return out
 }
 
 // requirementNodes returns the graph's requirement nodes in natural id
@@ -99,7 +115,7 @@ func (b *builder) requirementNodes() []synth.Node {
 			out = append(out, n)
 		}
 	}
-	slices.SortStableFunc(out, func(x, y synth.Node) int { return compareIDs(x.Label, y.Label) })
+	slices.SortStableFunc(out, func(x, y synth.Node) int { return claims.CompareIDs(x.Label, y.Label) })
 	return out
 }
 
@@ -162,34 +178,12 @@ func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
 	return out
 }
 
-// compareIDs orders ids naturally: runs of digits compare as numbers, so
-// REQ-2 comes before REQ-10; ids equal that way (REQ-01, REQ-1) fall back
-// to byte order, so the order is total.
-func compareIDs(a, b string) int {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if isDigit(a[i]) && isDigit(b[j]) {
-			ei, ej := i, j
-			for ei < len(a) && isDigit(a[ei]) {
-				ei++
-			}
-			for ej < len(b) && isDigit(b[ej]) {
-				ej++
-			}
-			x, y := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
-			if c := cmp.Or(cmp.Compare(len(x), len(y)), strings.Compare(x, y)); c != 0 {
-				return c
-			}
-			i, j = ei, ej
-			continue
-		}
-		if a[i] != b[j] {
-			return cmp.Compare(a[i], b[j])
-		}
-		i++
-		j++
+// parentFolder is the folder a document folder nests in ("a/b" → "a";
+// "a" → "").
+func parentFolder(folder string) string {
+	i := strings.LastIndexByte(folder, '/')
+	if i < 0 {
+		return ""
 	}
-	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+	return folder[:i]
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
