@@ -148,7 +148,7 @@ var goldens = []struct {
 		`href="../requirements/filter/unverified/index.html"`,
 		// REQ-1: implemented and tested, its evidence expired; its code
 		// and test with their states.
-		`<tr id="REQ-1" data-order="0" data-status="accepted" data-stale="true" data-implemented="true" data-tested="true" data-verified="false" class="stale">`,
+		`<tr id="REQ-1" data-order="0" data-status="accepted" data-stale="true" data-implemented="true" data-tested="true" data-verified="false" data-tags="" class="stale">`,
 		`<td><ul class="refs"><li><a href="../code/cart/cart.go/index.html#sym-Cart.Total"><code>cart/cart.go@Cart.Total</code></a> <span class="badge badge-linked" title="">linked</span></li></ul></td>`,
 		`<td><span class="badge badge-stale" title="evidence expired: the requirement changed after it was verified">stale</span></td>`,
 		// REQ-3: its code is stale, so it is not implemented: a warning.

@@ -52,6 +52,18 @@ func TestDocuments(t *testing.T) {
 	assertLines(t, "requirements/SW-2/index.html", s.Files["requirements/SW-2/index.html"],
 		`<dt>derived</dt>`, `! <h2>Parents</h2>`)
 
+	// The matrix shows the hierarchy: each row's document, parents, tags
+	// and fields, and coverage per document of normative requirements
+	// only (SYS-0 is a heading, so system counts 2, not 3).
+	assertLines(t, "requirements/index.html", s.Files["requirements/index.html"],
+		`<tr id="SYS-1" data-order="4" data-status="" data-stale="false" data-implemented="false" data-tested="false" data-verified="false" data-tags="safety">`,
+		`<td><a href="../documents/system/index.html">System requirements</a></td>`,
+		`<td><a href="../requirements/SYS-1/index.html">SYS-1</a>, <a href="../requirements/SYS-2/index.html">SYS-2</a></td>`,
+		`<span class="badge tag">safety</span>`,
+		`<div class="field"><span class="hint">asil:</span> D</div>`,
+		`<tr><td><a href="../documents/system/index.html">System requirements</a></td><td>2</td>`,
+	)
+
 	var g synth.GraphJSON
 	if err := json.Unmarshal(s.Files["api/graph.json"], &g); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package site
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -44,7 +45,19 @@ type matrixRow struct {
 	Order                         int // position in natural id order, for the in-page sort
 	Implemented, Tested, Verified bool
 	Code, Tests                   []refState
+	// Document and Parents place the requirement in its hierarchy; Tags
+	// (space-separated, for the in-page tag filter) and Fields are its own.
+	Document link
+	Parents  []link
+	Tags     string
+	Fields   []field
 }
+
+// link is a named link to a page of the site ("" URL: no page).
+type link struct{ Text, URL string }
+
+// field is one custom field of a requirement.
+type field struct{ Name, Value string }
 
 // refState is a linked code target with its state.
 type refState struct {
@@ -147,6 +160,8 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 				Node: n, URL: root + nodeURL(n), Order: i,
 				Implemented: isTrue(n.Implemented), Tested: isTrue(n.Tested), Verified: isTrue(n.Verified),
 				Code: b.refStates(r.Implements, root), Tests: b.refStates(r.Tests, root),
+				Document: b.documentLink(n.Document, root), Parents: b.parentRefs(r.Parents, root),
+				Tags: strings.Join(n.Tags, " "), Fields: fieldsOf(n.Fields),
 			})
 		}
 		d.Matrix.Coverage = b.coverage(root)
@@ -186,4 +201,37 @@ func parentFolder(folder string) string {
 		return ""
 	}
 	return folder[:i]
+}
+
+// documentLink links the requirement document in folder ("": none).
+func (b *builder) documentLink(folder, root string) link {
+	if folder == "" {
+		return link{}
+	}
+	if n, ok := b.graph.Node(synth.DocumentNodeID(folder)); ok {
+		return link{Text: cmp.Or(n.Title, folder), URL: root + nodeURL(n)}
+	}
+	return link{Text: folder}
+}
+
+// parentRefs links a requirement's parents, in the order written.
+func (b *builder) parentRefs(parents []claims.IDRef, root string) []link {
+	var out []link
+	for _, p := range parents {
+		l := link{Text: p.ID}
+		if n, ok := b.graph.Node(synth.TypeRequirement + ":" + p.ID); ok {
+			l.URL = root + nodeURL(n)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// fieldsOf lists custom fields by name.
+func fieldsOf(m map[string]string) []field {
+	var out []field
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, field{k, m[k]})
+	}
+	return out
 }
