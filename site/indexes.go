@@ -2,9 +2,11 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -37,10 +39,13 @@ func listOf(typ, title string) func(b *builder, root string) (*pageData, any, er
 		}
 		var nodes []synth.Node
 		for _, n := range b.graph.Nodes {
-			if n.Type != typ {
-				continue
+			if n.Type == typ {
+				nodes = append(nodes, n)
 			}
-			nodes = append(nodes, n)
+		}
+		// Natural order (ADR-2 before ADR-10), in the page and its JSON.
+		slices.SortStableFunc(nodes, func(x, y synth.Node) int { return claims.CompareIDs(x.Label, y.Label) })
+		for _, n := range nodes {
 			st := cell{}
 			if n.Stale || staleIn[n.Path] && typ == synth.TypeFile {
 				st = cell{Text: "stale", Badge: "stale", Title: n.Why}
