@@ -23,7 +23,8 @@ type BuildOptions struct {
 	// in the manifest and makes the JSON artifacts' URLs absolute.
 	BaseURL string
 	// Frozen builds without capturing: targets never captured are
-	// reported as unknown (uncaptured) and the lock is not written.
+	// reported as unknown (uncaptured), and [Site.Captured] has nothing
+	// for the lock.
 	Frozen bool
 	// By names who vouches for captures of new targets; "" means git's
 	// user.email.
@@ -42,20 +43,30 @@ type BuildOptions struct {
 }
 
 // Site is a built site, in memory: every output file by slash-separated
-// path, and the drift it reports.
+// path, the drift it reports, and the value of every stage of the build
+// (see pipeline.go), so that a caller reuses them instead of running a
+// stage again.
 type Site struct {
 	Files  map[string][]byte
-	Report *codeanchors.Report
+	Report *codeanchors.Report // Analysis.Report
 	Check  *synth.CheckReport
 	Pages  int // HTML pages
 	// Graph is the graph the pages were drawn from, for neighborhood
 	// queries without a second analysis.
 	Graph *synth.Graph
+
+	// Loaded is the load stage's value: the sources read and parsed.
+	Loaded *Loaded
+	// Captured is the lock the build judged against, with what it
+	// captured; the caller writes it with [Project.WriteCapture].
+	Captured *Captured
+	// Analysis is the drift of every link and the code index.
+	Analysis *Analysis
 }
 
 // Build builds the site in memory. Unless opts.Frozen, targets never
-// captured are captured first (and the lock written); nothing else is
-// written. Pages are rendered in parallel; the result depends only on the
+// captured are captured first, into [Site.Captured]: Build writes nothing,
+// the caller writes the lock with [Project.WriteCapture]. Pages are rendered in parallel; the result depends only on the
 // inputs.
 func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if opts.BaseURL != "" {
@@ -65,25 +76,20 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	// Load, capture, analyze: each file is read and parsed once, and drift
 	// is judged once, against the lock as captured.
-	r, err := p.read()
+	ld, err := p.load()
 	if err != nil {
 		return nil, err
 	}
-	l, err := p.ReadLock()
+	c, err := p.capture(ld, opts.Frozen, opts.By)
 	if err != nil {
 		return nil, err
 	}
-	if !opts.Frozen {
-		res, captured, err := p.captureFrom(CaptureOptions{By: opts.By}, nil, r.sources, notes)
-		if err != nil {
-			return nil, err
-		}
-		for _, err := range res.Failed {
+	if c.Result != nil {
+		for _, err := range c.Result.Failed {
 			fmt.Fprintf(notes, "tracewiki: not captured: %v\n", err)
 		}
-		l = captured
 	}
-	a := r.judge(p, l)
+	a := p.analyzeLoaded(ld, c.Lock)
 	g := p.draw(a)
 	for _, err := range a.Unparsed {
 		fmt.Fprintf(notes, "tracewiki: %v\n", err)
@@ -113,7 +119,12 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if b.tmpl, err = parseTemplates(); err != nil {
 		return nil, err
 	}
-	return b.build(opts.Sink)
+	s, err := b.build(opts.Sink)
+	if err != nil {
+		return nil, err
+	}
+	s.Loaded, s.Captured, s.Analysis = ld, c, a
+	return s, nil
 }
 
 // builder holds one build's state; it is read-only while pages render.

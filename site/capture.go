@@ -53,63 +53,68 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := p.captureFrom(opts, explicit, sources, notes)
-	return res, err
-}
-
-// captureFrom records the anchors of the explicit targets, or without any,
-// of the referenced targets opts selects, reading code only from sources
-// (which must hold their paths). It returns the lock as written.
-func (p *Project) captureFrom(opts CaptureOptions, explicit []claims.Target, sources map[string]*codeanchors.Source, notes io.Writer) (*CaptureResult, *codeanchors.Lock, error) {
-	by := opts.By
-	if by == "" {
-		by = p.gitEmail()
-	}
-	at := Now().Format(time.RFC3339)
-	res := &CaptureResult{}
-	var lock *codeanchors.Lock
-	err := p.UpdateLock(notes, func(l *codeanchors.Lock) error {
-		lock = l
-		targets := explicit
-		switch {
-		case len(targets) > 0:
-		case opts.Stale:
-			// Which links are not linked needs a judgement.
-			for _, ts := range codeanchors.Check(p.Model, l, sources).Targets {
-				if ts.Anchor == nil || ts.Verdict.State != codeanchors.Linked {
-					targets = append(targets, ts.Target)
-				}
-			}
-		default:
-			// The targets never captured: no judgement needed, so a build
-			// judges drift once, after capturing.
-			for _, r := range codeanchors.Targets(p.Model) {
-				if _, ok := l.Anchors[r.Target.String()]; !ok {
-					targets = append(targets, r.Target)
-				}
-			}
-		}
-		for _, t := range targets {
-			ref := t.String()
-			var prev *codeanchors.Anchor
-			if old, had := l.Anchors[ref]; had {
-				prev = &old
-			}
-			a, err := codeanchors.Capture(t, codeanchors.ResolveIn(t, prev, sources[t.Path]), sources[t.Path], at, by)
-			if err != nil {
-				res.Failed = append(res.Failed, err)
-				continue
-			}
-			l.Anchors[ref] = a
-			res.Captured = append(res.Captured, ref)
-		}
-		res.Stamped = stampNew(p.Model, l, at, by)
+	by, at := p.captureStamp(opts.By)
+	var res *CaptureResult
+	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		res = p.captureInto(l, opts, explicit, sources, at, by)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return res, lock, nil
+	return res, nil
+}
+
+// captureStamp is who vouches for a capture (by, else git's user.email)
+// and when ([Now]).
+func (p *Project) captureStamp(by string) (string, string) {
+	if by == "" {
+		by = p.gitEmail()
+	}
+	return by, Now().Format(time.RFC3339)
+}
+
+// captureInto records in l the anchors of the explicit targets, or without
+// any, of the referenced targets opts selects, reading code only from
+// sources (which must hold their paths), and stamps the parent links l has
+// never stamped. It changes l only: the caller writes it.
+func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit []claims.Target, sources map[string]*codeanchors.Source, at, by string) *CaptureResult {
+	res := &CaptureResult{}
+	targets := explicit
+	switch {
+	case len(targets) > 0:
+	case opts.Stale:
+		// Which links are not linked needs a judgement.
+		for _, ts := range p.judge(l, sources).Targets {
+			if ts.Anchor == nil || ts.Verdict.State != codeanchors.Linked {
+				targets = append(targets, ts.Target)
+			}
+		}
+	default:
+		// The targets never captured: no judgement needed, so a build
+		// judges drift once, after capturing.
+		for _, r := range codeanchors.Targets(p.Model) {
+			if _, ok := l.Anchors[r.Target.String()]; !ok {
+				targets = append(targets, r.Target)
+			}
+		}
+	}
+	for _, t := range targets {
+		ref := t.String()
+		var prev *codeanchors.Anchor
+		if old, had := l.Anchors[ref]; had {
+			prev = &old
+		}
+		a, err := codeanchors.Capture(t, codeanchors.ResolveIn(t, prev, sources[t.Path]), sources[t.Path], at, by)
+		if err != nil {
+			res.Failed = append(res.Failed, err)
+			continue
+		}
+		l.Anchors[ref] = a
+		res.Captured = append(res.Captured, ref)
+	}
+	res.Stamped = stampNew(p.Model, l, at, by)
+	return res
 }
 
 // gitEmail is git's user.email in the workspace, or "" when git is absent or

@@ -1,13 +1,17 @@
 package site
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
 // Check reads the lock and every referenced source file once, and judges
-// every link of the model. It reads only the files the links reference,
-// unless a target is missing: then every code file, to relocate it.
+// every link of the model, once. It reads only the files the links
+// reference, unless a target is missing: then every other code file too,
+// to relocate it.
 func (p *Project) Check() (*codeanchors.Report, error) {
 	l, err := p.ReadLock()
 	if err != nil {
@@ -25,19 +29,24 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := codeanchors.Check(p.Model, l, sources)
+	rep := p.judge(l, sources)
 	if !rep.NeedsLocate() {
 		return rep, nil
 	}
-	// Some target is missing: look for it in every code file.
+	// Some target is missing: look for it in every code file. That only
+	// relocates; the verdicts stand, so drift is judged once.
 	code, _, err := p.CodeFiles()
 	if err != nil {
 		return nil, err
 	}
-	if sources, err = p.Sources(append(paths, code...)); err != nil {
+	code = slices.DeleteFunc(code, func(name string) bool { return sources[name] != nil })
+	more, err := p.Sources(code)
+	if err != nil {
 		return nil, err
 	}
-	return codeanchors.Check(p.Model, l, sources), nil
+	maps.Copy(more, sources)
+	codeanchors.Locate(rep, more)
+	return rep, nil
 }
 
 // targetPaths lists the file of every code target the content references.

@@ -81,51 +81,11 @@ func (p *Project) Analyze() (*Analysis, error) {
 }
 
 func (p *Project) analyze(l *codeanchors.Lock) (*Analysis, error) {
-	r, err := p.read()
+	ld, err := p.load()
 	if err != nil {
 		return nil, err
 	}
-	return r.judge(p, l), nil
-}
-
-// reading is the load stage of an analysis: every code file and referenced
-// file read and parsed once, nothing judged yet.
-type reading struct {
-	code    []string
-	sources map[string]*codeanchors.Source
-	skipped []string
-}
-
-// read reads and parses the code files and the referenced files.
-func (p *Project) read() (*reading, error) {
-	code, skipped, err := p.CodeFiles()
-	if err != nil {
-		return nil, err
-	}
-	paths := append(slices.Clone(code), p.targetPaths()...)
-	sources, err := p.Sources(paths)
-	if err != nil {
-		return nil, err
-	}
-	return &reading{code: code, sources: sources, skipped: skipped}, nil
-}
-
-// judge is the analysis stage: the drift of every link against l, judged
-// once, and the code index.
-func (r *reading) judge(p *Project, l *codeanchors.Lock) *Analysis {
-	a := &Analysis{Lock: l, Sources: r.sources, Report: codeanchors.Check(p.Model, l, r.sources), Skipped: slices.Concat(p.skipped, r.skipped)}
-	var files []*codeanchors.File
-	for _, name := range r.code {
-		s := r.sources[name]
-		switch {
-		case s.File != nil:
-			files = append(files, s.File)
-		case s.ParseErr != nil:
-			a.Unparsed = append(a.Unparsed, s.ParseErr)
-		}
-	}
-	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: p.projectFiles(r.code)})
-	return a
+	return p.analyzeLoaded(ld, l), nil
 }
 
 // Graph analyzes the workspace and draws its graph.

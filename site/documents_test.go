@@ -156,7 +156,11 @@ func TestDocuments(t *testing.T) {
 		t.Errorf("parent links: %s\nwant %s", got, want)
 	}
 	// A build that is not frozen stamps the new link, and only that one.
-	if _, err := p.Build(BuildOptions{By: "bob"}, &strings.Builder{}); err != nil {
+	built, err := p.Build(BuildOptions{By: "bob"}, &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteCapture(built.Captured, &strings.Builder{}); err != nil {
 		t.Fatal(err)
 	}
 	l, err := p.ReadLock()

@@ -252,6 +252,11 @@ func runBuild(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	// The lock is written after the site: a build that fails leaves both
+	// as they were.
+	if err := p.WriteCapture(s.Captured, e.stderr); err != nil {
+		return e.fail(err)
+	}
 	dir := *out
 	if dir == "" {
 		dir = filepath.Join(e.root, filepath.FromSlash(p.Config.Output))

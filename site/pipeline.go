@@ -1,0 +1,139 @@
+package site
+
+import (
+	"errors"
+	"io"
+	"slices"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// A build is a pipeline of stages, each a function of the previous stage's
+// value, and [Project.Build] returns every one of them in its [Site]:
+//
+//	load        [Project.load]          → [Loaded]: the code files listed, every code and referenced file read and parsed once
+//	capture     [Project.capture]       → [Captured]: the lock to judge against, with new targets captured; nothing written
+//	analyze     [Project.analyzeLoaded] → [Analysis]: drift judged once, the code index
+//	synthesize  [Project.draw]          → the graph and the check report
+//	render                              → the pages and JSON artifacts ([Site.Files] or [BuildOptions.Sink])
+//
+// Writing is the caller's: the output through [Project.BuildInto], the
+// lock through [Project.WriteCapture]. check, serve and the MCP server run
+// the same stages (serve and MCP without capture), so drift is judged once
+// per run ([Project.judge]).
+
+// Loaded is the load stage's value: every code file and every referenced
+// file read and parsed once; nothing judged yet.
+type Loaded struct {
+	// Code lists the files of the code index, sorted.
+	Code []string
+	// Sources holds the code files and every file a target names.
+	Sources map[string]*codeanchors.Source
+	// Skipped names the code files left out, and why (not regular files).
+	Skipped []string
+}
+
+// load reads and parses the code files and the referenced files.
+func (p *Project) load() (*Loaded, error) {
+	code, skipped, err := p.CodeFiles()
+	if err != nil {
+		return nil, err
+	}
+	sources, err := p.Sources(append(slices.Clone(code), p.targetPaths()...))
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Code: code, Sources: sources, Skipped: skipped}, nil
+}
+
+// Captured is the capture stage's value: the lock a build judges against.
+type Captured struct {
+	// Lock is the lock as read, plus the captures and stamps of Result.
+	Lock *codeanchors.Lock
+	// Result lists what was captured and stamped; nil for a frozen build,
+	// which captures nothing.
+	Result *CaptureResult
+}
+
+// capture reads the lock and, unless frozen, captures every referenced
+// target never captured and stamps every parent link never stamped, into
+// the lock value only: [Project.WriteCapture] writes them. A corrupt lock
+// fails a frozen build (it only reads the lock); otherwise the capture
+// starts from an empty lock, as [Project.UpdateLock] will when it keeps
+// the corrupt file aside.
+func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error) {
+	if frozen {
+		l, err := p.ReadLock()
+		if err != nil {
+			return nil, err
+		}
+		return &Captured{Lock: l}, nil
+	}
+	l, err := p.readLock()
+	if errors.Is(err, codeanchors.ErrCorruptLock) {
+		l, err = codeanchors.NewLock(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	by, at := p.captureStamp(by)
+	return &Captured{Lock: l, Result: p.captureInto(l, CaptureOptions{By: by}, nil, ld.Sources, at, by)}, nil
+}
+
+// WriteCapture records what a build captured in the lock file, under the
+// file lock: the anchors and parent stamps the capture stage made, each
+// unless the lock on disk has one by now (another capture was first). A
+// frozen build's capture writes nothing.
+func (p *Project) WriteCapture(c *Captured, notes io.Writer) error {
+	if c == nil || c.Result == nil {
+		return nil
+	}
+	return p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		for _, ref := range c.Result.Captured {
+			if _, ok := l.Anchors[ref]; !ok {
+				l.Anchors[ref] = c.Lock.Anchors[ref]
+			}
+		}
+		for _, key := range c.Result.Stamped {
+			if _, ok := l.Parents[key]; !ok {
+				if l.Parents == nil {
+					l.Parents = map[string]codeanchors.ParentLink{}
+				}
+				l.Parents[key] = c.Lock.Parents[key]
+			}
+		}
+		return nil
+	})
+}
+
+// analyzeLoaded is the analysis stage: the drift of every link against l,
+// judged once, and the code index.
+func (p *Project) analyzeLoaded(ld *Loaded, l *codeanchors.Lock) *Analysis {
+	a := &Analysis{Lock: l, Sources: ld.Sources, Report: p.judge(l, ld.Sources), Skipped: slices.Concat(p.skipped, ld.Skipped)}
+	var files []*codeanchors.File
+	for _, name := range ld.Code {
+		s := ld.Sources[name]
+		switch {
+		case s.File != nil:
+			files = append(files, s.File)
+		case s.ParseErr != nil:
+			a.Unparsed = append(a.Unparsed, s.ParseErr)
+		}
+	}
+	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: p.projectFiles(ld.Code)})
+	return a
+}
+
+// judge judges the drift of every link of the model against l and the
+// sources: the one place in site that calls [codeanchors.Check], so that
+// a test can count judgements (testHookJudge).
+func (p *Project) judge(l *codeanchors.Lock, sources map[string]*codeanchors.Source) *codeanchors.Report {
+	if testHookJudge != nil {
+		testHookJudge(p)
+	}
+	return codeanchors.Check(p.Model, l, sources)
+}
+
+// testHookJudge, when set by a test, is called once per drift judgement,
+// with the project judged.
+var testHookJudge func(*Project)

@@ -1,0 +1,128 @@
+package site
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// countJudgements counts the drift judgements of projects in dir until the
+// test ends.
+func countJudgements(t *testing.T, dir string) *int {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := new(int)
+	testHookJudge = func(p *Project) {
+		if p.WS.Dir == abs {
+			*n++
+		}
+	}
+	t.Cleanup(func() { testHookJudge = nil })
+	return n
+}
+
+// TestJudgedOnce checks that every command judges drift exactly once per
+// run: a build (frozen or capturing), check (also when a missing target
+// makes it read every code file to relocate it), serve per rebuild, and
+// the knowledge of search, lookup and MCP.
+func TestJudgedOnce(t *testing.T) {
+	dir := fixture(t, "shop") // has a target_missing link: check relocates
+	n := countJudgements(t, dir)
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	expect := func(what string, want int) {
+		t.Helper()
+		if *n != want {
+			t.Errorf("%s: %d drift judgements, want %d", what, *n, want)
+		}
+		*n = 0
+	}
+
+	rep, err := p.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.NeedsLocate() {
+		t.Fatal("the shop fixture has no missing target: check's relocation is not exercised")
+	}
+	expect("check", 1)
+	for _, frozen := range []bool{true, false} {
+		s, err := p.Build(BuildOptions{Frozen: frozen, By: "test"}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expect("build", 1)
+		if s.Loaded == nil || s.Captured == nil || s.Analysis == nil || s.Graph == nil || s.Report != s.Analysis.Report {
+			t.Errorf("build (frozen %t) did not return every stage: %+v", frozen, s)
+		}
+	}
+	if _, err := p.Knowledge(); err != nil {
+		t.Fatal(err)
+	}
+	expect("knowledge (search, lookup, mcp)", 1)
+
+	srv, err := NewServer(dir, ServeOptions{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.ln.Close()
+	defer srv.w.Close()
+	expect("serve's first build", 1)
+	srv.rebuild()
+	expect("serve's rebuild", 1)
+}
+
+// TestBuildLeavesLock checks that a build that captures writes nothing: it
+// returns the captured lock, and WriteCapture writes what it captured.
+func TestBuildLeavesLock(t *testing.T) {
+	dir := t.TempDir()
+	writeCorpus(t, dir, 2, 2) // 4 claims, none captured
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	lock := filepath.Join(dir, p.Config.Lock)
+	s, err := p.Build(BuildOptions{By: "test"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("Build wrote the lock (%v); the caller writes it", err)
+	}
+	if got := len(s.Captured.Result.Captured); got != 4 || len(s.Captured.Lock.Anchors) != 4 {
+		t.Fatalf("captured %d targets, lock holds %d anchors; want 4", got, len(s.Captured.Lock.Anchors))
+	}
+	if s.Check.Count(codeanchors.Linked) != 4 {
+		t.Errorf("%d links linked, want 4: the build judges against the lock it captured", s.Check.Count(codeanchors.Linked))
+	}
+	if err := p.WriteCapture(s.Captured, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.ReadLock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := s.Captured.Lock.Marshal()
+	if got, _ := l.Marshal(); !bytes.Equal(got, want) {
+		t.Errorf("lock written:\n%s\nwant the captured one:\n%s", got, want)
+	}
+	// A frozen build's capture has nothing to write.
+	f, err := p.Build(BuildOptions{Frozen: true}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Captured.Result != nil {
+		t.Errorf("frozen build captured %v", f.Captured.Result)
+	}
+}
