@@ -263,6 +263,11 @@ func (p *junitParser) testcase(t xml.StartElement, start int64, suite string) er
 	if r.Name == "" {
 		return p.errorAt(start, "<testcase> without a name attribute")
 	}
+	// A test that did not run may say so only by its status: GoogleTest's
+	// DISABLED_ tests (status="notrun"), ctest's disabled tests.
+	if s := xmlAttr(t, "status"); s == "notrun" || s == "disabled" {
+		r.Outcome = OutcomeSkip
+	}
 	for {
 		tok, err := p.d.Token()
 		if err != nil {

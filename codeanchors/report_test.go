@@ -255,6 +255,14 @@ func TestParseReportJUnit(t *testing.T) {
 				{Suite: "s", Name: "a", Outcome: OutcomeSkip},
 			}},
 		{"empty suites", `<testsuites tests="0"></testsuites>`, nil},
+		{"a status that says the test did not run (GoogleTest, ctest)",
+			`<testsuite name="s"><testcase name="d" status="notrun" result="suppressed"/><testcase name="c" status="disabled"><properties/></testcase><testcase name="r" status="run"/><testcase name="f" status="notrun"><failure/></testcase></testsuite>`,
+			[]TestResult{
+				{Suite: "s", Name: "c", Outcome: OutcomeSkip},
+				{Suite: "s", Name: "d", Outcome: OutcomeSkip},
+				{Suite: "s", Name: "f", Outcome: OutcomeFail},
+				{Suite: "s", Name: "r", Outcome: OutcomePass},
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
