@@ -62,6 +62,9 @@ type Site struct {
 	Captured *Captured
 	// Analysis is the drift of every link and the code index.
 	Analysis *Analysis
+	// Findings is every judged link, whence Check, SARIF, GitHub
+	// annotations and api/drift.json.
+	Findings *synth.Findings
 }
 
 // Build builds the site in memory. Unless opts.Frozen, targets never
@@ -140,8 +143,11 @@ type builder struct {
 	hl      *highlighter
 	forge   forgeLinks // links to the forge at the built commit; none without repo_url
 	tmpl    map[string]*template.Template
-	drift   synth.DriftJSON
-	symbols map[string][]synth.Node // symbol and test nodes by path, in node order
+	// findings is every judged link, computed once; the check report and
+	// drift (api/drift.json, the drift and home pages) are its views.
+	findings *synth.Findings
+	drift    synth.DriftJSON
+	symbols  map[string][]synth.Node // symbol and test nodes by path, in node order
 
 	// What the manifest reports, known before pages render.
 	pageCount int
@@ -157,14 +163,15 @@ type page struct {
 }
 
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
-	b.drift = synth.NewDrift(b.a.Report, b.lang, b.absURL)
+	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
+	b.drift = synth.NewDrift(b.findings, b.absURL)
 	pages := b.pages()
 	b.pageCount = len(pages)
 	b.artifacts = []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
 	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}
-	s := &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.a.Report, b.lang), Pages: len(pages), Graph: b.graph}
+	s := &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.findings), Findings: b.findings, Pages: len(pages), Graph: b.graph}
 	prefixes := make([]string, len(pages))
 	seen := make(map[string]bool, len(pages))
 	for i, pg := range pages {

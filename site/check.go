@@ -6,6 +6,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // Check reads the lock and every referenced source file once, and judges
@@ -47,6 +48,20 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 	maps.Copy(more, sources)
 	codeanchors.Locate(rep, more)
 	return rep, nil
+}
+
+// Findings judges every link, as [Project.Check] does, and lists them once
+// for every view of check (text, JSON, SARIF, GitHub annotations), with
+// whys in lang ("" means the config's language).
+func (p *Project) Findings(lang string) (*synth.Findings, error) {
+	rep, err := p.Check()
+	if err != nil {
+		return nil, err
+	}
+	if lang == "" {
+		lang = p.Config.Language
+	}
+	return synth.NewFindings(rep, p.Model, lang, p.Config.Lock), nil
 }
 
 // targetPaths lists the file of every code target the content references.

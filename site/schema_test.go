@@ -166,7 +166,7 @@ func TestSchemas(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, lang := range []string{"en", "es"} {
-				data, err := synth.MarshalJSON(synth.NewCheckReport(rep, lang))
+				data, err := synth.MarshalJSON(synth.NewCheckReport(synth.NewFindings(rep, p.Model, lang, p.Config.Lock)))
 				if err != nil {
 					t.Fatal(err)
 				}

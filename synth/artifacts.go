@@ -1,9 +1,7 @@
 package synth
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -48,56 +46,34 @@ type DriftLink struct {
 	URL           string   `json:"url,omitempty"` // the target's page, under the base URL
 }
 
-// NewDrift lists every non-linked link of a report: code targets, then
-// evidence entries, in ref order. url gives a target's page URL ("" for
-// none).
-func NewDrift(rep *codeanchors.Report, lang string, url func(nodeID string) string) DriftJSON {
+// NewDrift is the api/drift.json view of the findings: every link that is
+// not linked, in their order. url gives a node's page URL ("" for none): a
+// code target's, else its claimer's (the requirement of an evidence entry,
+// the child of a parent link).
+func NewDrift(f *Findings, url func(nodeID string) string) DriftJSON {
 	d := DriftJSON{SchemaVersion: SchemaVersion, Links: []DriftLink{}}
-	for _, ts := range rep.Targets {
-		v := ts.Verdict
-		if v.State == codeanchors.Linked {
-			continue
+	for _, l := range f.Problems() {
+		v := l.Verdict
+		dl := DriftLink{
+			Ref: l.Ref, State: string(v.State), Reason: string(v.Reason), Why: l.Why, ClaimedBy: l.ClaimedBy, ClaimedAt: []string{},
+			Relocated: orEmpty(l.Relocated), Suggestions: orEmpty(l.Suggestions),
 		}
-		l := DriftLink{
-			Ref: ts.Target.String(), State: string(v.State), Reason: string(v.Reason), Why: v.Why(lang),
-			ClaimedBy: []string{}, ClaimedAt: []string{}, Start: v.Start, End: v.End, Note: v.Note,
-			URL: url(TargetNodeID(ts.Target)), Relocated: orEmpty(ts.Relocated), Suggestions: orEmpty(ts.Suggestions),
+		if l.Kind != LinkEvidence { // evidence is written in the lock, not the content
+			for _, w := range l.Written {
+				dl.ClaimedAt = append(dl.ClaimedAt, w.Pos.String())
+			}
 		}
-		if ts.Anchor != nil {
-			l.CapturedStart, l.CapturedEnd = ts.Anchor.Start, ts.Anchor.End
+		switch l.Kind {
+		case LinkTarget:
+			dl.Start, dl.End, dl.Note, dl.URL = v.Start, v.End, v.Note, url(TargetNodeID(l.Target))
+			dl.CapturedStart, dl.CapturedEnd = l.CapturedLines()
+		case LinkEvidence:
+			dl.Note, dl.URL = v.Note, url(l.ClaimedBy[0])
+		case LinkParent:
+			dl.URL = url(l.ClaimedBy[0])
 		}
-		for _, u := range ts.Uses {
-			l.ClaimedBy = append(l.ClaimedBy, u.Node)
-			l.ClaimedAt = append(l.ClaimedAt, u.Pos.String())
-		}
-		l.ClaimedBy = slices.Compact(l.ClaimedBy)
-		d.Links = append(d.Links, l)
+		d.Links = append(d.Links, dl)
 	}
-	for _, es := range rep.Evidence {
-		if es.Verdict.State == codeanchors.Linked {
-			continue
-		}
-		req := TypeRequirement + ":" + es.Evidence.Req
-		d.Links = append(d.Links, DriftLink{
-			Ref: TypeRun + ":" + es.Evidence.Run, State: string(es.Verdict.State), Reason: string(es.Verdict.Reason),
-			Why: es.Verdict.Why(lang), ClaimedBy: []string{req}, ClaimedAt: []string{}, Note: es.Verdict.Note,
-			URL: url(req), Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
-		})
-	}
-	for _, ps := range rep.Parents {
-		if ps.Verdict.State == codeanchors.Linked {
-			continue
-		}
-		child := TypeRequirement + ":" + ps.Child
-		d.Links = append(d.Links, DriftLink{
-			Ref: TypeRequirement + ":" + ps.Parent, State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason),
-			Why: ps.Verdict.Reason.Why(lang), ClaimedBy: []string{child}, ClaimedAt: []string{ps.Pos.String()},
-			Relocated: []codeanchors.Relocation{}, Suggestions: []string{}, URL: url(child),
-		})
-	}
-	slices.SortStableFunc(d.Links, func(a, b DriftLink) int {
-		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.Compare(a.ClaimedBy, b.ClaimedBy))
-	})
 	return d
 }
 

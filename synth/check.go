@@ -2,7 +2,6 @@ package synth
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,56 +56,30 @@ type CheckRequirement struct {
 	Verified    bool   `json:"verified"`
 }
 
-// NewCheckReport builds the check JSON from a drift report, with whys in
-// lang. Evidence entries come after code targets when their refs sort so
-// ("run:" sorts with the rest by ref).
-func NewCheckReport(rep *codeanchors.Report, lang string) *CheckReport {
-	out := &CheckReport{SchemaVersion: CheckSchemaVersion, Targets: []CheckTarget{}, Requirements: []CheckRequirement{}, Totals: map[string]int{}, lang: lang}
+// NewCheckReport is the check JSON view of the findings: every link, in
+// their order, and the derived fields of every requirement.
+func NewCheckReport(f *Findings) *CheckReport {
+	out := &CheckReport{SchemaVersion: CheckSchemaVersion, Targets: make([]CheckTarget, 0, len(f.Links)), Requirements: []CheckRequirement{}, Totals: map[string]int{}, lang: f.Lang}
 	for _, s := range [...]codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown} {
 		out.Totals[string(s)] = 0
 	}
-	for _, ts := range rep.Targets {
+	for _, l := range f.Links {
+		v := l.Verdict
 		t := CheckTarget{
-			Ref: ts.Target.String(), State: string(ts.Verdict.State), Reason: string(ts.Verdict.Reason),
-			Why: ts.Verdict.Why(lang), Moved: ts.Verdict.Moved, Reformatted: ts.Verdict.Reformatted,
-			Start: ts.Verdict.Start, End: ts.Verdict.End, Note: ts.Verdict.Note,
-			Relocated: orEmpty(ts.Relocated), Suggestions: orEmpty(ts.Suggestions),
+			Ref: l.Ref, State: string(v.State), Reason: string(v.Reason), Why: l.Why, ClaimedBy: l.ClaimedBy,
+			Relocated: orEmpty(l.Relocated), Suggestions: orEmpty(l.Suggestions), Passed: l.Passed,
 		}
-		for _, u := range ts.Uses {
-			t.ClaimedBy = append(t.ClaimedBy, u.Node)
+		if l.Kind != LinkParent {
+			t.Note = v.Note
 		}
-		t.ClaimedBy = slices.Compact(t.ClaimedBy)
-		if ts.Anchor != nil {
-			t.CapturedStart, t.CapturedEnd = ts.Anchor.Start, ts.Anchor.End
+		if l.Kind == LinkTarget {
+			t.Moved, t.Reformatted, t.Start, t.End = v.Moved, v.Reformatted, v.Start, v.End
+			t.CapturedStart, t.CapturedEnd = l.CapturedLines()
 		}
 		out.Targets = append(out.Targets, t)
-	}
-	for _, es := range rep.Evidence {
-		passed := es.Evidence.Passed()
-		out.Targets = append(out.Targets, CheckTarget{
-			Ref: "run:" + es.Evidence.Run, State: string(es.Verdict.State), Reason: string(es.Verdict.Reason),
-			Why: es.Verdict.Why(lang), ClaimedBy: []string{"requirement:" + es.Evidence.Req},
-			Passed: &passed, Note: es.Verdict.Note,
-			Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
-		})
-	}
-	for _, ps := range rep.Parents {
-		out.Targets = append(out.Targets, CheckTarget{
-			Ref: TypeRequirement + ":" + ps.Parent, State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason),
-			Why: ps.Verdict.Reason.Why(lang), ClaimedBy: []string{TypeRequirement + ":" + ps.Child},
-			Relocated: []codeanchors.Relocation{}, Suggestions: []string{},
-		})
-	}
-	slices.SortStableFunc(out.Targets, func(a, b CheckTarget) int {
-		if c := strings.Compare(a.Ref, b.Ref); c != 0 {
-			return c
-		}
-		return slices.Compare(a.ClaimedBy, b.ClaimedBy)
-	})
-	for _, t := range out.Targets {
 		out.Totals[t.State]++
 	}
-	for _, r := range rep.Requirements {
+	for _, r := range f.Requirements {
 		out.Requirements = append(out.Requirements, CheckRequirement{ID: r.ID, Implemented: r.Implemented, Tested: r.Tested, Verified: r.Verified})
 	}
 	return out

@@ -92,7 +92,7 @@ func buildSite(t testing.TB, files map[string]string, lock *codeanchors.Lock) (*
 	return &Snapshot{
 		Manifest: NewManifest(g, rep, "shop", "/", 0, nil, nil),
 		Graph:    g.JSON(),
-		Drift:    NewDrift(rep, "en", abs),
+		Drift:    NewDrift(NewFindings(rep, m, "en", "tracewiki.lock"), abs),
 		Search:   NewSearch(g, m, rel),
 	}, g
 }

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
-// GitHubAnnotations renders the stale and unknown links of a check report as
+// GitHubAnnotations renders the findings that are not linked as
 // GitHub Actions workflow commands, one line each, which the runner shows
 // as annotations on the pull request:
 //
@@ -17,26 +16,26 @@ import (
 // Stale links are warnings, unknown ones notices. Each is located as in
 // [NewSARIF]; the message adds every place the link is written. Linked
 // links print nothing.
-func GitHubAnnotations(c *CheckReport, m *claims.Model, lock string) string {
+func GitHubAnnotations(fs *Findings) string {
 	var b strings.Builder
-	for _, f := range findingsOf(c, m, lock) {
+	for _, f := range fs.Problems() {
 		cmd := "notice"
-		if f.State == string(codeanchors.Stale) {
+		if f.Verdict.State == codeanchors.Stale {
 			cmd = "warning"
 		}
 		var props []string
-		if f.at.Path != "" {
-			props = append(props, "file="+escapeProperty(f.at.Path))
-			if f.at.Start > 0 {
-				props = append(props, fmt.Sprintf("line=%d", f.at.Start))
+		if f.At.Path != "" {
+			props = append(props, "file="+escapeProperty(f.At.Path))
+			if f.At.Start > 0 {
+				props = append(props, fmt.Sprintf("line=%d", f.At.Start))
 			}
-			if f.at.End > f.at.Start {
-				props = append(props, fmt.Sprintf("endLine=%d", f.at.End))
+			if f.At.End > f.At.Start {
+				props = append(props, fmt.Sprintf("endLine=%d", f.At.End))
 			}
 		}
-		props = append(props, "title="+escapeProperty("tracewiki: "+f.Reason))
+		props = append(props, "title="+escapeProperty("tracewiki: "+string(f.Verdict.Reason)))
 		msg := f.message()
-		for _, w := range f.written {
+		for _, w := range f.Written {
 			msg += fmt.Sprintf("\n%s:%d: %s", w.Path, w.Start, w.says())
 		}
 		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))

@@ -41,7 +41,7 @@ type KnowledgeInput struct {
 
 // NewKnowledge prepares in for queries.
 func NewKnowledge(in KnowledgeInput) *Knowledge {
-	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(in.Report, in.Lang), docOf: map[string]string{}, fileOf: map[string]string{},
+	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(NewFindings(in.Report, in.Model, in.Lang, "")), docOf: map[string]string{}, fileOf: map[string]string{},
 		uris: codeURIs(in.Report, in.Graph.ProjectID)}
 	each(in.Model, func(id string, d *claims.Doc) {
 		if d.File != "" {
@@ -60,7 +60,7 @@ func (k *Knowledge) Check(lang string) *CheckReport {
 	if lang == k.in.Lang {
 		return k.check
 	}
-	return NewCheckReport(k.in.Report, lang)
+	return NewCheckReport(NewFindings(k.in.Report, k.in.Model, lang, ""))
 }
 
 // Search ranks the nodes for query (see [SearchIndex.Search]).

@@ -1,14 +1,12 @@
 package synth
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/url"
 	"strings"
 
-	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
@@ -123,17 +121,14 @@ var reasonHelp = map[codeanchors.Reason]string{
 	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",
 }
 
-// NewSARIF builds the SARIF log of a check report. m is the model the report
-// was judged from: it says where each link is written. lock is the lock
-// file's root-relative path, where an evidence entry whose requirement no
-// longer exists is located.
+// NewSARIF is the SARIF view of the findings: one result per link that
+// is not linked, in their order (ref, then claimed_by).
 //
-// A result is located at the target's current lines when the target still
-// exists (the verdict has lines), else where the link is written; evidence
-// is located at its requirement's file. Every place the link is written is
-// a related location. Results follow the report's order (ref, then
-// claimed_by).
-func NewSARIF(c *CheckReport, m *claims.Model, lock string) *SARIF {
+// A result is located at [Finding.At]: the target's current lines when the
+// target still exists, else where the link is written; evidence at its
+// requirement's file. Every place the link is written is a related
+// location.
+func NewSARIF(f *Findings) *SARIF {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "tracewiki", InformationURI: toolURI, Rules: sarifRules()}},
 		OriginalURIBaseIDs: map[string]sarifArtifactLocation{
@@ -141,18 +136,18 @@ func NewSARIF(c *CheckReport, m *claims.Model, lock string) *SARIF {
 		},
 		Results: []sarifResult{},
 	}
-	for _, f := range findingsOf(c, m, lock) {
+	for _, l := range f.Problems() {
 		r := sarifResult{
-			RuleID:              string(f.reason),
-			RuleIndex:           f.rule,
-			Level:               f.level(),
-			Message:             sarifText{Text: f.message()},
-			PartialFingerprints: map[string]string{fingerprintKey: f.fingerprint()},
+			RuleID:              string(l.Verdict.Reason),
+			RuleIndex:           l.Rule,
+			Level:               levelOf(l.Verdict.State),
+			Message:             sarifText{Text: l.message()},
+			PartialFingerprints: map[string]string{fingerprintKey: l.fingerprint()},
 		}
-		if f.at.Path != "" {
-			r.Locations = []sarifLocation{{PhysicalLocation: f.at.physical()}}
+		if l.At.Path != "" {
+			r.Locations = []sarifLocation{{PhysicalLocation: l.At.physical()}}
 		}
-		for i, w := range f.written {
+		for i, w := range l.Written {
 			id := i + 1
 			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
 				ID: &id, PhysicalLocation: w.physical(), Message: &sarifText{Text: w.says()},
@@ -195,115 +190,12 @@ func levelOf(s codeanchors.State) string {
 	return "note"
 }
 
-// finding is a stale or unknown link, with where to show it. It is shared by
-// the SARIF and GitHub outputs, so that both locate links alike.
-type finding struct {
-	CheckTarget
-	reason  codeanchors.Reason
-	rule    int      // index of reason in codeanchors.Reasons
-	at      place    // the primary location; Path "" when there is none
-	written []usedAt // where the link is written, in use order
-}
-
-// place is a file and a line range in it (End 0: a single line; Start 0:
-// the whole file).
-type place struct {
-	Path       string
-	Start, End int
-}
-
-// usedAt is one place a link is written: by a node, in a role.
-type usedAt struct {
-	place
-	Node, Role string
-}
-
-// findingsOf lists the stale and unknown links of c in report order.
-func findingsOf(c *CheckReport, m *claims.Model, lock string) []finding {
-	uses := map[string]codeanchors.Referenced{}
-	for _, r := range codeanchors.Targets(m) {
-		uses[r.Target.String()] = r
-	}
-	reqFile := map[string]place{}
-	parentAt := map[string]place{} // "requirement:PARENT requirement:CHILD" → where the child names it
-	for _, r := range m.Requirements {
-		reqFile["requirement:"+r.ID] = place{Path: r.Doc.File, Start: 1, End: lastLine(r.Doc)}
-		for _, p := range r.Parents {
-			parentAt["requirement:"+p.ID+" requirement:"+r.ID] = place{Path: p.Pos.File, Start: p.Pos.Line}
-		}
-	}
-	var out []finding
-	for _, t := range c.Targets {
-		if t.State == string(codeanchors.Linked) {
-			continue
-		}
-		f := finding{CheckTarget: t, reason: codeanchors.Reason(t.Reason)}
-		for i, r := range codeanchors.Reasons {
-			if r == f.reason {
-				f.rule = i
-			}
-		}
-		if t.Passed != nil { // an evidence entry: run:ID, claimed by one requirement
-			for _, node := range t.ClaimedBy {
-				if p, ok := reqFile[node]; ok {
-					f.written = append(f.written, usedAt{place: p, Node: node, Role: codeanchors.RoleEvidences})
-				}
-			}
-			f.at = place{Path: lock, Start: 1}
-			if len(f.written) > 0 {
-				f.at = f.written[0].place
-			}
-			out = append(out, f)
-			continue
-		}
-		if strings.HasPrefix(t.Ref, TypeRequirement+":") { // a parent link, claimed by the child
-			for _, node := range t.ClaimedBy {
-				if p, ok := parentAt[t.Ref+" "+node]; ok {
-					f.written = append(f.written, usedAt{place: p, Node: node, Role: KindParent})
-				}
-			}
-			f.at = place{Path: lock, Start: 1}
-			if len(f.written) > 0 {
-				f.at = f.written[0].place
-			}
-			out = append(out, f)
-			continue
-		}
-		ref := uses[t.Ref]
-		for _, u := range ref.Uses {
-			f.written = append(f.written, usedAt{place: place{Path: u.Pos.File, Start: u.Pos.Line}, Node: u.Node, Role: u.Role})
-		}
-		switch {
-		case t.Start > 0 && ref.Target.Path != "":
-			f.at = place{Path: ref.Target.Path, Start: t.Start, End: t.End}
-		case len(f.written) > 0:
-			f.at = f.written[0].place
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// lastLine is the last line of a document's file: where its body ends.
-func lastLine(d claims.Doc) int {
-	if d.BodyLine == 0 {
-		return 0
-	}
-	n := bytes.Count(d.Body, []byte("\n"))
-	if len(d.Body) > 0 && d.Body[len(d.Body)-1] != '\n' {
-		n++
-	}
-	return max(d.BodyLine+n-1, 1)
-}
-
-func (f finding) level() string { return levelOf(codeanchors.State(f.State)) }
-
 // message names the target, its state and reason, the reason's why in the
 // report's language, where it moved, the suggestions, and what relies on
 // the link.
-func (f finding) message() string {
+func (f Finding) message() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is %s (%s): %s.", f.Ref, f.State, f.Reason, f.Why)
+	fmt.Fprintf(&b, "%s is %s (%s): %s.", f.Ref, f.Verdict.State, f.Verdict.Reason, f.Why)
 	if len(f.Relocated) > 0 {
 		var to []string
 		for _, r := range f.Relocated {
@@ -314,8 +206,8 @@ func (f finding) message() string {
 	if len(f.Suggestions) > 0 {
 		fmt.Fprintf(&b, " Did you mean %s?", strings.Join(f.Suggestions, ", "))
 	}
-	if f.Note != "" {
-		fmt.Fprintf(&b, " Note: %s.", f.Note)
+	if f.Verdict.Note != "" && f.Kind != LinkParent {
+		fmt.Fprintf(&b, " Note: %s.", f.Verdict.Note)
 	}
 	if len(f.ClaimedBy) > 0 {
 		fmt.Fprintf(&b, " Relied on by %s.", strings.Join(f.ClaimedBy, ", "))
@@ -326,9 +218,9 @@ func (f finding) message() string {
 // fingerprint is a hash of what identifies the link, never of where it is:
 // the ref and the reason, and for evidence the requirement too (one run can
 // evidence several requirements).
-func (f finding) fingerprint() string {
-	key := f.Ref + "\n" + f.Reason
-	if f.Passed != nil || strings.HasPrefix(f.Ref, TypeRequirement+":") {
+func (f Finding) fingerprint() string {
+	key := f.Ref + "\n" + string(f.Verdict.Reason)
+	if f.Kind != LinkTarget {
 		key += "\n" + strings.Join(f.ClaimedBy, ",")
 	}
 	sum := sha256.Sum256([]byte(key))
@@ -336,7 +228,7 @@ func (f finding) fingerprint() string {
 }
 
 // says describes a place the link is written.
-func (u usedAt) says() string {
+func (u Written) says() string {
 	switch u.Role {
 	case codeanchors.RoleClaims:
 		return u.Node + " claims this"
@@ -348,7 +240,7 @@ func (u usedAt) says() string {
 	return u.Node + " " + u.Role + " this"
 }
 
-func (p place) physical() sarifPhysicalLocation {
+func (p Place) physical() sarifPhysicalLocation {
 	pl := sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: fileURI(p.Path), URIBaseID: srcRoot}}
 	if p.Start > 0 {
 		pl.Region = &sarifRegion{StartLine: p.Start}

@@ -21,9 +21,10 @@ import (
 // sarifFixture is testdata/sarif/drift.txtar judged: the model, the files
 // as they are now, and the check report.
 type sarifFixture struct {
-	model *claims.Model
-	now   map[string]string // root-relative path → text, content and code
-	check *CheckReport
+	model    *claims.Model
+	now      map[string]string // root-relative path → text, content and code
+	findings *Findings
+	check    *CheckReport // the check view of findings
 }
 
 // loadSarifFixture captures every target of the fixture's wiki in before/
@@ -87,7 +88,8 @@ func loadSarifFixture(t *testing.T, shift int) sarifFixture {
 		{Req: "REQ-1", Revision: "sha256:before", Run: "run_1", Tests: tests},
 		{Req: "REQ-9", Revision: "sha256:gone", Run: "run_1", Tests: tests},
 	}
-	fx.check = NewCheckReport(codeanchors.Check(m, lock, sources), "en")
+	fx.findings = NewFindings(codeanchors.Check(m, lock, sources), m, "en", "tracewiki.lock")
+	fx.check = NewCheckReport(fx.findings)
 	return fx
 }
 
@@ -133,7 +135,7 @@ func (l sarifLoc) lines() (path string, start, end int) {
 // encodeSARIF builds, encodes, schema-checks and decodes the SARIF of fx.
 func encodeSARIF(t *testing.T, fx sarifFixture) ([]byte, sarifLog) {
 	t.Helper()
-	data, err := MarshalJSON(NewSARIF(fx.check, fx.model, "tracewiki.lock"))
+	data, err := MarshalJSON(NewSARIF(fx.findings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +382,7 @@ func TestSARIFDeterministic(t *testing.T) {
 		t.Error("two runs on the same inputs differ")
 	}
 	fx := loadSarifFixture(t, 0)
-	fx.check.Targets = slices.DeleteFunc(fx.check.Targets, func(c CheckTarget) bool { return c.State != "linked" })
+	fx.findings.Links = slices.DeleteFunc(fx.findings.Links, func(l Finding) bool { return l.Verdict.State != "linked" })
 	data, _ := encodeSARIF(t, fx)
 	if !bytes.Contains(data, []byte(`"results": []`)) {
 		t.Errorf("all linked: want \"results\": [], got\n%s", data)
@@ -393,7 +395,7 @@ func TestSARIFDeterministic(t *testing.T) {
 func TestGitHubAnnotations(t *testing.T) {
 	fx := loadSarifFixture(t, 0)
 	_, log := encodeSARIF(t, fx)
-	out := GitHubAnnotations(fx.check, fx.model, "tracewiki.lock")
+	out := GitHubAnnotations(fx.findings)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	results := log.Runs[0].Results
 	if len(lines) != len(results) {

@@ -84,15 +84,12 @@ func runCheck(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
-	rep, err := p.Check()
+	f, err := p.Findings(*lang)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *lang == "" {
-		*lang = p.Config.Language
-	}
-	out := synth.NewCheckReport(rep, *lang)
-	if code := writeCheck(e, p, out, *format, *all); code != exitOK {
+	out := synth.NewCheckReport(f)
+	if code := writeCheck(e, f, out, *format, *all); code != exitOK {
 		return code
 	}
 	return e.failOn(out, *failOn)

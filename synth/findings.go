@@ -1,0 +1,180 @@
+package synth
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// Findings is every judged link of a build, computed once from its drift
+// report by [NewFindings]. The check report (text and JSON), SARIF, GitHub
+// annotations and api/drift.json (whence the drift page and the PR diff)
+// are views of it: none of them judges, re-derives a state or a reason, or
+// looks a link's places up again.
+type Findings struct {
+	// Links holds one entry per link target, linked ones included: in ref
+	// order, then by who claims it.
+	Links []Finding
+	// Requirements are the derived fields of every requirement, in model
+	// order.
+	Requirements []codeanchors.RequirementStatus
+	// Lang is the language of the whys.
+	Lang string
+}
+
+// LinkKind says what a [Finding] is a link to.
+type LinkKind int
+
+// The kinds of link, as SPEC 5 lists check's entries.
+const (
+	LinkTarget   LinkKind = iota // a code target: PATH@SYMBOL, PATH or PATH#Lx-Ly
+	LinkEvidence                 // an evidence entry: run:ID, claimed by its requirement
+	LinkParent                   // a parent link: requirement:PARENT, claimed by the child
+)
+
+// Finding is one judged link: its verdict, why, where it is written and
+// where a report shows it.
+type Finding struct {
+	Kind LinkKind
+	// Ref is the link's ref as check prints it: the target notation,
+	// run:ID or requirement:PARENT.
+	Ref string
+	// Target is the code target (LinkTarget only).
+	Target  claims.Target
+	Verdict codeanchors.Verdict
+	// Why is the reason's why in [Findings.Lang]; "" when linked.
+	Why string
+	// Rule is the index of the reason in [codeanchors.Reasons] (the SARIF
+	// rule); -1 when linked.
+	Rule int
+	// ClaimedBy lists the node ids that make the link, without repeats.
+	ClaimedBy []string
+	// Written lists every place the link is written, in use order: a claim
+	// or a requirement's link for a target, the requirement's file for
+	// evidence, the child's parent entry for a parent link.
+	Written []Written
+	// At is where a report shows the finding: a target's current lines
+	// when it still exists, else the first place it is written, else (for
+	// evidence and parent links) the lock file; Path "" for nowhere.
+	At Place
+	// Relocated and Suggestions, for a missing target (see
+	// [codeanchors.Locate]).
+	Relocated   []codeanchors.Relocation
+	Suggestions []string
+	// Captured is the captured anchor of a code target; nil when never
+	// captured.
+	Captured *codeanchors.Anchor
+	// Passed is whether every test of an evidence entry passed; nil for
+	// other links.
+	Passed *bool
+}
+
+// Place is a file and a line range in it (End 0: a single line; Start 0:
+// the whole file).
+type Place struct {
+	Path       string
+	Start, End int
+}
+
+// Written is one place a link is written: by a node, in a role. Pos is the
+// position as the content gives it (zero for evidence, which is written in
+// the lock and placed at its requirement's file).
+type Written struct {
+	Place
+	Pos        claims.Pos
+	Node, Role string
+}
+
+// NewFindings lists every link of a drift report, with whys in lang. m is
+// the model the report was judged from: it places evidence at its
+// requirement's file (nil: evidence is placed at the lock). lock is the
+// lock file's root-relative path, where a link with no other place is
+// shown.
+func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *Findings {
+	f := &Findings{Requirements: rep.Requirements, Lang: lang, Links: make([]Finding, 0, len(rep.Targets)+len(rep.Evidence)+len(rep.Parents))}
+	reqFile := map[string]Place{}
+	if m != nil {
+		for _, r := range m.Requirements {
+			reqFile[r.ID] = Place{Path: r.Doc.File, Start: 1, End: lastLine(r.Doc)}
+		}
+	}
+	for _, ts := range rep.Targets {
+		l := Finding{Kind: LinkTarget, Ref: ts.Target.String(), Target: ts.Target, Verdict: ts.Verdict, Why: ts.Verdict.Why(lang),
+			Relocated: ts.Relocated, Suggestions: ts.Suggestions, Captured: ts.Anchor}
+		for _, u := range ts.Uses {
+			l.ClaimedBy = append(l.ClaimedBy, u.Node)
+			l.Written = append(l.Written, Written{Place: Place{Path: u.Pos.File, Start: u.Pos.Line}, Pos: u.Pos, Node: u.Node, Role: u.Role})
+		}
+		switch {
+		case ts.Verdict.Start > 0 && ts.Target.Path != "":
+			l.At = Place{Path: ts.Target.Path, Start: ts.Verdict.Start, End: ts.Verdict.End}
+		case len(l.Written) > 0:
+			l.At = l.Written[0].Place
+		}
+		f.add(l)
+	}
+	for _, es := range rep.Evidence {
+		passed := es.Evidence.Passed()
+		req := TypeRequirement + ":" + es.Evidence.Req
+		l := Finding{Kind: LinkEvidence, Ref: TypeRun + ":" + es.Evidence.Run, Verdict: es.Verdict, Why: es.Verdict.Why(lang),
+			ClaimedBy: []string{req}, Passed: &passed, At: Place{Path: lock, Start: 1}}
+		if p, ok := reqFile[es.Evidence.Req]; ok {
+			l.Written = []Written{{Place: p, Node: req, Role: codeanchors.RoleEvidences}}
+			l.At = p
+		}
+		f.add(l)
+	}
+	for _, ps := range rep.Parents {
+		child := TypeRequirement + ":" + ps.Child
+		w := Written{Place: Place{Path: ps.Pos.File, Start: ps.Pos.Line}, Pos: ps.Pos, Node: child, Role: KindParent}
+		f.add(Finding{Kind: LinkParent, Ref: TypeRequirement + ":" + ps.Parent, Verdict: ps.Verdict, Why: ps.Verdict.Reason.Why(lang),
+			ClaimedBy: []string{child}, Written: []Written{w}, At: w.Place})
+	}
+	slices.SortStableFunc(f.Links, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.Compare(a.ClaimedBy, b.ClaimedBy))
+	})
+	return f
+}
+
+// add appends a link, with its rule and its claimers without repeats.
+func (f *Findings) add(l Finding) {
+	l.Rule = slices.Index(codeanchors.Reasons, l.Verdict.Reason)
+	l.ClaimedBy = slices.Compact(l.ClaimedBy)
+	f.Links = append(f.Links, l)
+}
+
+// Problems returns the links that are not linked, in order: what SARIF,
+// GitHub annotations and api/drift.json list.
+func (f *Findings) Problems() []Finding {
+	var out []Finding
+	for _, l := range f.Links {
+		if l.Verdict.State != codeanchors.Linked {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// CapturedLines are the lines the lock recorded for a code target; 0, 0
+// when never captured.
+func (l Finding) CapturedLines() (start, end int) {
+	if l.Captured == nil {
+		return 0, 0
+	}
+	return l.Captured.Start, l.Captured.End
+}
+
+// lastLine is the last line of a document's file: where its body ends.
+func lastLine(d claims.Doc) int {
+	if d.BodyLine == 0 {
+		return 0
+	}
+	n := bytes.Count(d.Body, []byte("\n"))
+	if len(d.Body) > 0 && d.Body[len(d.Body)-1] != '\n' {
+		n++
+	}
+	return max(d.BodyLine+n-1, 1)
+}
