@@ -19,16 +19,16 @@ func TestHighlightLexer(t *testing.T) {
 	}
 	l := lexers.Get("java")
 	for _, c := range readCases(t) {
-		if _, err := Extract(c.path, c.src); err != nil {
+		if _, err := Extract(c.Path, c.Src); err != nil {
 			continue
 		}
-		it, err := l.Tokenise(nil, string(c.src))
+		it, err := l.Tokenise(nil, string(c.Src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tok := range it.Tokens() {
 			if tok.Type == chroma.Error {
-				t.Errorf("%s: chroma's Java lexer gives an error token %q", c.file, tok.Value)
+				t.Errorf("%s: chroma's Java lexer gives an error token %q", c.File, tok.Value)
 			}
 		}
 	}

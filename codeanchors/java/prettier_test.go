@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // The formatter TestPrettier runs, at pinned versions.
@@ -68,10 +69,10 @@ func TestPrettier(t *testing.T) {
 	tmp := t.TempDir()
 	golden := filepath.Join(tmp, "golden")
 	for _, c := range readCases(t) {
-		if _, err := Extract(c.path, c.src); err != nil {
+		if _, err := Extract(c.Path, c.Src); err != nil {
 			continue
 		}
-		writeFile(t, filepath.Join(golden, filepath.Base(c.file), c.path), c.src)
+		writeFile(t, filepath.Join(golden, filepath.Base(c.File), c.Path), c.Src)
 	}
 	corpus := filepath.Join(tmp, "corpus")
 	for _, s := range jdkSources(t, corpusModules)[:prettierCorpusFiles] {
@@ -100,7 +101,7 @@ func TestPrettier(t *testing.T) {
 			}
 			same, total, files, diffs := compareFormatted(t, dir, out)
 			t.Logf("%s, prettier-plugin-java %s style: %d files, token hash kept for %d/%d symbols (%.2f%%)",
-				filepath.Base(dir), style, files, same, total, pct(same, total))
+				filepath.Base(dir), style, files, same, total, langtest.Percent(same, total))
 			for _, d := range diffs[:min(len(diffs), 30)] {
 				t.Logf("  %s", d)
 			}
@@ -109,7 +110,7 @@ func TestPrettier(t *testing.T) {
 				t.Errorf("%s: prettier formatted no file", dir)
 			case dir == golden && same != total:
 				t.Errorf("prettier %s style changed the token hash of %d golden symbols", style, total-same)
-			case pct(same, total) < 99:
+			case langtest.Percent(same, total) < 99:
 				t.Errorf("prettier %s style changed the token hash of %d/%d corpus symbols", style, total-same, total)
 			}
 		}

@@ -67,23 +67,28 @@ codeanchors/javascript.
     [MatchByModule] is the rule for dotted module names and is a good
     start (Java: package.Class from the path under src/test/java).
  10. Register: one line in codeanchors/extract.go's Default.
- 11. Tests, with the shared harness codeanchors/lang/langtest:
-    - testdata/extract/*.txtar golden cases, one per construct, read by
-    langtest.ReadCases and compared by langtest.CompareGolden (with a
-    testdata/extract/README.md; -update rewrites them, refused in CI);
-    langtest.CheckGoldenDir fails on stray files; langtest.CheckFile
-    checks a File's invariants; langtest.ExpectCRLFNeutral and
-    langtest.ExpectExtractError check line endings and errors;
-    - FuzzExtractNAME seeded from the cases (crashers committed under
-    testdata/fuzz/), checking CheckFile;
-    - a conformance test against the language's own parser or compiler
-    over a real corpus (installed by test.sh: a Debian package in its
-    tools list, or an npm package the test installs into the user
-    cache, as javascript's npmPackage does);
+ 11. Tests, with the shared harness codeanchors/lang/langtest (and its
+    enginetest for external tests); each is one call or one table:
+    - golden, CRLF and context-free: a langtest.Suite (Dir, Ext, Extract;
+    Sections and Check when the defaults langtest.Sections and
+    langtest.CheckFile do not fit) and TestGolden calling suite.Run:
+    testdata/extract/*.txtar cases, one per construct, with a README.md;
+    -update rewrites them, refused in CI; stray files fail;
+    - FuzzExtractNAME calling suite.Fuzz (crashers committed under
+    testdata/fuzz/); langtest.ExpectExtractError for error messages;
+    - conformance against the language's own parser or compiler over a
+    real corpus (installed by test.sh: a Debian package in its tools
+    list, or an npm package the test installs into the user cache, as
+    javascript's npmPackage does): convert the reference's output to
+    langtest.RefFile per file, feed a langtest.Agreement with Add, and
+    call Report with langtest.Golden for the cases, langtest.Corpus
+    (99.5% names, 99% each range end, 1,000 symbols) for real code;
     - a formatter test: formatting a corpus keeps every token hash;
     - BenchmarkExtractNAME with langtest.BenchExtract;
-    - an external test (package NAME_test) for drift, linking and test
-    matching through codeanchors.
+    - drift in an external test (package NAME_test): an
+    enginetest.Drift table (moved, reformatted, changed, vanished and the
+    language's own traps), and linking and test matching through
+    codeanchors.
  12. Docs: the language's target syntax and test matching in docs/, a
     claim in content/languages.md on its Extract, and SPEC 1.1's globs.
 
