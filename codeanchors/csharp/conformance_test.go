@@ -15,12 +15,7 @@ import (
 	"time"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
-)
-
-// Thresholds of TestConformance (issue 15: names 99.5%, range ends 99%).
-const (
-	conformNames  = 99.5
-	conformRanges = 99.0
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // The reference parser and the corpus, npm packages at pinned versions:
@@ -151,131 +146,24 @@ func runRef(t *testing.T, dir string, files []source) []refResult {
 	return res
 }
 
-// refSymbol is one symbol of a reference or extractor result.
-type refSymbol struct {
-	kind       string // "" for an ambiguous name
-	start, end int
-}
-
-// agreement counts how often Extract agrees with tree-sitter.
-type agreement struct {
-	files, skipped       int
-	names, namesAgreed   int
-	ranges, starts, ends int
-	disagreements        []string
-	errorsRefClean       []string
-}
-
-func pct(n, d int) float64 {
-	if d == 0 {
-		return 100
-	}
-	return 100 * float64(n) / float64(d)
-}
-
-func (a *agreement) String() string {
-	return fmt.Sprintf("%d files (%d skipped: tree-sitter reports a syntax error); names %d/%d = %.3f%%; start %d/%d = %.3f%%; end %d/%d = %.3f%%",
-		a.files, a.skipped, a.namesAgreed, a.names, pct(a.namesAgreed, a.names),
-		a.starts, a.ranges, pct(a.starts, a.ranges), a.ends, a.ranges, pct(a.ends, a.ranges))
-}
-
-// compare adds one file: what Extract found (or its error) against the
-// reference.
-func (a *agreement) compare(t *testing.T, file string, f *lang.File, err error, ref refResult) {
-	if ref.Error != "" {
-		a.skipped++
-		return
-	}
-	if err != nil {
-		a.errorsRefClean = append(a.errorsRefClean, err.Error())
-	}
-	a.files++
-	got := map[string]refSymbol{}
-	if f != nil {
-		for _, s := range f.Symbols {
-			got[s.Name] = refSymbol{s.Kind, s.Start, s.End}
-		}
-		for _, n := range f.Ambiguous {
-			got[n] = refSymbol{}
-		}
-	}
-	want := map[string]refSymbol{}
-	for _, raw := range ref.Symbols {
+// refFile converts tree-sitter's result for the file at path: symbols
+// [name, kind, start, end], where a test file's symbols are all tests (the
+// file rule).
+func refFile(t *testing.T, path string, r refResult) langtest.RefFile {
+	t.Helper()
+	ref := langtest.RefFile{Ambiguous: r.Ambiguous, Error: r.Error}
+	for _, raw := range r.Symbols {
 		var v [4]any
 		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatalf("%s: reference symbol %s: %v", file, raw, err)
+			t.Fatalf("%s: reference symbol %s: %v", path, raw, err)
 		}
 		kind := v[1].(string)
-		if lang.IsTest(Language, file, "") {
-			kind = lang.KindTest // a test file's symbols are all tests (the file rule)
+		if lang.IsTest(Language, path, "") {
+			kind = lang.KindTest
 		}
-		want[v[0].(string)] = refSymbol{kind, int(v[2].(float64)), int(v[3].(float64))}
+		ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: v[0].(string), Kind: kind, Start: int(v[2].(float64)), End: int(v[3].(float64))})
 	}
-	for _, n := range ref.Ambiguous {
-		want[n] = refSymbol{}
-	}
-	names := make([]string, 0, len(got)+len(want))
-	for n := range got {
-		names = append(names, n)
-	}
-	for n := range want {
-		if _, ok := got[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		g, gok := got[n]
-		w, wok := want[n]
-		a.names++
-		switch {
-		case !gok:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %s %d-%d: missing", file, n, w.kind, w.start, w.end))
-			continue
-		case !wok:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %s %d-%d: unknown to tree-sitter", file, n, g.kind, g.start, g.end))
-			continue
-		case g.kind != w.kind:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: kind %q, tree-sitter %q (\"\" is ambiguous)", file, n, g.kind, w.kind))
-			continue
-		}
-		a.namesAgreed++
-		if g.kind == "" {
-			continue
-		}
-		a.ranges++
-		if g.start == w.start {
-			a.starts++
-		}
-		if g.end == w.end {
-			a.ends++
-		}
-		if g.start != w.start || g.end != w.end {
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: lines %d-%d, tree-sitter %d-%d", file, n, g.start, g.end, w.start, w.end))
-		}
-	}
-}
-
-// report logs a's figures; strict fails on any disagreement, else only
-// below the thresholds.
-func (a *agreement) report(t *testing.T, what string, strict bool) {
-	t.Helper()
-	t.Logf("%s: %s", what, a)
-	for _, e := range a.errorsRefClean[:min(len(a.errorsRefClean), 20)] {
-		t.Logf("  error where tree-sitter parses: %s", e)
-	}
-	for _, d := range a.disagreements[:min(len(a.disagreements), 40)] {
-		t.Logf("  %s", d)
-	}
-	if len(a.disagreements) > 40 {
-		t.Logf("  ... and %d more", len(a.disagreements)-40)
-	}
-	switch {
-	case strict && (len(a.disagreements) > 0 || len(a.errorsRefClean) > 0):
-		t.Errorf("%s: Extract and tree-sitter disagree", what)
-	case pct(a.namesAgreed, a.names) < conformNames || pct(a.starts, a.ranges) < conformRanges || pct(a.ends, a.ranges) < conformRanges:
-		t.Errorf("%s: below the %.1f%% / %.0f%% agreement targets", what, conformNames, conformRanges)
-	}
+	return ref
 }
 
 // TestConformance compares Extract with tree-sitter-c-sharp
@@ -287,32 +175,29 @@ func TestConformance(t *testing.T) {
 	cases := readCases(t)
 	var files []source
 	for _, c := range cases {
-		files = append(files, source{filepath.Base(c.file) + "/" + c.path, c.src})
+		files = append(files, source{filepath.Base(c.File) + "/" + c.Path, c.Src})
 	}
 	refs := runRef(t, t.TempDir(), files)
-	var golden agreement
+	golden := langtest.Agreement{Reference: "tree-sitter"}
 	for i, c := range cases {
-		f, err := Extract(c.path, c.src)
+		f, err := Extract(c.Path, c.Src)
 		if (err != nil) != (refs[i].Error != "") {
-			t.Errorf("%s: Extract error %v; tree-sitter error %q", c.file, err, refs[i].Error)
+			t.Errorf("%s: Extract error %v; tree-sitter error %q", c.File, err, refs[i].Error)
 		}
-		golden.compare(t, c.path, f, err, refs[i])
+		golden.Add(c.Path, f, err, refFile(t, c.Path, refs[i]))
 	}
-	golden.report(t, "testdata", true)
+	golden.Report(t, "testdata", langtest.Golden)
 
 	corpus := corpusSources(t)
 	refs = runRef(t, t.TempDir(), corpus)
-	var a agreement
+	a := langtest.Agreement{Reference: "tree-sitter"}
 	var nsyms int
 	for i, s := range corpus {
 		f, err := Extract(s.path, s.src)
 		if f != nil {
 			nsyms += len(f.Symbols)
 		}
-		a.compare(t, s.path, f, err, refs[i])
+		a.Add(s.path, f, err, refFile(t, s.path, refs[i]))
 	}
-	a.report(t, fmt.Sprintf("npm %v, %d symbols, %v", corpusPackages, nsyms, time.Since(start).Round(time.Millisecond)), false)
-	if a.ranges < 1000 {
-		t.Errorf("only %d symbols compared; the corpus is missing", a.ranges)
-	}
+	a.Report(t, fmt.Sprintf("npm %v, %d symbols, %v", corpusPackages, nsyms, time.Since(start).Round(time.Millisecond)), langtest.Corpus)
 }

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/codeanchors/csharp"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest/enginetest"
 )
 
 const driftSample = `using System;
@@ -34,66 +34,29 @@ namespace Bank
 }
 `
 
-// driftCase captures target in before and judges it in after, through a
-// registry that knows only C#.
-func driftCase(t *testing.T, target, before, after string) codeanchors.Verdict {
-	t.Helper()
-	reg := codeanchors.NewRegistry(csharp.Language)
-	tg, err := claims.ParseTarget(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s0 := codeanchors.NewSource(reg, tg.Path, []byte(before))
-	if s0.ParseErr != nil {
-		t.Fatal(s0.ParseErr)
-	}
-	a, err := codeanchors.Capture(tg, codeanchors.Resolve(tg, nil, s0), s0, "t", "me")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Parser != csharp.Parser {
-		t.Fatalf("captured with %s, want %s", a.Parser, csharp.Parser)
-	}
-	s1 := codeanchors.NewSource(reg, tg.Path, []byte(after))
-	return codeanchors.Judge(&a, codeanchors.Resolve(tg, &a, s1))
-}
-
 func TestDrift(t *testing.T) {
-	const target = "src/Bank/Account.cs@Account.Deposit"
 	linked, stale := codeanchors.Linked, codeanchors.Stale
-	tests := []struct {
-		name, target, after string
-		want                codeanchors.Verdict
-	}{
-		{"unchanged", target, driftSample, codeanchors.Verdict{State: linked, Start: 10, End: 19}},
-		{"moved", target, strings.Replace(driftSample, "using System;\n", "using System;\nusing System.Linq;\n\n", 1),
-			codeanchors.Verdict{State: linked, Moved: true, Start: 12, End: 21}},
-		{"reformatted", target, strings.NewReplacer(
+	enginetest.Drift{Language: csharp.Language, Parser: csharp.Parser, Target: "src/Bank/Account.cs@Account.Deposit", Before: driftSample, Cases: []enginetest.DriftCase{
+		{Name: "unchanged", After: driftSample, Want: codeanchors.Verdict{State: linked, Start: 10, End: 19}},
+		{Name: "moved", After: strings.Replace(driftSample, "using System;\n", "using System;\nusing System.Linq;\n\n", 1),
+			Want: codeanchors.Verdict{State: linked, Moved: true, Start: 12, End: 21}},
+		{Name: "reformatted", After: strings.NewReplacer(
 			"            // Reject nonsense.\n", "",
 			"        public void Deposit(decimal amount)\n        {", "        public void Deposit(decimal amount) {",
 			"if (amount <= 0)\n            {", "if ( amount<=0 ) {",
-		).Replace(driftSample), codeanchors.Verdict{State: linked, Reformatted: true, Start: 10, End: 16}},
-		{"changed", target, strings.Replace(driftSample, "balance += amount;", "balance -= amount;", 1),
-			codeanchors.Verdict{State: stale, Reason: codeanchors.ContentChanged, Start: 10, End: 19}},
-		{"attribute removed", target, strings.Replace(driftSample, "        [Audited]\n", "", 1),
-			codeanchors.Verdict{State: stale, Reason: codeanchors.ContentChanged, Start: 10, End: 18}},
-		{"vanished", target, strings.Replace(driftSample, "void Deposit(", "void Put(", 1),
-			codeanchors.Verdict{State: stale, Reason: codeanchors.SymbolNotFound}},
-		{"property", "src/Bank/Account.cs@Account.Balance", strings.Replace(driftSample, "=> balance;", "=> balance * 1;", 1),
-			codeanchors.Verdict{State: stale, Reason: codeanchors.ContentChanged, Start: 21, End: 21}},
-		{"ambiguous", "src/Bank/Account.cs@Account.Balance", strings.Replace(driftSample, "        public decimal Balance",
+		).Replace(driftSample), Want: codeanchors.Verdict{State: linked, Reformatted: true, Start: 10, End: 16}},
+		{Name: "changed", After: strings.Replace(driftSample, "balance += amount;", "balance -= amount;", 1),
+			Want: codeanchors.Verdict{State: stale, Reason: codeanchors.ContentChanged, Start: 10, End: 19}},
+		{Name: "attribute removed", After: strings.Replace(driftSample, "        [Audited]\n", "", 1),
+			Want: codeanchors.Verdict{State: stale, Reason: codeanchors.ContentChanged, Start: 10, End: 18}},
+		{Name: "vanished", After: strings.Replace(driftSample, "void Deposit(", "void Put(", 1),
+			Want: codeanchors.Verdict{State: stale, Reason: codeanchors.SymbolNotFound}},
+		{Name: "property", Target: "src/Bank/Account.cs@Account.Balance", After: strings.Replace(driftSample, "=> balance;", "=> balance * 1;", 1),
+			Want: codeanchors.Verdict{State: stale, Reason: codeanchors.ContentChanged, Start: 21, End: 21}},
+		{Name: "ambiguous", Target: "src/Bank/Account.cs@Account.Balance", After: strings.Replace(driftSample, "        public decimal Balance",
 			"        public decimal Balance() => 0;\n        public decimal Balance", 1),
-			codeanchors.Verdict{State: codeanchors.Unknown, Reason: codeanchors.Ambiguous}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := driftCase(t, tt.target, driftSample, tt.after)
-			got.Note = ""
-			if got != tt.want {
-				t.Errorf("Judge = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+			Want: codeanchors.Verdict{State: codeanchors.Unknown, Reason: codeanchors.Ambiguous}},
+	}}.Run(t)
 }
 
 // TestTokensSemantic checks that edits a formatter never makes change the

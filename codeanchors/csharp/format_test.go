@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // formatCorpusFiles is how many corpus files TestFormatters formats.
@@ -59,8 +60,8 @@ func TestFormatters(t *testing.T) {
 	}
 	var golden []source
 	for _, c := range readCases(t) {
-		if _, err := Extract(c.path, c.src); err == nil {
-			golden = append(golden, source{filepath.Base(c.file) + "/" + c.path, c.src})
+		if _, err := Extract(c.Path, c.Src); err == nil {
+			golden = append(golden, source{filepath.Base(c.File) + "/" + c.Path, c.Src})
 		}
 	}
 	corpus := corpusSources(t)[:formatCorpusFiles]
@@ -115,7 +116,7 @@ func TestFormatters(t *testing.T) {
 				}
 			}
 			t.Logf("%s, %s: %d files (%d changed by it), token hash kept for %d/%d symbols (%.2f%%)",
-				set.name, f.name, len(set.files), changed, same, total, pct(same, total))
+				set.name, f.name, len(set.files), changed, same, total, langtest.Percent(same, total))
 			for _, d := range diffs[:min(len(diffs), 20)] {
 				t.Logf("  %s", d)
 			}
@@ -124,7 +125,7 @@ func TestFormatters(t *testing.T) {
 				t.Errorf("%s changed no %s file: the comparison is empty", f.name, set.name)
 			case set.name == "golden" && same != total:
 				t.Errorf("%s changed the token hash of %d golden symbols", f.name, total-same)
-			case pct(same, total) < 99:
+			case langtest.Percent(same, total) < 99:
 				t.Errorf("%s changed the token hash of %d/%d corpus symbols", f.name, total-same, total)
 			}
 		}

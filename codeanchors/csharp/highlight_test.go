@@ -20,22 +20,22 @@ func TestHighlightLexer(t *testing.T) {
 	}
 	l := lexers.Get("csharp")
 	for _, c := range readCases(t) {
-		if _, err := Extract(c.path, c.src); err != nil {
+		if _, err := Extract(c.Path, c.Src); err != nil {
 			continue
 		}
-		if strings.Contains(string(c.src), `$$"""`) {
+		if strings.Contains(string(c.Src), `$$"""`) {
 			// chroma 2.27's C# lexer predates C# 11's interpolated raw
 			// strings: it marks the second '$' as an error (the text is
 			// still shown).
 			continue
 		}
-		it, err := l.Tokenise(nil, string(c.src))
+		it, err := l.Tokenise(nil, string(c.Src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tok := range it.Tokens() {
 			if tok.Type == chroma.Error {
-				t.Errorf("%s: chroma's C# lexer gives an error token %q", c.file, tok.Value)
+				t.Errorf("%s: chroma's C# lexer gives an error token %q", c.File, tok.Value)
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package java
 
 import (
-	"bytes"
-	"fmt"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -19,18 +17,9 @@ var suite = langtest.Suite{
 	Extra:   []string{"JavaRef.java", "prettier.js"},
 	Extract: Extract,
 	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
-		return langtest.Sections(c, f, err, func(f *lang.File) []byte {
-			var b bytes.Buffer
-			if f.Package != "" {
-				fmt.Fprintf(&b, "package %s\n", f.Package)
-			}
-			for _, imp := range f.Imports {
-				fmt.Fprintf(&b, "%s\n", imp)
-			}
-			return b.Bytes()
-		})
+		return langtest.Sections(c, f, err, langtest.PackageImports)
 	},
-	Check: checkFile,
+	Check: langtest.CheckFileCalls,
 }
 
 // readCases reads the golden cases.
@@ -40,18 +29,6 @@ func readCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 // rewrites the expected sections, refused when CI is set), with CRLF line
 // endings, and that hashes depend on a symbol's own text only.
 func TestGolden(t *testing.T) { suite.Run(t) }
-
-// checkFile is [langtest.CheckFile] plus: every call is from a listed
-// symbol.
-func checkFile(t *testing.T, src []byte, f *lang.File) {
-	t.Helper()
-	langtest.CheckFile(t, src, f)
-	for _, c := range f.Calls {
-		if _, ok, _ := f.Lookup(c.From); !ok {
-			t.Fatalf("call %+v: from a symbol that is not listed", c)
-		}
-	}
-}
 
 // FuzzExtract checks that Extract never panics, fails with a File, or
 // returns a range outside the input, seeded with the golden cases.

@@ -184,3 +184,29 @@ func (s Suite) Fuzz(f *testing.F, path string) {
 		check(t, src, file)
 	})
 }
+
+// PackageImports renders an "imports" section for [Sections]: "package P"
+// when the file has a package (or namespace), then each import as written,
+// a line each.
+func PackageImports(f *lang.File) []byte {
+	var b bytes.Buffer
+	if f.Package != "" {
+		fmt.Fprintf(&b, "package %s\n", f.Package)
+	}
+	for _, imp := range f.Imports {
+		fmt.Fprintf(&b, "%s\n", imp)
+	}
+	return b.Bytes()
+}
+
+// CheckFileCalls is [CheckFile] plus: every call is from a listed symbol
+// (for a language whose calls are only collected inside symbols it lists).
+func CheckFileCalls(t *testing.T, src []byte, f *lang.File) {
+	t.Helper()
+	CheckFile(t, src, f)
+	for _, c := range f.Calls {
+		if _, ok, _ := f.Lookup(c.From); !ok {
+			t.Fatalf("call %+v: from a symbol that is not listed", c)
+		}
+	}
+}
