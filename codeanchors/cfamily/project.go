@@ -80,7 +80,10 @@ func (d *includeDirs) count() int { return len(d.quote) + len(d.dirs) }
 //     folders first, and the PUBLIC and INTERFACE ones of the workspace
 //     targets those CMakeLists.txt link (target_link_libraries), with
 //     ${CMAKE_CURRENT_SOURCE_DIR}, ${CMAKE_CURRENT_LIST_DIR},
-//     ${PROJECT_SOURCE_DIR} and ${CMAKE_SOURCE_DIR} expanded and
+//     ${PROJECT_SOURCE_DIR}, ${CMAKE_SOURCE_DIR} and ${NAME_SOURCE_DIR}
+//     (NAME a project()) expanded, as are the variables a set() or
+//     list(APPEND) of such values gives (in file order, inherited by the
+//     folders below, as if every if() branch ran), and
 //     $<BUILD_INTERFACE:...> read as its content. A directory written with
 //     any other variable or generator expression needs cmake to evaluate:
 //     it is skipped and counted ([linker.skipped]).
@@ -352,12 +355,13 @@ func (l *linker) closureOf(f *lang.File) *closure {
 // only). At the first scope where some file names it, that is the answer
 // if exactly one does: the calling file itself first (its definition is
 // the one it calls), else the files it includes, transitively. A call
-// through an object (a.f(), p->f()) names no scope and is not resolved;
+// through an object (a.f(), p->f(), a longer receiver) names no scope and
+// is not resolved ([scopeCall]);
 // neither is a type (a constructor call), an ambiguous name, nor a name
 // looked up in an include closure cut at maxClosure files (an unseen
 // header could define it too).
 func (l *linker) resolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
-	if c.Qual == "." || c.Name == "" {
+	if c.Qual == "." || c.Name == "" || c.Qual != "" && !scopeCall(f, c) {
 		return lang.Ref{}, false
 	}
 	name := c.Name
@@ -407,6 +411,27 @@ func (l *linker) resolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) {
 		}
 	}
 	return lang.Ref{}, false
+}
+
+// scopeCall reports whether the qualified call c of f is written through
+// a scope (Q::f(), ::f()), not through an object (q.f(), q->f(), which
+// the scanner qualifies alike): the tokens on the call's line must show
+// the qualifier, "::" and the name.
+func scopeCall(f *lang.File, c lang.Call) bool {
+	if strings.Contains(c.Qual, "::") {
+		return true
+	}
+	qual := strings.Trim(c.Qual, ":")
+	i, _ := slices.BinarySearchFunc(f.Tokens, c.Line, func(t lang.Token, n int) int { return t.Line - n })
+	for ; i+1 < len(f.Tokens) && f.Tokens[i].Line == c.Line; i++ {
+		if f.Tokens[i].Text != "::" || f.Tokens[i+1].Text != c.Name {
+			continue
+		}
+		if qual == "" || i > 0 && f.Tokens[i-1].Text == qual {
+			return true
+		}
+	}
+	return false
 }
 
 // linkerAdapter makes a [linker] a [lang.Linker].
@@ -804,6 +829,11 @@ type cmakeFile struct {
 	path, dir string
 	cmds      []cmakeCommand
 	project   string // the project() name, "" without one
+	// vars holds the variables set(...) so far, inherited from the
+	// nearest CMakeLists.txt above; a value that needs cmake is absent
+	// and its name in unknown.
+	vars    map[string]string
+	unknown []string
 }
 
 // cmakeTarget is a target's include directories and links.
@@ -858,8 +888,18 @@ func (cm *cmake) eval() {
 	}
 	for _, d := range dirs {
 		f := cm.files[d]
+		f.vars = map[string]string{}
+		for up := d; up != ""; {
+			up = dirOf(up)
+			if g := cm.files[up]; g != nil {
+				f.vars, f.unknown = maps.Clone(g.vars), slices.Clone(g.unknown)
+				break
+			}
+		}
 		for _, c := range f.cmds {
 			switch c.name {
+			case "set", "list", "unset":
+				cm.setVar(f, c)
 			case "include_directories":
 				for _, a := range c.args {
 					if a == "AFTER" || a == "BEFORE" || a == "SYSTEM" {
@@ -908,6 +948,60 @@ func (cm *cmake) eval() {
 	}
 }
 
+// setVar evaluates set(V values...), list(APPEND V values...) and
+// unset(V) in f, in file order, as if every if() branch ran: V gets the
+// values joined as a CMake list when each is declarative (literals and
+// the variables [cmake.vars] knows), else V becomes unknown.
+func (cm *cmake) setVar(f *cmakeFile, c cmakeCommand) {
+	args := c.args
+	appendTo := false
+	switch c.name {
+	case "unset":
+		if len(args) > 0 {
+			delete(f.vars, args[0])
+		}
+		return
+	case "list":
+		if len(args) < 2 || args[0] != "APPEND" {
+			if len(args) > 1 {
+				delete(f.vars, args[1]) // another list operation: unknown now
+			}
+			return
+		}
+		args, appendTo = args[1:], true
+	}
+	if len(args) == 0 {
+		return
+	}
+	name, values := args[0], args[1:]
+	if slices.Contains(values, "PARENT_SCOPE") {
+		return
+	}
+	if i := slices.Index(values, "CACHE"); i >= 0 && !appendTo {
+		values = values[:i]
+	}
+	var parts []string
+	if old, ok := f.vars[name]; ok && appendTo && old != "" {
+		parts = append(parts, old)
+	} else if appendTo && !ok && hasVar(f, name) {
+		delete(f.vars, name)
+		return
+	}
+	for _, v := range values {
+		x, ok := cm.vars(f, v)
+		if !ok {
+			delete(f.vars, name)
+			f.unknown = append(f.unknown, name)
+			return
+		}
+		parts = append(parts, x)
+	}
+	f.vars[name] = strings.Join(parts, ";")
+}
+
+// hasVar reports whether name was set in f to a value that needs cmake.
+func hasVar(f *cmakeFile, name string) bool { return slices.Contains(f.unknown, name) }
+
 // target returns the target named name, creating it for a target defined
 // where tracewiki does not see it (in folder d).
 func (cm *cmake) target(name, d string) *cmakeTarget {
@@ -940,16 +1034,19 @@ func (cm *cmake) expand(f *cmakeFile, c cmakeCommand, a string) []string {
 			cm.skipped = append(cm.skipped, fmt.Sprintf("%s:%d: %s", f.path, c.line, item))
 			continue
 		}
-		if rel, ok := workspacePath(f.dir, v, "/\x00"); ok {
-			out = append(out, rel)
+		for _, dir := range splitCMakeList(v) {
+			if rel, ok := workspacePath(f.dir, dir, "/\x00"); ok && dir != "" {
+				out = append(out, rel)
+			}
 		}
 	}
 	return out
 }
 
-// vars expands the source-dir variables of s in f, an absolute result
-// under "/\x00" (the workspace root); false when s has any other
-// variable or a generator expression.
+// vars expands the variables of s in f: the source-dir ones, an absolute
+// result under "/\x00" (the workspace root), and those f set to a
+// declarative value; false when s has any other variable or a generator
+// expression.
 func (cm *cmake) vars(f *cmakeFile, s string) (string, bool) {
 	var b strings.Builder
 	for {
@@ -972,11 +1069,13 @@ func (cm *cmake) vars(f *cmakeFile, s string) (string, bool) {
 		if j < 0 || strings.Contains(rest[2:j], "$") {
 			return "", false
 		}
-		dir, ok := cm.sourceDir(f, rest[2:j])
-		if !ok {
+		if v, ok := f.vars[rest[2:j]]; ok {
+			b.WriteString(v)
+		} else if dir, ok := cm.sourceDir(f, rest[2:j]); ok {
+			b.WriteString(path.Join("/\x00", dir))
+		} else {
 			return "", false
 		}
-		b.WriteString(path.Join("/\x00", dir))
 		s = rest[j+1:]
 	}
 	return b.String(), true

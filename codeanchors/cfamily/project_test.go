@@ -165,13 +165,16 @@ func TestIncludesCMake(t *testing.T) {
 	project := map[string][]byte{
 		"CMakeLists.txt": []byte(`cmake_minimum_required(VERSION 3.20)
 project(shop CXX)
-include_directories(${PROJECT_SOURCE_DIR}/common)
+set(COMMON_DIRS ${PROJECT_SOURCE_DIR}/common)
+list(APPEND COMMON_DIRS "${shop_SOURCE_DIR}/missing")
+set(GEN_DIR ${CMAKE_BINARY_DIR}/gen)
+include_directories(${COMMON_DIRS})
 add_subdirectory(libs/cart)
 add_subdirectory(app)
 `),
 		"app/CMakeLists.txt": []byte(`add_executable(shop_app main.cc)
 target_link_libraries(shop_app PRIVATE shop::cart cart fmt::fmt)
-target_include_directories(shop_app PRIVATE ${CMAKE_CURRENT_BINARY_DIR} $<$<CONFIG:Debug>:debug> ${GENERATED_DIR})
+target_include_directories(shop_app PRIVATE ${CMAKE_CURRENT_BINARY_DIR} $<$<CONFIG:Debug>:debug> ${GEN_DIR})
 `),
 		"libs/cart/CMakeLists.txt": []byte(`add_library(cart src/cart.cc)
 target_include_directories(cart
@@ -189,7 +192,7 @@ target_link_libraries(cart_test cart GTest::gtest_main)
 	skipped := []string{
 		"app/CMakeLists.txt:3: ${CMAKE_CURRENT_BINARY_DIR}",
 		"app/CMakeLists.txt:3: $<$<CONFIG:Debug>:debug>",
-		"app/CMakeLists.txt:3: ${GENERATED_DIR}",
+		"app/CMakeLists.txt:3: ${GEN_DIR}",
 	}
 	if !slices.Equal(l.skipped, skipped) {
 		t.Errorf("skipped = %q, want %q", l.skipped, skipped)
@@ -198,7 +201,7 @@ target_link_libraries(cart_test cart GTest::gtest_main)
 	// cart's PUBLIC include dir reaches the app through the link; fmt is
 	// third-party; config.h is generated in the build folder.
 	checkImports(t, l, "app/main.cc", []string{"app/version.h", "libs/cart/include/cart/cart.h"},
-		[]string{`"config.h" (no code file of that name in the including folder or its 3 include dirs` + why + ")"})
+		[]string{`"config.h" (no code file of that name in the including folder or its 4 include dirs` + why + ")"})
 	// PRIVATE src serves cart's own files; money's INTERFACE dir comes
 	// through cart's PUBLIC link.
 	checkImports(t, l, "libs/cart/src/cart.cc", []string{"libs/cart/include/cart/cart.h", "libs/cart/src/detail/impl.h"}, nil)
@@ -251,6 +254,11 @@ func TestResolveCall(t *testing.T) {
 		cfile("src/other.h", nil, "func format"),
 		cfile("src/main.cc", []string{`"cart.h"`, `"other.h"`}, "func main", "func shop.run"),
 	}
+	// The tokens of the qualified calls: Cart::add( on line 100 of
+	// main.cc, cart.add( on 101, ::round( on 100 of cart.cc.
+	files[4].Tokens = []lang.Token{{Line: 100, Text: "Cart"}, {Line: 100, Text: "::"}, {Line: 100, Text: "add"}, {Line: 100, Text: "("},
+		{Line: 101, Text: "Cart"}, {Line: 101, Text: "."}, {Line: 101, Text: "add"}, {Line: 101, Text: "("}}
+	files[0].Tokens = []lang.Token{{Line: 100, Text: "::"}, {Line: 100, Text: "round"}, {Line: 100, Text: "("}}
 	l := newLinker(files, nil)
 	byPath := l.byPath
 	for _, tt := range []struct {
@@ -266,9 +274,13 @@ func TestResolveCall(t *testing.T) {
 		{"src/cart.cc", lang.Call{From: "Cart.add", Name: "make_cart"}, "src/cart.h@make_cart"},
 		{"src/cart.cc", lang.Call{From: "helper", Name: "round"}, "src/money.h@round"},
 		// A qualified call, and one from inside a namespace, scope by scope.
-		{"src/main.cc", lang.Call{From: "main", Qual: "Cart", Name: "add"}, "src/cart.h@Cart.add"},
+		{"src/main.cc", lang.Call{From: "main", Qual: "Cart", Name: "add", Line: 100}, "src/cart.h@Cart.add"},
+		// Cart.add() through a variable named like the class: the scanner
+		// qualifies it alike, the tokens tell them apart.
+		{"src/main.cc", lang.Call{From: "main", Qual: "Cart", Name: "add", Line: 101}, ""},
+		{"src/main.cc", lang.Call{From: "main", Qual: "Cart", Name: "add", Line: 7}, ""},
 		{"src/main.cc", lang.Call{From: "shop.run", Name: "format"}, "src/money.h@shop.format"},
-		{"src/cart.cc", lang.Call{From: "shop.detail.round", Qual: "::", Name: "round"}, "src/money.h@round"},
+		{"src/cart.cc", lang.Call{From: "shop.detail.round", Qual: "::", Name: "round", Line: 100}, "src/money.h@round"},
 		// format is in money.h and other.h: ambiguous.
 		{"src/main.cc", lang.Call{From: "main", Name: "format"}, ""},
 		// A constructor (a type), a call through an object, an unknown name.

@@ -114,7 +114,8 @@ func firstToken(f *lang.File, n int) string {
 
 // testName normalizes a Catch2 or doctest test case name the way the
 // scanner names its symbol: each run of characters outside [A-Za-z0-9_]
-// becomes one '_', and leading and trailing '_' are trimmed.
+// becomes one '_', leading and trailing '_' are trimmed, and a leading
+// digit gets a '_' before it.
 func testName(s string) string {
 	var b strings.Builder
 	gap := false
@@ -130,7 +131,11 @@ func testName(s string) string {
 		}
 		gap = true
 	}
-	return strings.Trim(b.String(), "_")
+	out := strings.Trim(b.String(), "_")
+	if out != "" && out[0] >= '0' && out[0] <= '9' {
+		out = "_" + out
+	}
+	return out
 }
 
 // gtestNames returns the suite and test a GoogleTest result names, in
@@ -202,6 +207,26 @@ func pathLike(suite string) bool {
 	return false
 }
 
+// caseNames returns the symbol names a reported test case name may stand
+// for: its [testName]; for a BDD scenario ("Scenario: x", as Catch2 and
+// doctest report SCENARIO("x")) also x's; for a template test case also
+// the name without its type ("vectors - int" in Catch2, "vectors<int>" in
+// doctest).
+func caseNames(s string) []string {
+	names := []string{testName(s)}
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(s), "Scenario:"); ok {
+		s = rest
+		names = append(names, testName(s))
+	}
+	if i := strings.LastIndex(s, " - "); i > 0 {
+		names = append(names, testName(s[:i]))
+	}
+	if i := strings.IndexByte(s, '<'); i > 0 && strings.HasSuffix(s, ">") {
+		names = append(names, testName(s[:i]))
+	}
+	return names
+}
+
 // reportIndex finds a report's results by the names tests have.
 type reportIndex struct {
 	results []lang.TestResult
@@ -216,14 +241,15 @@ func newReportIndex(results []lang.TestResult) *reportIndex {
 		for _, s := range suites {
 			x.gtest[s+"."+name] = append(x.gtest[s+"."+name], i)
 		}
-		seen := ""
+		var names []string
 		for j := 0; j <= len(r.Name); j++ {
 			if j == len(r.Name) || r.Name[j] == '/' {
-				if n := testName(r.Name[:j]); n != seen {
-					x.name[n] = append(x.name[n], i)
-					seen = n
-				}
+				names = append(names, caseNames(r.Name[:j])...)
 			}
+		}
+		slices.Sort(names)
+		for _, n := range slices.Compact(names) {
+			x.name[n] = append(x.name[n], i)
 		}
 	}
 	return x

@@ -82,7 +82,9 @@ var reportFiles = map[string]*lang.File{
 		"3 test TEST_CASE adds_numbers",
 		"10 test TEST_CASE vectors_can_be_sized",
 		"30 test TEST_CASE_METHOD Fixture_totals_add_up",
-		"40 test int helper"),
+		"40 test int helper",
+		"50 test SCENARIO carts_can_be_emptied",
+		"60 test TEMPLATE_TEST_CASE sums"),
 	"tests/math_test.cpp":  testFile("tests/math_test.cpp", "3 test TEST_CASE adds_numbers", "8 test TEST_CASE divides"),
 	"tests/other_test.cpp": testFile("tests/other_test.cpp", "5 test TEST_CASE adds_numbers"),
 	// Unity tests outside tests/: test by the file name rule.
@@ -158,9 +160,14 @@ func TestMatchTests(t *testing.T) {
 			"cart_tests.global|vectors can be sized/resizing bigger changes size|pass",
 			"cart_tests.global|vectors can be sized/resizing smaller changes size|fail"}},
 		{"catch2-junit.xml", "tests/vector_test.cpp@Fixture_totals_add_up", []string{"cart_tests.CartFixture|Fixture: totals add up|pass"}},
+		{"catch2-junit.xml", "tests/vector_test.cpp@carts_can_be_emptied", []string{
+			"cart_tests.global|Scenario: carts can be emptied/Given: a cart with items/When: it is emptied/Then: it has none|pass"}},
+		{"catch2-junit.xml", "tests/vector_test.cpp@sums", []string{"cart_tests.global|sums - float|pass", "cart_tests.global|sums - int|pass"}},
 		{"catch2-junit.xml", "tests/vector_test.cpp", []string{
 			"cart_tests.CartFixture|Fixture: totals add up|pass",
+			"cart_tests.global|Scenario: carts can be emptied/Given: a cart with items/When: it is emptied/Then: it has none|pass",
 			"cart_tests.global|adds numbers|pass",
+			"cart_tests.global|sums - float|pass", "cart_tests.global|sums - int|pass",
 			"cart_tests.global|vectors can be sized/resizing bigger changes size|pass",
 			"cart_tests.global|vectors can be sized/resizing smaller changes size|fail"}},
 		{"catch2-junit.xml", "tests/vector_test.cpp@helper", nil},
