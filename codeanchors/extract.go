@@ -9,6 +9,7 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/golang"
 	"github.com/tracewiki/tracewiki/codeanchors/java"
 	"github.com/tracewiki/tracewiki/codeanchors/javascript"
+	"github.com/tracewiki/tracewiki/codeanchors/kotlin"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/php"
 	"github.com/tracewiki/tracewiki/codeanchors/python"
@@ -131,4 +132,5 @@ var Default = NewRegistry(
 	java.Language,
 	csharp.Language,
 	php.Language,
+	kotlin.Language,
 )
