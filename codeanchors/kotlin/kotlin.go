@@ -63,7 +63,8 @@ const maxNesting = 100
 // Properties, init blocks and enum entries are not symbols. Backtick names
 // keep their letters, digits, '_' and '$'; every other run of characters
 // becomes '_' (`adds an item`() is adds_an_item), so that a target can
-// name them. The package is not part of a name.
+// name them; a name that is then "_" (Kotlin reserves _) is no symbol,
+// and neither is what it encloses. The package is not part of a name.
 //
 // A symbol ranges from its first annotation or modifier (or its keyword)
 // to its closing brace, or to the last token of its header, expression
@@ -479,6 +480,17 @@ func (p *parser) skipAngles(i int) int {
 // list, '?', a function type's '->' and result, and T & Any. It returns
 // the index after it.
 func (p *parser) skipType(i int) int {
+	for {
+		i = p.skipTypeTerm(i)
+		if p.err != nil || !p.is(i, "->") && !p.is(i, "&") {
+			return i
+		}
+		i++
+	}
+}
+
+// skipTypeTerm skips one type of [parser.skipType] up to a '->' or '&'.
+func (p *parser) skipTypeTerm(i int) int {
 	for p.err == nil {
 		if p.is(i, "@") {
 			i = p.annotation(i)
@@ -517,9 +529,6 @@ func (p *parser) skipType(i int) int {
 	}
 	for p.is(i, "?") {
 		i++
-	}
-	if p.is(i, "->") || p.is(i, "&") {
-		return p.skipType(i + 1)
 	}
 	return i
 }
@@ -1089,6 +1098,9 @@ func (p *parser) symbols(f *lang.File, starts []int) {
 	}
 	for _, name := range order {
 		g := groups[name]
+		if blank(name) {
+			continue // _ names nothing (Kotlin reserves it), nor does a backtick name of no letters
+		}
 		if g.types > 0 && (g.n > 1 || g.d.kind != dType) {
 			f.Ambiguous = append(f.Ambiguous, name)
 			continue
@@ -1108,6 +1120,11 @@ func (p *parser) symbols(f *lang.File, starts []int) {
 		f.Symbols = append(f.Symbols, s)
 	}
 	f.SortSymbols()
+}
+
+// blank reports whether a part of the dotted name is "_".
+func blank(name string) bool {
+	return name == "_" || strings.HasPrefix(name, "_.") || strings.HasSuffix(name, "._") || strings.Contains(name, "._.")
 }
 
 // useSiteTargets are the annotation use-site targets (@field:Inject).

@@ -202,6 +202,7 @@ function symbols(decls) {
   }
   const syms = [], amb = [];
   for (const [name, parts] of groups) {
+    if (name.split(".").includes("_")) continue; // _ names nothing
     const typeLike = parts.filter((d) => d.kind === "type" || (d.recv && types.has(d.recv))).length;
     if (typeLike > 0 && (parts.length > 1 || parts[0].kind !== "type")) {
       amb.push(name);
