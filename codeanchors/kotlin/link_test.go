@@ -249,3 +249,20 @@ func TestIsTest(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectFile checks the Gradle files the engine hands to Link, and
+// that init (site's projectInclude asks every language's ProjectFile)
+// offers the Kotlin globs beside Java's where it finds them.
+func TestProjectFile(t *testing.T) {
+	for name, want := range map[string]bool{
+		"build.gradle": true, "build.gradle.kts": true, "settings.gradle": true, "settings.gradle.kts": true,
+		"pom.xml": false, "gradle.properties": false, "build.gradle.kts.bak": false, "libs.versions.toml": false,
+	} {
+		if got := kotlin.Language.ProjectFile(name); got != want {
+			t.Errorf("ProjectFile(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if got := kotlin.Language.Extensions(); !slices.Equal(got, []string{".kt", ".kts"}) {
+		t.Errorf("Extensions() = %q", got)
+	}
+}
