@@ -758,7 +758,6 @@ func (p *parser) function(start, kw int, outer string, annots []string, end int)
 	if p.is(k, "<") {
 		k = p.skipAngles(k)
 	}
-	var recv []string
 	parenRecv := false
 	if p.is(k, "(") {
 		c := int(p.match[k])
@@ -773,27 +772,7 @@ func (p *parser) function(start, kw int, outer string, annots []string, end int)
 		parenRecv = true
 		k++
 	}
-	nameTok := -1
-	for p.err == nil {
-		if !p.ident(k) {
-			p.expected(k, "a function name")
-			return len(p.toks)
-		}
-		nameTok = k
-		k++
-		if p.is(k, "<") {
-			k = p.skipAngles(k)
-		}
-		for p.is(k, "?") {
-			k++
-		}
-		if p.is(k, ".") || p.is(k, "?.") {
-			recv = append(recv, p.name(nameTok))
-			k++
-			continue
-		}
-		break
-	}
+	k, recv, nameTok := p.dottedName(k, "a function name")
 	if p.err != nil {
 		return len(p.toks)
 	}
@@ -843,6 +822,31 @@ func (p *parser) function(start, kw int, outer string, annots []string, end int)
 	return d.end + 1
 }
 
+// dottedName reads a declaration's name from k, after the receiver type
+// it may have (a.b.Recv<T>?.name): it returns the index after the name,
+// the receiver's names and the name's token index.
+func (p *parser) dottedName(k int, what string) (next int, recv []string, name int) {
+	for {
+		if !p.ident(k) {
+			p.expected(k, what)
+			return len(p.toks), nil, -1
+		}
+		name = k
+		k++
+		if p.is(k, "<") {
+			k = p.skipAngles(k)
+		}
+		for p.is(k, "?") {
+			k++
+		}
+		if p.err != nil || !p.is(k, ".") && !p.is(k, "?.") {
+			return k, recv, name
+		}
+		recv = append(recv, p.name(name))
+		k++
+	}
+}
+
 // constraints skips a where clause at k: T : A, U : B. It returns the
 // index after it and its last token.
 func (p *parser) constraints(k int) (int, int) {
@@ -872,24 +876,7 @@ func (p *parser) property(kw, end int) int {
 	if p.is(k, "(") {
 		k = int(p.match[k]) + 1
 	} else {
-		for p.err == nil {
-			if !p.ident(k) {
-				p.expected(k, "a property name")
-				return len(p.toks)
-			}
-			k++
-			if p.is(k, "<") {
-				k = p.skipAngles(k)
-			}
-			for p.is(k, "?") {
-				k++
-			}
-			if p.is(k, ".") || p.is(k, "?.") {
-				k++
-				continue
-			}
-			break
-		}
+		k, _, _ = p.dottedName(k, "a property name")
 	}
 	if p.is(k, ":") {
 		k = p.skipType(k + 1)
