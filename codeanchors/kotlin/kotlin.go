@@ -429,7 +429,8 @@ func (p *parser) annotationName(i int) string {
 // modifiers skips annotations and modifier keywords from i. It returns the
 // index after them and the simple names of the annotations. A soft
 // modifier keyword counts only when a name, keyword or annotation follows
-// it (data class, not data = 1).
+// it (data class, not data = 1); context(A, B) before a declaration
+// (context receivers) is a modifier.
 func (p *parser) modifiers(i int) (int, []string) {
 	var annots []string
 	for p.err == nil && i < len(p.toks) {
@@ -442,11 +443,19 @@ func (p *parser) modifiers(i int) (int, []string) {
 		case p.toks[i].kind == tIdent && modifierWords[p.text(i)] &&
 			i+1 < len(p.toks) && (p.toks[i+1].kind == tIdent || p.is(i+1, "@")):
 			i++
+		case p.is(i, "context") && p.is(i+1, "(") && p.declFollows(int(p.match[i+1])+1):
+			i = int(p.match[i+1]) + 1 // context receivers
 		default:
 			return i, annots
 		}
 	}
 	return i, annots
+}
+
+// declFollows reports whether token i can start (the rest of) a
+// declaration: a name or keyword, or an annotation.
+func (p *parser) declFollows(i int) bool {
+	return i < len(p.toks) && (p.toks[i].kind == tIdent || p.is(i, "@"))
 }
 
 // skipAngles skips the type parameters or arguments that open at i ('<')
