@@ -40,14 +40,6 @@ func TestGolden(t *testing.T) { suite.Run(t) }
 
 func FuzzExtractKotlin(f *testing.F) { suite.Fuzz(f, "fuzz.kt") }
 
-// TestContextFree checks that a symbol's hashes depend only on its own
-// text (the golden cases, code inserted before and after each symbol).
-func TestContextFree(t *testing.T) {
-	if n := langtest.ExpectContextFree(t, kotlin.Extract, suite.Cases(t)); n < 20 {
-		t.Errorf("only %d variants compared: the property is not exercised", n)
-	}
-}
-
 // BenchmarkExtractKotlin extracts the conformance corpus (React Native's
 // Android sources and Gradle plugin, Expo's modules core, from npm) and
 // reports symbols/s and lines/s.
