@@ -724,9 +724,9 @@ func parseCMake(src []byte) []cmakeCommand {
 			i++
 		case c == '#':
 			skipComment()
-		case isIdentByte(c):
+		case isWordByte(c):
 			start := i
-			for i < n && isIdentByte(src[i]) {
+			for i < n && isWordByte(src[i]) {
 				i++
 			}
 			name := strings.ToLower(string(src[start:i]))
@@ -820,7 +820,7 @@ func parseCMake(src []byte) []cmakeCommand {
 	return cmds
 }
 
-func isIdentByte(c byte) bool {
+func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 

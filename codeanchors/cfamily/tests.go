@@ -121,7 +121,7 @@ func testName(s string) string {
 	gap := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if isIdentByte(c) {
+		if isWordByte(c) {
 			if gap && b.Len() > 0 {
 				b.WriteByte('_')
 			}
