@@ -10,7 +10,7 @@ import (
 // Use says where a target is referenced: by a node (its SPEC 3 id, e.g.
 // "requirement:REQ-3" or "page:guides/login") at a position, in a role.
 type Use struct {
-	Node string
+	Node claims.NodeID
 	Role string // implements, tests, claims
 	Pos  claims.Pos
 }
@@ -41,7 +41,7 @@ func Targets(m *claims.Model) []Referenced {
 		}
 		r.Uses = append(r.Uses, u)
 	}
-	addClaims := func(node string, d claims.Doc) {
+	addClaims := func(node claims.NodeID, d claims.Doc) {
 		for _, c := range d.Claims {
 			if c.HasTarget {
 				add(c.Target, Use{Node: node, Role: RoleClaims, Pos: c.Pos})
@@ -49,7 +49,7 @@ func Targets(m *claims.Model) []Referenced {
 		}
 	}
 	for _, r := range m.Requirements {
-		node := "requirement:" + r.ID
+		node := claims.RequirementNode(r.ID)
 		for _, t := range r.Implements {
 			add(t.Target, Use{Node: node, Role: RoleImplements, Pos: t.Pos})
 		}
@@ -59,15 +59,15 @@ func Targets(m *claims.Model) []Referenced {
 		addClaims(node, r.Doc)
 	}
 	for _, d := range m.Decisions {
-		addClaims("decision:"+d.ID, d.Doc)
+		addClaims(claims.DecisionNode(d.ID), d.Doc)
 	}
 	for _, p := range m.Pages {
-		addClaims("page:"+p.Path, p.Doc)
+		addClaims(claims.PageNode(p.Path), p.Doc)
 	}
 	out := make([]Referenced, 0, len(byRef))
 	for _, r := range byRef {
 		slices.SortFunc(r.Uses, func(a, b Use) int {
-			return cmp.Or(cmp.Compare(a.Node, b.Node), cmp.Compare(a.Role, b.Role),
+			return cmp.Or(a.Node.Compare(b.Node), cmp.Compare(a.Role, b.Role),
 				cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 		})
 		out = append(out, *r)

@@ -6,6 +6,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // MaxSuggestions caps the suggestions of one target.
@@ -82,7 +84,7 @@ func newLocIndex(sources map[string]*Source) *locIndex {
 		}
 		for _, sym := range s.File.Symbols {
 			r := s.span(sym.Start, sym.End)
-			ref := p + "@" + sym.Name
+			ref := claims.Target{Path: p, Symbol: sym.Name}.String()
 			x.symText[r.Hash] = append(x.symText[r.Hash], ref)
 			x.symTokens[r.TokenHash] = append(x.symTokens[r.TokenHash], ref)
 			x.symPaths[sym.Name] = append(x.symPaths[sym.Name], p)
@@ -122,7 +124,7 @@ func (x *locIndex) relocate(ts *TargetStatus) []Relocation {
 		if c := others(x.symTokens[a.TokenHash], SameTokens); len(c) > 0 {
 			return c
 		}
-		return oneOther(x.symPaths[t.Symbol], func(p string) string { return p + "@" + t.Symbol })
+		return oneOther(x.symPaths[t.Symbol], func(p string) string { return claims.Target{Path: p, Symbol: t.Symbol}.String() })
 	case t.IsRange():
 		size := t.End - t.Start + 1
 		var out []Relocation
@@ -162,7 +164,7 @@ func (x *locIndex) suggest(ts *TargetStatus) []string {
 		}
 		for _, sym := range s.File.Symbols {
 			if c, ok := NameDistance(t.Symbol, sym.Name); ok {
-				cands = append(cands, cand{p + "@" + sym.Name, base + c})
+				cands = append(cands, cand{claims.Target{Path: p, Symbol: sym.Name}.String(), base + c})
 			}
 		}
 	}

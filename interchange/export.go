@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // ExportSchemaVersion is the version of the JSON export.
@@ -176,7 +178,10 @@ func (e *Export) ReqIF(at string) ([]byte, error) {
 		o.XHTML = []reqifXHTML{{Definition: "attr-text", Value: innerXML{Inner: `<xhtml:div xmlns:xhtml="http://www.w3.org/1999/xhtml">` + strings.ReplaceAll(text.String(), "&#xA;", "<xhtml:br/>") + `</xhtml:div>`}}}
 		c.SpecObjects = append(c.SpecObjects, o)
 		for _, p := range r.Parents {
-			id := strings.TrimPrefix(p.Ref, "requirement:")
+			id := p.Ref
+			if n, err := claims.ParseNodeID(p.Ref); err == nil {
+				id = n.Key
+			}
 			c.SpecRelations = append(c.SpecRelations, reqifRelation{reqifIdent: ident("rel-"+ncName(r.ID)+"--"+ncName(id), ""), Type: "type-parent", Source: oid, Target: "req-" + ncName(id)})
 		}
 		key := r.Document

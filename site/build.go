@@ -302,8 +302,9 @@ func (b *builder) addStatic(put func(name string, data []byte) error) error {
 	return nil
 }
 
-// relURL is a node's page URL relative to the site root.
-func (b *builder) relURL(id string) string {
+// relURL is [nodeURL] of the node with the id, relative to the site root;
+// "" when the graph has no such node.
+func (b *builder) relURL(id synth.NodeID) string {
 	n, ok := b.graph.Node(id)
 	if !ok {
 		return ""
@@ -311,8 +312,9 @@ func (b *builder) relURL(id string) string {
 	return nodeURL(n)
 }
 
-// absURL is a node's page URL under the base URL.
-func (b *builder) absURL(id string) string {
+// absURL is [nodeURL] of the node with the id, under the base URL; ""
+// when the graph has no such node.
+func (b *builder) absURL(id synth.NodeID) string {
 	u := b.relURL(id)
 	if u == "" {
 		return ""

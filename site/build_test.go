@@ -329,7 +329,7 @@ func TestFixtureStates(t *testing.T) {
 		if c.Passed != nil && !*c.Passed {
 			st = append(st, "failed")
 		}
-		got[c.Ref+" "+strings.Join(c.ClaimedBy, ",")] = strings.Join(st, " ")
+		got[c.Ref+" "+joinTestIDs(c.ClaimedBy)] = strings.Join(st, " ")
 	}
 	want := map[string]string{
 		"pay/pay.go@Charge decision:DEC-2,page:guides/checkout,requirement:REQ-3": "stale content_changed",

@@ -66,7 +66,7 @@ func requirementsOf(m *claims.Model, folder string) []*claims.Requirement {
 // documents as sections, each requirement with its text, state badges,
 // parents and children.
 func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
-	folder := strings.TrimPrefix(n.ID, synth.TypeDocument+":")
+	folder := n.ID.Key
 	d.Heading = n.Title
 	d.Facts = append(d.Facts, fact{Name: "folder", Value: b.p.Config.Content + "/requirements/" + folder})
 	doc := b.document(folder)
@@ -74,7 +74,7 @@ func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
 		d.Facts = append(d.Facts, fact{Name: "prefix", Value: doc.Prefix})
 	}
 	if up := doc.Parent(); up != "" {
-		d.Facts = append(d.Facts, fact{Name: "part of", Value: up, URL: root + pageURL(documentDir(up))})
+		d.Facts = append(d.Facts, fact{Name: "part of", Value: up, URL: root + idURL(claims.DocumentNode(up))})
 	}
 	if doc.Doc.File != "" {
 		var err error
@@ -89,7 +89,7 @@ func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
 
 func (b *builder) documentTree(d *pageData, doc *claims.Document, depth int, root string) error {
 	if depth > 0 {
-		d.Tree = append(d.Tree, docItem{Depth: min(depth, 5), Section: true, Title: doc.Title, URL: root + pageURL(documentDir(doc.Path))}.withHeading("doc-section"))
+		d.Tree = append(d.Tree, docItem{Depth: min(depth, 5), Section: true, Title: doc.Title, URL: root + idURL(claims.DocumentNode(doc.Path))}.withHeading("doc-section"))
 	}
 	for _, r := range requirementsOf(b.p.Model, doc.Path) {
 		it, err := b.docRequirement(r, depth, root)
@@ -109,10 +109,10 @@ func (b *builder) documentTree(d *pageData, doc *claims.Document, depth int, roo
 }
 
 func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) (docItem, error) {
-	n, _ := b.graph.Node(synth.TypeRequirement + ":" + r.ID)
+	n, _ := b.graph.Node(claims.RequirementNode(r.ID))
 	it := docItem{
 		Depth: min(depth+claims.Depth(r.Level), 5), Section: !r.Normative, ID: r.ID, Title: r.Title,
-		URL: root + pageURL("requirements/"+segment(r.ID)), Level: r.Level, Status: r.Status, Node: n, Tags: r.Tags,
+		URL: root + idURL(claims.RequirementNode(r.ID)), Level: r.Level, Status: r.Status, Node: n, Tags: r.Tags,
 	}
 	for _, k := range sortedKeys(r.Fields) {
 		it.Fields = append(it.Fields, fact{Name: k, Value: r.Fields[k]})
@@ -130,8 +130,8 @@ func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) 
 // its children.
 func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, children []docLink) {
 	link := func(id string) docLink {
-		l := docLink{ID: id, URL: root + pageURL("requirements/"+segment(id))}
-		if n, ok := b.graph.Node(synth.TypeRequirement + ":" + id); ok {
+		l := docLink{ID: id, URL: root + idURL(claims.RequirementNode(id))}
+		if n, ok := b.graph.Node(claims.RequirementNode(id)); ok {
 			l.Title = n.Title
 		}
 		return l
@@ -154,7 +154,7 @@ func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, chil
 // parents and children to its page.
 func (b *builder) requirementStructure(d *pageData, r *claims.Requirement, root string) {
 	if r.Document != "" {
-		d.Facts = append(d.Facts, fact{Name: "document", Value: b.document(r.Document).Title, URL: root + pageURL(documentDir(r.Document)) + "#req-" + segment(r.ID)})
+		d.Facts = append(d.Facts, fact{Name: "document", Value: b.document(r.Document).Title, URL: root + documentItemURL(r.Document, r.ID)})
 	}
 	if r.Level != "" {
 		d.Facts = append(d.Facts, fact{Name: "level", Value: r.Level})
@@ -197,9 +197,6 @@ func (b *builder) document(folder string) *claims.Document {
 	i, _ := slices.BinarySearchFunc(b.p.Model.Documents, folder, func(d *claims.Document, p string) int { return strings.Compare(d.Path, p) })
 	return b.p.Model.Documents[i]
 }
-
-// documentDir is the folder of a requirement document's page.
-func documentDir(folder string) string { return "documents/" + pathSegments(folder) }
 
 // DocumentCoverage counts the normative requirements of a document (and
 // the documents nested in it) by their derived fields (SPEC 2: coverage

@@ -70,7 +70,7 @@ func TestDocuments(t *testing.T) {
 	}
 	edges := map[string]synth.Edge{}
 	for _, e := range g.Edges {
-		edges[e.Src+" "+e.Kind+" "+e.Dst] = e
+		edges[e.Src.String()+" "+e.Kind+" "+e.Dst.String()] = e
 	}
 	for key, want := range map[string]string{
 		"requirement:SW-1 parent requirement:SYS-1":           "stale parent_changed",
@@ -91,7 +91,7 @@ func TestDocuments(t *testing.T) {
 	}
 	nodes := map[string]synth.Node{}
 	for _, n := range g.Nodes {
-		nodes[n.ID] = n
+		nodes[n.ID.String()] = n
 	}
 	if n := nodes["requirement:SW-1"]; !n.Stale || !strings.Contains(n.Why, "suspect") {
 		t.Errorf("SW-1: stale %t why %q; want stale and suspect", n.Stale, n.Why)

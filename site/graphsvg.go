@@ -39,7 +39,7 @@ const (
 )
 
 // svgTypeOrder is the SPEC 3 node type order: neighbors are listed by it.
-var svgTypeOrder = []string{
+var svgTypeOrder = []claims.NodeType{
 	synth.TypeRequirement, synth.TypeDecision, synth.TypeSymbol, synth.TypeTest,
 	synth.TypeRun, synth.TypePage, synth.TypeFile,
 }
@@ -82,9 +82,9 @@ var svgTypeOrder = []string{
 //
 // Links whose scheme is not http, https or mailto become "#ZgotmplZ", as
 // html/template does.
-func GraphSVG(nb synth.Neighborhood, center string, href func(n synth.Node) string) template.HTML {
+func GraphSVG(nb synth.Neighborhood, center synth.NodeID, href func(n synth.Node) string) template.HTML {
 	st := starOf(nb, center)
-	label := "Neighborhood of " + center + ": " + svgCount(len(nb.Nodes), "node") + ", " + svgCount(len(nb.Edges), "edge")
+	label := "Neighborhood of " + center.String() + ": " + svgCount(len(nb.Nodes), "node") + ", " + svgCount(len(nb.Edges), "edge")
 	var b strings.Builder
 	if len(st.in)+len(st.out) == 0 {
 		w, h := svgBoxWidth+2*svgPad, svgBoxHeight+2*svgPad
@@ -121,8 +121,8 @@ type svgNeighbor struct {
 
 // starOf gathers the neighbors of center in nb. When center is a file,
 // the file's own symbols and tests stand with it in the center.
-func starOf(nb synth.Neighborhood, center string) star {
-	byID := map[string]*synth.Node{}
+func starOf(nb synth.Neighborhood, center synth.NodeID) star {
+	byID := map[synth.NodeID]*synth.Node{}
 	for i := range nb.Nodes {
 		byID[nb.Nodes[i].ID] = &nb.Nodes[i]
 	}
@@ -131,7 +131,7 @@ func starOf(nb synth.Neighborhood, center string) star {
 		n := svgNodeOf(center)
 		st.center = &n
 	}
-	inCenter := func(id string) bool {
+	inCenter := func(id synth.NodeID) bool {
 		if id == center {
 			return true
 		}
@@ -144,10 +144,10 @@ func starOf(nb synth.Neighborhood, center string) star {
 			st.members++
 		}
 	}
-	in, out := map[string]*svgNeighbor{}, map[string]*svgNeighbor{}
+	in, out := map[synth.NodeID]*svgNeighbor{}, map[synth.NodeID]*svgNeighbor{}
 	for _, e := range nb.Edges {
-		var other, member string
-		var side map[string]*svgNeighbor
+		var other, member synth.NodeID
+		var side map[synth.NodeID]*svgNeighbor
 		switch {
 		case inCenter(e.Src) && !inCenter(e.Dst):
 			other, member, side = e.Dst, e.Src, out
@@ -168,7 +168,7 @@ func starOf(nb synth.Neighborhood, center string) star {
 		}
 		nbr.kinds = append(nbr.kinds, e.Kind)
 		if member != center {
-			nbr.via = append(nbr.via, strings.TrimPrefix(strings.TrimPrefix(member[strings.IndexByte(member, ':')+1:], st.center.Path), "@"))
+			nbr.via = append(nbr.via, strings.TrimPrefix(strings.TrimPrefix(member.Key, st.center.Path), "@"))
 		}
 		if svgRelRank(e.Relation) < svgRelRank(nbr.relation) || nbr.relation == "" {
 			nbr.relation = e.Relation
@@ -187,7 +187,7 @@ func starOf(nb synth.Neighborhood, center string) star {
 // svgSide orders one side's neighbors (stale and unknown first, then
 // verified, declared and located links, then by type in SPEC 3 order, then naturally by label and id) and keeps the first
 // MaxSideNodes, returning how many it left out.
-func svgSide(m map[string]*svgNeighbor) ([]*svgNeighbor, int) {
+func svgSide(m map[synth.NodeID]*svgNeighbor) ([]*svgNeighbor, int) {
 	var out []*svgNeighbor
 	for _, n := range m {
 		slices.Sort(n.kinds)
@@ -196,7 +196,7 @@ func svgSide(m map[string]*svgNeighbor) ([]*svgNeighbor, int) {
 		n.via = slices.Compact(n.via)
 		out = append(out, n)
 	}
-	rank := func(typ string) int {
+	rank := func(typ claims.NodeType) int {
 		if i := slices.Index(svgTypeOrder, typ); i >= 0 {
 			return i
 		}
@@ -207,9 +207,9 @@ func svgSide(m map[string]*svgNeighbor) ([]*svgNeighbor, int) {
 			svgFirst(a.stale || a.node.Stale || a.unknown, b.stale || b.node.Stale || b.unknown),
 			cmp.Compare(svgRelRank(a.relation), svgRelRank(b.relation)),
 			cmp.Compare(rank(a.node.Type), rank(b.node.Type)),
-			strings.Compare(a.node.Type, b.node.Type),
-			claims.CompareIDs(cmp.Or(a.node.Label, a.node.ID), cmp.Or(b.node.Label, b.node.ID)),
-			strings.Compare(a.node.ID, b.node.ID),
+			cmp.Compare(a.node.Type, b.node.Type),
+			claims.CompareIDs(cmp.Or(a.node.Label, a.node.ID.String()), cmp.Or(b.node.Label, b.node.ID.String())),
+			a.node.ID.Compare(b.node.ID),
 		)
 	})
 	if len(out) > MaxSideNodes {
@@ -231,9 +231,8 @@ func svgRelRank(rel string) int {
 	return 3
 }
 
-func svgNodeOf(id string) synth.Node {
-	typ, label, _ := strings.Cut(id, ":")
-	return synth.Node{ID: id, Type: typ, Label: label}
+func svgNodeOf(id synth.NodeID) synth.Node {
+	return synth.Node{ID: id, Type: id.Type, Label: id.Key}
 }
 
 // svgBoxAt is a box's place: its top-left corner and width.
@@ -354,7 +353,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 		if !inward {
 			src, dst = dst, src
 		}
-		t := src + " —" + strings.Join(n.kinds, ", ") + "→ " + dst
+		t := src.String() + " —" + strings.Join(n.kinds, ", ") + "→ " + dst.String()
 		if n.why != "" {
 			t += ": " + n.why
 		}
@@ -370,9 +369,9 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 
 	// Boxes.
 	c := st.center
-	sub := c.Type
+	sub := string(c.Type)
 	if st.members > 0 {
-		sub = c.Type + " and its " + svgCount(st.members, "symbol")
+		sub = string(c.Type) + " and its " + svgCount(st.members, "symbol")
 	}
 	svgBox(b, centerAt, svgNodeClass(c, "center"), href(*c), svgNodeTitle(c, c.Why), svgLabel(c, centerAt.w), sub, c.Stale)
 	for _, side := range []struct {
@@ -388,7 +387,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 					sub += " +" + strconv.Itoa(len(n.via)-1)
 				}
 			}
-			sub = n.node.Type + " · " + sub
+			sub = string(n.node.Type) + " · " + sub
 			why := n.node.Why
 			if why == "" {
 				why = n.why
@@ -429,7 +428,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 }
 
 func svgNodeClass(n *synth.Node, extra string) string {
-	class := "node node-" + n.Type
+	class := "node node-" + string(n.Type)
 	if extra != "" {
 		class += " " + extra
 	}
@@ -444,14 +443,14 @@ func svgNodeClass(n *synth.Node, extra string) string {
 
 func svgNodeTitle(n *synth.Node, why string) string {
 	if why != "" {
-		return n.ID + "\n" + why
+		return n.ID.String() + "\n" + why
 	}
-	return n.ID
+	return n.ID.String()
 }
 
 // svgLabel is a node's label cut to fit a box of width w.
 func svgLabel(n *synth.Node, w int) string {
-	text := cmp.Or(n.Label, n.ID)
+	text := cmp.Or(n.Label, n.ID.String())
 	runes := svgLabelRunes * w / svgBoxWidth
 	if n.Stale {
 		runes = svgStaleLabelRunes * w / svgBoxWidth

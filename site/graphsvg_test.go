@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -25,15 +26,24 @@ var update = flag.Bool("update", false, "rewrite the golden files of package sit
 
 // svgHref is the href function of the tests: one page per node.
 func svgHref(n synth.Node) string {
-	return "../" + n.Type + "/" + url.PathEscape(strings.TrimPrefix(n.ID, n.Type+":")) + "/"
+	return "../" + string(n.Type) + "/" + url.PathEscape(n.ID.Key) + "/"
+}
+
+// tid parses a node id written in a test.
+func tid(s string) synth.NodeID {
+	id, err := claims.ParseNodeID(s)
+	if err != nil {
+		panic(err)
+	}
+	return id
 }
 
 func svgNode(id string) synth.Node {
-	typ, label, _ := strings.Cut(id, ":")
-	return synth.Node{ID: id, Type: typ, Label: label}
+	n := tid(id)
+	return synth.Node{ID: n, Type: n.Type, Label: n.Key}
 }
 
-func svgEdge(src, dst, rel, kind string) synth.Edge {
+func svgEdge(src, dst synth.NodeID, rel, kind string) synth.Edge {
 	return synth.Edge{Src: src, Dst: dst, Relation: rel, Kind: kind}
 }
 
@@ -53,9 +63,9 @@ var svgCases = map[string]func() synth.Neighborhood{
 				svgNode("test:src/auth_test.go@TestLogin"),
 			},
 			Edges: []synth.Edge{
-				svgEdge("requirement:REQ-1", "decision:DEC-2", synth.Declared, synth.KindIssues),
-				svgEdge("requirement:REQ-1", "symbol:src/auth.go@Login", synth.Declared, synth.KindImplements),
-				svgEdge("requirement:REQ-1", "test:src/auth_test.go@TestLogin", synth.Declared, synth.KindTests),
+				svgEdge(tid("requirement:REQ-1"), tid("decision:DEC-2"), synth.Declared, synth.KindIssues),
+				svgEdge(tid("requirement:REQ-1"), tid("symbol:src/auth.go@Login"), synth.Declared, synth.KindImplements),
+				svgEdge(tid("requirement:REQ-1"), tid("test:src/auth_test.go@TestLogin"), synth.Declared, synth.KindTests),
 			},
 		}
 	},
@@ -77,7 +87,7 @@ func staleUnknownNeighborhood() synth.Neighborhood {
 	long := svgNode("file:src/internal/very/deeply/nested/package/with/a/long/path/auth.go")
 	staleSym := svgNode("symbol:src/auth.go@hashPassword")
 	staleSym.Stale, staleSym.State, staleSym.Why = true, "stale", "body changed"
-	e1 := svgEdge("requirement:REQ-3", center.ID, synth.Declared, synth.KindImplements)
+	e1 := svgEdge(tid("requirement:REQ-3"), center.ID, synth.Declared, synth.KindImplements)
 	e1.Stale, e1.State, e1.Why = true, "stale", "the code changed since capture"
 	e2 := svgEdge(gone.ID, center.ID, synth.Located, "tests")
 	e2.State, e2.Why = "unknown", "the test no longer exists"
@@ -88,10 +98,10 @@ func staleUnknownNeighborhood() synth.Neighborhood {
 		Nodes: []synth.Node{weird, center, long, stale, gone, svgNode("run:run_42"), staleSym, svgNode("decision:DEC-9")},
 		Edges: []synth.Edge{
 			e1, e2, e3,
-			svgEdge("requirement:REQ-3", "run:run_42", synth.Verified, synth.KindEvidences),
+			svgEdge(tid("requirement:REQ-3"), tid("run:run_42"), synth.Verified, synth.KindEvidences),
 			svgEdge(weird.ID, center.ID, synth.Declared, synth.KindClaims),
 			svgEdge(long.ID, center.ID, synth.Located, "defines"),
-			svgEdge("decision:DEC-9", "requirement:REQ-3", synth.Located, synth.KindMentions),
+			svgEdge(tid("decision:DEC-9"), tid("requirement:REQ-3"), synth.Located, synth.KindMentions),
 			svgEdge(center.ID, center.ID, synth.Located, "calls"),
 		},
 	}
@@ -100,7 +110,7 @@ func staleUnknownNeighborhood() synth.Neighborhood {
 // largeNeighborhoodCounts is how many nodes of each type the large case
 // has: 400 in all, the most a neighborhood holds.
 var largeNeighborhoodCounts = []struct {
-	typ string
+	typ claims.NodeType
 	n   int
 }{
 	{synth.TypeSymbol, 120}, {synth.TypeRequirement, 60}, {synth.TypeTest, 70},
@@ -119,7 +129,7 @@ func largeNeighborhood() synth.Neighborhood {
 	}
 	center := nb.Nodes[57].ID // a symbol in the middle of its column
 	rels := []string{synth.Declared, synth.Located, synth.Verified}
-	seen := map[[2]string]bool{}
+	seen := map[[2]synth.NodeID]bool{}
 	for len(nb.Edges) < 800 {
 		a := nb.Nodes[r.IntN(len(nb.Nodes))].ID
 		b := center
@@ -129,10 +139,10 @@ func largeNeighborhood() synth.Neighborhood {
 		if r.IntN(2) == 0 {
 			a, b = b, a
 		}
-		if a == b || seen[[2]string{a, b}] {
+		if a == b || seen[[2]synth.NodeID{a, b}] {
 			continue
 		}
-		seen[[2]string{a, b}] = true
+		seen[[2]synth.NodeID{a, b}] = true
 		e := svgEdge(a, b, rels[r.IntN(3)], "links")
 		e.Stale = r.IntN(8) == 0
 		nb.Edges = append(nb.Edges, e)
@@ -143,14 +153,14 @@ func largeNeighborhood() synth.Neighborhood {
 
 // svgCenter is the center of the test neighborhoods: the node marked
 // with the title "center", else the first node.
-func svgCenter(nb synth.Neighborhood) string {
+func svgCenter(nb synth.Neighborhood) synth.NodeID {
 	for _, n := range nb.Nodes {
 		if n.Title == "center" {
 			return n.ID
 		}
 	}
 	if len(nb.Nodes) == 0 {
-		return "requirement:REQ-0"
+		return tid("requirement:REQ-0")
 	}
 	return nb.Nodes[0].ID
 }
@@ -331,7 +341,7 @@ func TestGraphSVGLarge(t *testing.T) {
 	svg := string(GraphSVG(nb, center, svgHref))
 	wide, narrow := drawings(t, svg)
 	st := starOf(nb, center)
-	in, out := map[string]bool{}, map[string]bool{}
+	in, out := map[synth.NodeID]bool{}, map[synth.NodeID]bool{}
 	for _, e := range nb.Edges {
 		if e.Src == center && e.Dst != center {
 			out[e.Dst] = true
@@ -504,18 +514,18 @@ func TestGraphSVGDetails(t *testing.T) {
 // center, and a neighbor linked to several of its symbols is drawn once,
 // saying through which.
 func TestGraphSVGFile(t *testing.T) {
-	file := synth.Node{ID: "file:cart/cart.go", Type: synth.TypeFile, Label: "cart/cart.go", Path: "cart/cart.go", Title: "center"}
+	file := synth.Node{ID: tid("file:cart/cart.go"), Type: synth.TypeFile, Label: "cart/cart.go", Path: "cart/cart.go", Title: "center"}
 	sym := func(name string) synth.Node {
-		return synth.Node{ID: "symbol:cart/cart.go@" + name, Type: synth.TypeSymbol, Label: "cart.go@" + name, Path: "cart/cart.go"}
+		return synth.Node{ID: tid("symbol:cart/cart.go@" + name), Type: synth.TypeSymbol, Label: "cart.go@" + name, Path: "cart/cart.go"}
 	}
 	a, b := sym("Cart.Total"), sym("Cart.Validate")
-	caller := synth.Node{ID: "symbol:pay/pay.go@Charge", Type: synth.TypeSymbol, Label: "pay.go@Charge", Path: "pay/pay.go"}
+	caller := synth.Node{ID: tid("symbol:pay/pay.go@Charge"), Type: synth.TypeSymbol, Label: "pay.go@Charge", Path: "pay/pay.go"}
 	nb := synth.Neighborhood{
 		Nodes: []synth.Node{file, a, b, caller, svgNode("requirement:REQ-1")},
 		Edges: []synth.Edge{
 			svgEdge(caller.ID, a.ID, synth.Located, "calls"),
 			svgEdge(caller.ID, b.ID, synth.Located, "calls"),
-			svgEdge("requirement:REQ-1", a.ID, synth.Declared, synth.KindImplements),
+			svgEdge(tid("requirement:REQ-1"), a.ID, synth.Declared, synth.KindImplements),
 			svgEdge(file.ID, a.ID, synth.Located, "defines"),
 			svgEdge(file.ID, b.ID, synth.Located, "defines"),
 		},
@@ -572,4 +582,13 @@ func BenchmarkGraphSVG(b *testing.B) {
 		GraphSVG(nb, center, svgHref)
 	}
 	b.ReportMetric(float64(len(nb.Nodes))*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// joinTestIDs writes node ids comma-separated.
+func joinTestIDs(ids []synth.NodeID) string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, id.String())
+	}
+	return strings.Join(out, ",")
 }

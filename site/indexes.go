@@ -12,7 +12,7 @@ import (
 )
 
 // listOf is the index of one node type.
-func listOf(typ, title string) func(b *builder, root string) (*pageData, any, error) {
+func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*pageData, any, error) {
 	return func(b *builder, root string) (*pageData, any, error) {
 		d := &pageData{Title: title, Heading: title}
 		t := table{Empty: "none yet"}
@@ -87,13 +87,13 @@ func orEmpty(ns []synth.Node) []synth.Node {
 // out of date.
 func (b *builder) home(root string) (*pageData, any, error) {
 	d := &pageData{Title: "Home"}
-	if n, ok := b.graph.Node(synth.TypePage + ":index"); ok {
+	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
 		var err error
-		if d.Body, err = b.body(&b.wiki(strings.TrimPrefix(n.ID, synth.TypePage+":")).Doc, root, ""); err != nil {
+		if d.Body, err = b.body(&b.wiki(n.ID.Key).Doc, root, ""); err != nil {
 			return nil, nil, err
 		}
 	}
-	count := map[string]int{}
+	count := map[claims.NodeType]int{}
 	staleReqs := 0
 	for _, n := range b.graph.Nodes {
 		count[n.Type]++
@@ -110,23 +110,23 @@ func (b *builder) home(root string) (*pageData, any, error) {
 	d.Matrix = &matrixData{Coverage: cov}
 	// Each card links to a page that lists what it counts.
 	d.Cards = []card{
-		{Text: "requirements", URL: root + pageURL("requirements"), Value: all.Total},
-		{Text: "implemented", Note: all.Pct(all.Implemented), URL: root + pageURL("requirements/filter/implemented"), Value: all.Implemented},
-		{Text: "tested", Note: all.Pct(all.Tested), URL: root + pageURL("requirements/filter/tested"), Value: all.Tested},
-		{Text: "verified", Note: all.Pct(all.Verified), URL: root + pageURL("requirements/filter/verified"), Value: all.Verified},
-		{Text: "stale requirements", URL: root + pageURL("requirements/filter/stale"), Value: staleReqs, Stale: staleReqs > 0},
-		{Text: "decisions", URL: root + pageURL("decisions"), Value: count[synth.TypeDecision]},
-		{Text: "pages", URL: root + pageURL("pages"), Value: count[synth.TypePage]},
-		{Text: "source files", URL: root + pageURL("code"), Value: count[synth.TypeFile]},
-		{Text: "stale links", URL: root + pageURL("drift"), Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
-		{Text: "unknown links", URL: root + pageURL("drift"), Value: states[codeanchors.Unknown]},
+		{Text: "requirements", URL: root + indexURL(requirementsDir), Value: all.Total},
+		{Text: "implemented", Note: all.Pct(all.Implemented), URL: root + indexURL(filterDir("implemented")), Value: all.Implemented},
+		{Text: "tested", Note: all.Pct(all.Tested), URL: root + indexURL(filterDir("tested")), Value: all.Tested},
+		{Text: "verified", Note: all.Pct(all.Verified), URL: root + indexURL(filterDir("verified")), Value: all.Verified},
+		{Text: "stale requirements", URL: root + indexURL(filterDir("stale")), Value: staleReqs, Stale: staleReqs > 0},
+		{Text: "decisions", URL: root + indexURL(decisionsDir), Value: count[synth.TypeDecision]},
+		{Text: "pages", URL: root + indexURL(pagesDir), Value: count[synth.TypePage]},
+		{Text: "source files", URL: root + indexURL(codeDir), Value: count[synth.TypeFile]},
+		{Text: "stale links", URL: root + indexURL(driftDir), Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
+		{Text: "unknown links", URL: root + indexURL(driftDir), Value: states[codeanchors.Unknown]},
 	}
 	t := table{Title: "Out of date", Head: []string{"link", "reason", "claimed by"}, Empty: "Every link is linked."}
-	claimedBy := func(ids []string) cell {
+	claimedBy := func(ids []synth.NodeID) cell {
 		if len(ids) == 0 {
 			return cell{}
 		}
-		c := cell{Text: strings.SplitN(ids[0], ":", 2)[1], URL: root + b.relURL(ids[0])}
+		c := cell{Text: ids[0].Key, URL: root + b.relURL(ids[0])}
 		if len(ids) > 1 {
 			c.Text += fmt.Sprintf(" and %d more", len(ids)-1)
 		}
@@ -134,11 +134,11 @@ func (b *builder) home(root string) (*pageData, any, error) {
 	}
 	for i, l := range b.drift.Links {
 		if i == 10 {
-			t.Rows = append(t.Rows, row{Cells: []cell{{Text: fmt.Sprintf("… and %d more", len(b.drift.Links)-10), URL: root + pageURL("drift")}, {}, {}}})
+			t.Rows = append(t.Rows, row{Cells: []cell{{Text: fmt.Sprintf("… and %d more", len(b.drift.Links)-10), URL: root + indexURL(driftDir)}, {}, {}}})
 			break
 		}
 		t.Rows = append(t.Rows, row{Stale: l.State == string(codeanchors.Stale), Cells: []cell{
-			{Text: l.Ref, URL: root + pageURL("drift") + "#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, claimedBy(l.ClaimedBy),
+			{Text: l.Ref, URL: root + indexURL(driftDir) + "#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, claimedBy(l.ClaimedBy),
 		}})
 	}
 	d.Tables = []table{t}
@@ -189,7 +189,7 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 				e.URL = root + u
 			}
 			for _, c := range l.ClaimedBy {
-				e.ClaimedBy = append(e.ClaimedBy, cell{Text: strings.SplitN(c, ":", 2)[1], URL: root + b.relURL(c)})
+				e.ClaimedBy = append(e.ClaimedBy, cell{Text: c.Key, URL: root + b.relURL(c)})
 			}
 			if l.CapturedStart > 0 {
 				e.Captured = fmt.Sprintf("%d–%d", l.CapturedStart, l.CapturedEnd)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/tracewiki/tracewiki/synth"
 )
 
 // TestListsNaturalOrder checks that the decision index lists ids in
@@ -25,7 +23,7 @@ func TestListsNaturalOrder(t *testing.T) {
 		t.Errorf("decisions/index.html: ADR-1 at %d, ADR-2 at %d, ADR-10 at %d; want natural order", a, b, c)
 	}
 	js := string(s.Files["decisions/index.json"])
-	a, b, c = strings.Index(js, `"`+synth.TypeDecision+`:ADR-1"`), strings.Index(js, `"`+synth.TypeDecision+`:ADR-2"`), strings.Index(js, `"`+synth.TypeDecision+`:ADR-10"`)
+	a, b, c = strings.Index(js, `"decision:ADR-1"`), strings.Index(js, `"decision:ADR-2"`), strings.Index(js, `"decision:ADR-10"`)
 	if a < 0 || !(a < b && b < c) {
 		t.Errorf("decisions/index.json: ADR-1 at %d, ADR-2 at %d, ADR-10 at %d; want natural order", a, b, c)
 	}

@@ -301,7 +301,7 @@ func (p *Project) Export() (*interchange.Export, error) {
 		}
 		for _, ps := range rep.Parents {
 			if ps.Child == r.ID {
-				row.Parents = append(row.Parents, link("requirement:"+ps.Parent, ps.Verdict))
+				row.Parents = append(row.Parents, link(claims.RequirementNode(ps.Parent).String(), ps.Verdict))
 			}
 		}
 		for _, t := range r.Implements {

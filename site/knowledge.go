@@ -14,7 +14,7 @@ func (p *Project) Knowledge() (*synth.Knowledge, error) {
 	g := p.draw(a)
 	return synth.NewKnowledge(synth.KnowledgeInput{
 		Graph: g, Model: p.Model, Report: a.Report, Sources: a.Sources, Lang: p.Config.Language,
-		Search: synth.NewSearch(g, p.Model, func(id string) string {
+		Search: synth.NewSearch(g, p.Model, func(id synth.NodeID) string {
 			if n, ok := g.Node(id); ok {
 				return nodeURL(n)
 			}

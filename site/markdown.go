@@ -140,16 +140,7 @@ func (r *docRender) link(w util.BufWriter, src []byte, node ast.Node, entering b
 
 // linkURL is the site URL of a requirement, decision or page link.
 func (r *docRender) linkURL(l claims.Link) string {
-	var id string
-	switch l.Kind {
-	case claims.LinkRequirement:
-		id = synth.TypeRequirement + ":" + l.To
-	case claims.LinkDecision:
-		id = synth.TypeDecision + ":" + l.To
-	case claims.LinkPage:
-		id = synth.TypePage + ":" + l.To
-	}
-	n, ok := r.b.graph.Node(id)
+	n, ok := r.b.graph.Node(synth.LinkNodeID(l))
 	if !ok {
 		return "#"
 	}

@@ -96,7 +96,7 @@ func (c *coverage) add(n synth.Node) {
 // requirement document in the graph's order, counting the requirements of
 // its nested documents too.
 func (b *builder) coverage(root string) []coverage {
-	out := []coverage{{Name: "all requirements", URL: root + pageURL("requirements")}}
+	out := []coverage{{Name: "all requirements", URL: root + indexURL(requirementsDir)}}
 	index := map[string]int{} // document folder → its row
 	for _, n := range b.graph.Nodes {
 		if n.Type == synth.TypeDocument {
@@ -138,14 +138,14 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 	return func(b *builder, root string) (*pageData, any, error) {
 		keep := func(synth.Node) bool { return true }
 		d := &pageData{Title: "Requirements", Heading: "Requirements", Matrix: &matrixData{}}
-		d.Filters = append(d.Filters, filter{Text: "all", URL: root + pageURL("requirements"), Current: slug == ""})
+		d.Filters = append(d.Filters, filter{Text: "all", URL: root + indexURL(requirementsDir), Current: slug == ""})
 		for _, f := range matrixFilters {
 			if f.slug == slug {
 				keep = f.keep
 				d.Heading = "Requirements: " + f.text
 				d.Title = d.Heading
 			}
-			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + pageURL("requirements/filter/"+f.slug), Current: f.slug == slug})
+			d.Filters = append(d.Filters, filter{Text: f.text, URL: root + indexURL(filterDir(f.slug)), Current: f.slug == slug})
 		}
 		var nodes []synth.Node
 		statuses := map[string]bool{}
@@ -208,7 +208,7 @@ func (b *builder) documentLink(folder, root string) link {
 	if folder == "" {
 		return link{}
 	}
-	if n, ok := b.graph.Node(synth.DocumentNodeID(folder)); ok {
+	if n, ok := b.graph.Node(claims.DocumentNode(folder)); ok {
 		return link{Text: cmp.Or(n.Title, folder), URL: root + nodeURL(n)}
 	}
 	return link{Text: folder}
@@ -219,7 +219,7 @@ func (b *builder) parentRefs(parents []claims.IDRef, root string) []link {
 	var out []link
 	for _, p := range parents {
 		l := link{Text: p.ID}
-		if n, ok := b.graph.Node(synth.TypeRequirement + ":" + p.ID); ok {
+		if n, ok := b.graph.Node(claims.RequirementNode(p.ID)); ok {
 			l.URL = root + nodeURL(n)
 		}
 		out = append(out, l)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -99,14 +100,17 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.",
 	})
 	s.addTools()
-	for _, t := range []struct{ tmpl, name, what, prefix string }{
+	for _, t := range []struct {
+		tmpl, name, what string
+		typ              claims.NodeType
+	}{
 		{RequirementTemplate, "requirement", "A requirement's lookup JSON, by id.", synth.TypeRequirement},
 		{DecisionTemplate, "decision", "A decision's lookup JSON, by id.", synth.TypeDecision},
 		{PageTemplate, "page", "A wiki page's lookup JSON, by its content path without .md.", synth.TypePage},
 	} {
 		prefix := strings.SplitN(t.tmpl, "{", 2)[0]
 		s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.tmpl, Name: t.name, Description: t.what, MIMEType: "application/json"},
-			s.lookupResource(prefix, t.prefix))
+			s.lookupResource(prefix, t.typ))
 	}
 	fmt.Fprintf(s.log, "tracewiki: mcp: analyzing %s\n", abs)
 	s.reload()
@@ -241,7 +245,7 @@ func (s *MCPServer) codeResource(_ context.Context, req *mcp.ReadResourceRequest
 
 // lookupResource answers a resource template: the lookup of the node
 // whose id is the URI after prefix, with the node type typ.
-func (s *MCPServer) lookupResource(prefix, typ string) mcp.ResourceHandler {
+func (s *MCPServer) lookupResource(prefix string, typ claims.NodeType) mcp.ResourceHandler {
 	return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		st, err := s.knowledge()
 		if err != nil {
@@ -254,7 +258,7 @@ func (s *MCPServer) lookupResource(prefix, typ string) mcp.ResourceHandler {
 		if k, err := url.PathUnescape(key); err == nil {
 			key = k
 		}
-		l := st.k.Lookup(typ+":"+key, synth.LookupOptions{})
+		l := st.k.Lookup(synth.NodeID{Type: typ, Key: key}.String(), synth.LookupOptions{})
 		if l.Entity == nil {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}

@@ -98,10 +98,10 @@ type card struct {
 
 // ListJSON is the twin of an index page: the nodes it lists.
 type ListJSON struct {
-	SchemaVersion int          `json:"schemaVersion"`
-	Kind          string       `json:"kind"`
-	Title         string       `json:"title"`
-	Nodes         []synth.Node `json:"nodes"`
+	SchemaVersion int             `json:"schemaVersion"`
+	Kind          claims.NodeType `json:"kind"`
+	Title         string          `json:"title"`
+	Nodes         []synth.Node    `json:"nodes"`
 }
 
 // pages lists every page of the site.
@@ -111,15 +111,15 @@ func (b *builder) pages() []page {
 		out = append(out, page{dir: dir, tmpl: tmpl, data: data})
 	}
 	add("", "home", (*builder).home)
-	add("requirements", "matrix", matrix(""))
+	add(requirementsDir, "matrix", matrix(""))
 	for _, f := range matrixFilters {
-		add("requirements/filter/"+f.slug, "matrix", matrix(f.slug))
+		add(filterDir(f.slug), "matrix", matrix(f.slug))
 	}
-	add("decisions", "list", listOf(synth.TypeDecision, "Decisions"))
-	add("pages", "list", listOf(synth.TypePage, "Pages"))
-	add("code", "list", listOf(synth.TypeFile, "Code"))
-	add("drift", "drift", (*builder).driftPage)
-	add("search", "search", func(b *builder, root string) (*pageData, any, error) {
+	add(decisionsDir, "list", listOf(synth.TypeDecision, "Decisions"))
+	add(pagesDir, "list", listOf(synth.TypePage, "Pages"))
+	add(codeDir, "list", listOf(synth.TypeFile, "Code"))
+	add(driftDir, "drift", (*builder).driftPage)
+	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
 		return &pageData{Title: "Search", Heading: "Search"}, synth.NewSearch(b.graph, b.p.Model, b.relURL), nil
 	})
 	files := map[string]bool{}
@@ -148,9 +148,9 @@ func (b *builder) pages() []page {
 	// Every file with a node on it gets a page, also one that no longer
 	// exists: its symbols' links must lead somewhere that says so.
 	for _, p := range sortedKeys(files) {
-		n, ok := b.graph.Node(synth.TypeFile + ":" + p)
+		n, ok := b.graph.Node(claims.FileNode(p))
 		if !ok {
-			n = synth.Node{ID: synth.TypeFile + ":" + p, Type: synth.TypeFile, Label: p, Path: p,
+			n = synth.Node{ID: claims.FileNode(p), Type: synth.TypeFile, Label: p, Path: p,
 				State: string(codeanchors.Unknown), Reason: string(codeanchors.TargetMissing), Why: codeanchors.TargetMissing.Why(b.lang)}
 		}
 		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
@@ -196,7 +196,7 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 }
 
 func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
-	ids := []string{n.ID}
+	ids := []synth.NodeID{n.ID}
 	for _, m := range b.symbols[n.Path] {
 		ids = append(ids, m.ID)
 	}
@@ -207,12 +207,13 @@ func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
 func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
 	href := func(m synth.Node) string { return root + nodeURL(m) }
 	d.SVG = GraphSVG(nb, n.ID, href)
-	byID := map[string]synth.Node{}
+	byID := map[synth.NodeID]synth.Node{}
 	for _, m := range nb.Nodes {
 		byID[m.ID] = m
 	}
 	for _, e := range nb.Edges {
-		var other, dir, via string
+		var other synth.NodeID
+		var dir, via string
 		switch {
 		case e.Src == n.ID:
 			other, dir = e.Dst, "→"
@@ -256,7 +257,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		d.Facts = append(d.Facts, fact{Name: f.name, Value: v})
 	}
 	for _, is := range r.Issues {
-		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + pageURL("decisions/"+segment(is.ID))})
+		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + idURL(claims.DecisionNode(is.ID))})
 	}
 	b.requirementStructure(d, r, root)
 	var err error
@@ -290,7 +291,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 			}
 		}
 		ev.Rows = append(ev.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
-			{Text: es.Evidence.Run, URL: root + pageURL("runs/"+segment(es.Evidence.Run))},
+			{Text: es.Evidence.Run, URL: root + idURL(claims.RunNode(es.Evidence.Run))},
 			{Text: against},
 			{Text: fmt.Sprintf("%d of %d passed", passed, len(es.Evidence.Tests))},
 			stateCell(es.Verdict, b.lang),
@@ -307,7 +308,7 @@ func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
 		d.Facts = append(d.Facts, fact{Name: "date", Value: dec.Date})
 	}
 	for _, s := range dec.Supersedes {
-		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + pageURL("decisions/"+segment(s.ID))})
+		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + idURL(claims.DecisionNode(s.ID))})
 	}
 	var err error
 	d.Body, err = b.body(&dec.Doc, root, n.Title)
@@ -316,7 +317,7 @@ func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
 }
 
 func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
-	pg := b.wiki(strings.TrimPrefix(n.ID, synth.TypePage+":"))
+	pg := b.wiki(n.ID.Key)
 	if pg.Type != "" {
 		d.Facts = append(d.Facts, fact{Name: "type", Value: pg.Type})
 	}
@@ -348,7 +349,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 	}
 	t := table{Title: "Symbols", Head: []string{"symbol", "kind", "lines", "state", "claimed by"}, Empty: "no symbols found"}
 	syms := slices.Clone(b.symbols[n.Path])
-	slices.SortStableFunc(syms, func(x, y synth.Node) int { return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.ID, y.ID)) })
+	slices.SortStableFunc(syms, func(x, y synth.Node) int { return cmp.Or(cmp.Compare(x.Start, y.Start), x.ID.Compare(y.ID)) })
 	for _, m := range syms {
 		name := strings.TrimPrefix(m.Ref(), n.Path)
 		name = strings.TrimPrefix(name, "@")
@@ -361,7 +362,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 		if ts := b.targets[m.Ref()]; ts != nil {
 			st = stateCell(ts.Verdict, b.lang)
 			for _, u := range ts.Uses {
-				by = append(by, strings.SplitN(u.Node, ":", 2)[1])
+				by = append(by, u.Node.Key)
 			}
 		}
 		link := ""
@@ -395,7 +396,7 @@ func (b *builder) testPage(d *pageData, n synth.Node, root string) {
 	if err == nil {
 		d.Fragments = b.fragments(t, root)
 	}
-	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + pageURL("code/"+pathSegments(n.Path))})
+	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + idURL(claims.FileNode(n.Path))})
 }
 
 func (b *builder) runPage(d *pageData, n synth.Node, root string) {
@@ -412,7 +413,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 			}
 			tn, _ := claims.ParseTarget(test.Target)
 			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
-				{Text: es.Evidence.Req, URL: root + pageURL("requirements/"+segment(es.Evidence.Req))},
+				{Text: es.Evidence.Req, URL: root + b.relURL(claims.RequirementNode(es.Evidence.Req))},
 				{Text: test.Target, URL: root + b.relURL(synth.TargetNodeID(tn)), Code: true},
 				{Text: test.Outcome, Badge: badge},
 				stateCell(es.Verdict, b.lang),
@@ -468,7 +469,7 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 	v := ts.Verdict
 	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Why(b.lang)}
 	id := synth.TargetNodeID(t)
-	n := synth.Node{ID: id, Type: id[:strings.IndexByte(id, ':')], Path: t.Path, Symbol: t.Symbol}
+	n := synth.Node{ID: id, Type: id.Type, Path: t.Path, Symbol: t.Symbol}
 	f.Anchor = "code-" + symbolAnchor(n)
 	if ts.Anchor != nil && (v.Moved || ts.Anchor.Start != v.Start || ts.Anchor.End != v.End) {
 		f.Detail = fmt.Sprintf("captured at lines %d–%d", ts.Anchor.Start, ts.Anchor.End)

@@ -98,7 +98,7 @@ func TestSearchAgreement(t *testing.T) {
 		for i, q := range corpus {
 			var want []string
 			for _, r := range ix.Rank(q.Query, q.Kind) {
-				want = append(want, idx.Entries[r.Index].ID+"="+strconv.Itoa(r.Score))
+				want = append(want, idx.Entries[r.Index].ID.String()+"="+strconv.Itoa(r.Score))
 			}
 			matched += len(want)
 			if !slices.Equal(got[i], want) && !(len(got[i]) == 0 && len(want) == 0) {
@@ -116,7 +116,7 @@ func TestSearchAgreement(t *testing.T) {
 	var own synth.SearchJSON
 	readJSON(t, filepath.Join(sites[0], "api", "search.json"), &own)
 	ranked := synth.NewSearchIndex(own.Entries).Search("lock", synth.SearchOptions{Limit: 3})
-	if len(ranked.Results) == 0 || ranked.Results[0].Type != synth.TypeRequirement || !strings.Contains(strings.ToLower(ranked.Results[0].Title), "lock") {
+	if len(ranked.Results) == 0 || ranked.Results[0].Type != string(synth.TypeRequirement) || !strings.Contains(strings.ToLower(ranked.Results[0].Title), "lock") {
 		t.Errorf(`own wiki: search "lock" starts with %+v; want the lock-file requirement`, ranked.Results)
 	}
 }

@@ -277,7 +277,7 @@ func TestServe(t *testing.T) {
 			nb := got.Neighborhood
 			ids := make([]string, len(nb.Nodes))
 			for i, n := range nb.Nodes {
-				ids[i] = n.ID
+				ids[i] = n.ID.String()
 			}
 			if nb.Depth != tc.depth || nb.ProjectID != "serve-test" || !slices.Equal(nb.Unknown, tc.wantUnkwn) ||
 				tc.wantNode != "" && !slices.Contains(ids, tc.wantNode) || tc.wantNode == "" && len(ids) > 0 {

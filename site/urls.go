@@ -5,16 +5,32 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// The site's URL scheme. Every page is a folder with an index.html and an
-// index.json twin; links between pages are relative, so the site works
-// under any base URL and from the file system.
+// The site's URL scheme, and the one place it is written: every page is
+// a folder with an index.html and an index.json twin; links between pages
+// are relative, so the site works under any base URL and from the file
+// system. TestNodeURLs checks that every node's URL is a page of the
+// output, and TestOnlyURLsBuildPaths that no other file builds one.
 //
 //	requirements/ID/     decisions/ID/     pages/PATH/    documents/FOLDER/
 //	code/PATH/           tests/PATH/SYMBOL/   runs/ID/
 //	symbols live on their file's page, at #sym-SYMBOL.
+//
+// The pages that are no node's: the home page ("") and the indexes.
+const (
+	requirementsDir = "requirements"
+	decisionsDir    = "decisions"
+	pagesDir        = "pages"
+	codeDir         = "code"
+	driftDir        = "drift"
+	searchDir       = "search"
+)
+
+// filterDir is the folder of the requirements matrix filtered by slug.
+func filterDir(slug string) string { return requirementsDir + "/filter/" + slug }
 
 // nodeDir returns the folder of a node's own page, relative to the site
 // root, or "" for a node that has none (a symbol: it lives on its file's
@@ -22,19 +38,19 @@ import (
 func nodeDir(n synth.Node) string {
 	switch n.Type {
 	case synth.TypeRequirement:
-		return "requirements/" + segment(n.Label)
+		return requirementsDir + "/" + segment(n.ID.Key)
 	case synth.TypeDecision:
-		return "decisions/" + segment(n.Label)
+		return decisionsDir + "/" + segment(n.ID.Key)
 	case synth.TypePage:
-		return "pages/" + pathSegments(strings.TrimPrefix(n.ID, synth.TypePage+":"))
+		return pagesDir + "/" + pathSegments(n.ID.Key)
 	case synth.TypeFile:
-		return "code/" + pathSegments(n.Path)
+		return codeDir + "/" + pathSegments(n.Path)
 	case synth.TypeTest:
 		return "tests/" + pathSegments(n.Path) + "/" + segment(testName(n))
 	case synth.TypeRun:
-		return "runs/" + segment(n.Label)
+		return "runs/" + segment(n.ID.Key)
 	case synth.TypeDocument:
-		return documentDir(n.Document)
+		return "documents/" + pathSegments(n.ID.Key)
 	}
 	return ""
 }
@@ -48,13 +64,40 @@ func testName(n synth.Node) string {
 	return strings.TrimPrefix(n.Ref(), n.Path)
 }
 
-// nodeURL returns the URL of a node's page relative to the site root: its
-// folder's index.html, or for a symbol its file's page and anchor.
+// nodeURL is the URL function: the URL of a node's page relative to the
+// site root, its folder's index.html, or for a symbol its file's page and
+// anchor. [builder.relURL] and [builder.absURL] are its forms for a node
+// known by id, relative and under the base URL.
 func nodeURL(n synth.Node) string {
 	if d := nodeDir(n); d != "" {
 		return pageURL(d)
 	}
-	return pageURL("code/"+pathSegments(n.Path)) + "#" + symbolAnchor(n)
+	return pageURL(codeDir+"/"+pathSegments(n.Path)) + "#" + symbolAnchor(n)
+}
+
+// idURL is [nodeURL] of a node that its id names alone: a requirement,
+// decision, page, run, document or file, whether or not the graph holds it
+// (a file page is made for every file with a symbol on it). A symbol or
+// test needs its node: idURL panics for one.
+func idURL(id synth.NodeID) string {
+	n := synth.Node{ID: id, Type: id.Type}
+	switch id.Type {
+	case synth.TypeFile:
+		n.Path = id.Key
+	case synth.TypeSymbol, synth.TypeTest:
+		panic("idURL of a code node " + id.String())
+	}
+	return nodeURL(n)
+}
+
+// indexURL is the URL of a page that is no node's, in folder dir (one of
+// the *Dir constants, or a filterDir), relative to the site root.
+func indexURL(dir string) string { return pageURL(dir) }
+
+// documentItemURL is the URL of requirement id on the page of its
+// document in folder: the page and the item's anchor.
+func documentItemURL(folder, id string) string {
+	return idURL(claims.DocumentNode(folder)) + "#req-" + segment(id)
 }
 
 // pageURL is the URL of the page in folder dir, relative to the site root.

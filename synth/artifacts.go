@@ -32,7 +32,7 @@ type DriftLink struct {
 	State     string   `json:"state"`
 	Reason    string   `json:"reason"`
 	Why       string   `json:"why"`
-	ClaimedBy []string `json:"claimed_by"` // node ids
+	ClaimedBy []NodeID `json:"claimed_by"`
 	// Relocated and Suggestions are as in [CheckTarget].
 	Relocated   []codeanchors.Relocation `json:"relocated"`
 	Suggestions []string                 `json:"suggestions"`
@@ -50,7 +50,7 @@ type DriftLink struct {
 // not linked, in their order. url gives a node's page URL ("" for none): a
 // code target's, else its claimer's (the requirement of an evidence entry,
 // the child of a parent link).
-func NewDrift(f *Findings, url func(nodeID string) string) DriftJSON {
+func NewDrift(f *Findings, url func(NodeID) string) DriftJSON {
 	d := DriftJSON{SchemaVersion: SchemaVersion, Links: []DriftLink{}}
 	for _, l := range f.Problems() {
 		v := l.Verdict
@@ -85,9 +85,9 @@ type SearchJSON struct {
 
 // SearchEntry is one searchable node.
 type SearchEntry struct {
-	ID    string `json:"id"`
-	Type  string `json:"type"`
-	Title string `json:"title"`
+	ID    NodeID          `json:"id"`
+	Type  claims.NodeType `json:"type"`
+	Title string          `json:"title"`
 	// Path is the node's file: a content file for a requirement, decision
 	// or page, the source file for code; "" for a run.
 	Path string `json:"path"`
@@ -103,10 +103,10 @@ const MaxSearchText = 600
 // NewSearch indexes every node by id, title, path and text (the Markdown
 // body of a document, as plain text). url gives each node's page, relative
 // to the site root.
-func NewSearch(g *Graph, m *claims.Model, url func(nodeID string) string) SearchJSON {
+func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
 	type doc struct{ text, file string }
-	docs := map[string]doc{}
-	each(m, func(id string, d *claims.Doc) { docs[id] = doc{plainText(d.Body), d.File} })
+	docs := map[NodeID]doc{}
+	each(m, func(id NodeID, d *claims.Doc) { docs[id] = doc{plainText(d.Body), d.File} })
 	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: make([]SearchEntry, 0, len(g.Nodes))}
 	for _, n := range g.Nodes {
 		title := n.Title
@@ -170,11 +170,11 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 	if m.Artifacts == nil {
 		m.Artifacts = []string{}
 	}
-	for t := range typeRank {
-		m.Nodes[t] = 0
+	for _, t := range claims.NodeTypes {
+		m.Nodes[string(t)] = 0
 	}
 	for _, n := range g.Nodes {
-		m.Nodes[n.Type]++
+		m.Nodes[string(n.Type)]++
 	}
 	for _, s := range []codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown} {
 		m.Links[string(s)] = 0
@@ -205,18 +205,18 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 func (n Node) Ref() string {
 	switch n.Type {
 	case TypeSymbol, TypeTest, TypeFile:
-		return strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(n.ID, TypeSymbol+":"), TypeTest+":"), TypeFile+":")
+		return n.ID.Key
 	}
-	return n.ID
+	return n.ID.String()
 }
 
 // Neighbors returns the depth-1 neighborhood of a node.
-func (g *Graph) Neighbors(id string) Neighborhood {
+func (g *Graph) Neighbors(id NodeID) Neighborhood {
 	n, ok := g.Node(id)
 	if !ok {
 		return g.Neighborhood(Query{}).Neighborhood
 	}
-	return g.NeighborhoodOf([]string{n.ID}, 1)
+	return g.NeighborhoodOf([]NodeID{n.ID}, 1)
 }
 
 // String describes a neighborhood for messages.

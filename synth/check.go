@@ -32,7 +32,7 @@ type CheckTarget struct {
 	Why         string   `json:"why"`
 	Moved       bool     `json:"moved"`
 	Reformatted bool     `json:"reformatted"`
-	ClaimedBy   []string `json:"claimed_by"`
+	ClaimedBy   []NodeID `json:"claimed_by"`
 	// Relocated lists where a missing target's captured code is now, most
 	// certain first; Suggestions the nearest existing names (at most 5).
 	// Both are empty lists when there is nothing to say.
@@ -151,7 +151,7 @@ func (c *CheckReport) Text(all bool) string {
 		if t.Note != "" {
 			fmt.Fprintf(&b, "\n         note: %s", printable(t.Note))
 		}
-		fmt.Fprintf(&b, "\n         %s %s", words[2], printable(strings.Join(t.ClaimedBy, ", ")))
+		fmt.Fprintf(&b, "\n         %s %s", words[2], printable(joinIDs(t.ClaimedBy, ", ")))
 		if todo := codeanchors.Reason(t.Reason).ToDo(c.lang); todo != "" {
 			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(strings.ReplaceAll(todo, "REF", t.Ref)))
 		}

@@ -52,8 +52,8 @@ func (k *Knowledge) CodeResource(uri string) (CodeResourceJSON, bool) {
 		Moved: v.Moved, Reformatted: v.Reformatted, ClaimedBy: []string{},
 	}
 	for _, u := range ts.Uses {
-		if len(r.ClaimedBy) == 0 || r.ClaimedBy[len(r.ClaimedBy)-1] != u.Node {
-			r.ClaimedBy = append(r.ClaimedBy, u.Node)
+		if id := u.Node.String(); len(r.ClaimedBy) == 0 || r.ClaimedBy[len(r.ClaimedBy)-1] != id {
+			r.ClaimedBy = append(r.ClaimedBy, id)
 		}
 	}
 	var lines [][]byte

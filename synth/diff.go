@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"github.com/tracewiki/tracewiki/claims"
+
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -126,7 +128,7 @@ type LinkChange struct {
 	After  *LinkState `json:"after"`
 	// ClaimedBy lists the node ids that make the link, in the build where
 	// it is stale or unknown.
-	ClaimedBy []string `json:"claimed_by"`
+	ClaimedBy []NodeID `json:"claimed_by"`
 	URL       string   `json:"url,omitempty"` // the target's page in the new build
 	// Relocated and Suggestions are those of the new build's drift entry
 	// (broken links only; absent when there are none).
@@ -143,7 +145,7 @@ type LinkState struct {
 
 // RequirementChange is a requirement whose derived fields changed.
 type RequirementChange struct {
-	ID     string            `json:"id"` // requirement:ID
+	ID     NodeID            `json:"id"` // requirement:ID
 	Title  string            `json:"title"`
 	Before *RequirementFlags `json:"before"` // null: added
 	After  *RequirementFlags `json:"after"`  // null: removed
@@ -159,7 +161,7 @@ type RequirementFlags struct {
 
 // ClaimChange is a declared link to code added or removed.
 type ClaimChange struct {
-	Src   string `json:"src"`   // the node that makes it
+	Src   NodeID `json:"src"`   // the node that makes it
 	Kind  string `json:"kind"`  // claims, implements, tests
 	Ref   string `json:"ref"`   // the code target
 	State string `json:"state"` // in the build that has it
@@ -170,7 +172,7 @@ type ClaimChange struct {
 // what changed, in this order: added, removed, title, status, text, stale,
 // claims, links.
 type PageChange struct {
-	ID      string   `json:"id"`
+	ID      NodeID   `json:"id"`
 	Title   string   `json:"title"`
 	Changes []string `json:"changes"`
 	URL     string   `json:"url,omitempty"`
@@ -207,17 +209,18 @@ func Diff(old, new *Snapshot, previewURL string) DiffJSON {
 	return d
 }
 
-// urls maps node ids and drift refs to their page URLs in the build: from
-// the search index, and the drift links' URLs made relative to the base.
+// urls maps node ids and code targets' refs to their page URLs in the
+// build: from the search index, and the drift links' URLs (made relative
+// to the base) for code targets.
 func (s *Snapshot) urls(preview string) map[string]string {
 	m := map[string]string{}
 	for _, e := range s.Search.Entries {
 		if e.URL != "" {
-			m[e.ID] = e.URL
+			m[e.ID.String()] = e.URL
 		}
 	}
 	for _, l := range s.Drift.Links {
-		if u, ok := strings.CutPrefix(l.URL, s.Manifest.BaseURL); ok && l.URL != "" && !strings.HasPrefix(l.Ref, TypeRun+":") {
+		if u, ok := strings.CutPrefix(l.URL, s.Manifest.BaseURL); ok && l.URL != "" && linkNode(l).IsZero() {
 			m[l.Ref] = u
 		}
 	}
@@ -230,11 +233,23 @@ func (s *Snapshot) urls(preview string) map[string]string {
 	return m
 }
 
+// linkNode is the node a drift link's ref names when it is not a code
+// target: run:ID for an evidence entry, requirement:PARENT for a parent
+// link; the zero id for a code target.
+func linkNode(l DriftLink) NodeID {
+	id, err := claims.ParseNodeID(l.Ref)
+	if err != nil || id.Type != TypeRun && id.Type != TypeRequirement {
+		return NodeID{}
+	}
+	return id
+}
+
 // linkKey identifies a link across builds: its ref, and for an evidence
-// entry its requirement too (one run may evidence several).
+// entry or a parent link its claimer too (one run may evidence several
+// requirements, one parent have several children).
 func linkKey(l DriftLink) string {
-	if (strings.HasPrefix(l.Ref, TypeRun+":") || strings.HasPrefix(l.Ref, TypeRequirement+":")) && len(l.ClaimedBy) > 0 {
-		return l.Ref + " " + l.ClaimedBy[0]
+	if !linkNode(l).IsZero() && len(l.ClaimedBy) > 0 {
+		return l.Ref + " " + l.ClaimedBy[0].String()
 	}
 	return l.Ref
 }
@@ -250,7 +265,7 @@ func linkStates(g GraphJSON) map[string]LinkState {
 	}
 	for _, e := range g.Edges {
 		if e.Kind == KindEvidences || e.Kind == KindParent {
-			m[e.Dst+" "+e.Src] = LinkState{State: e.State, Reason: e.Reason, Why: e.Why}
+			m[e.Dst.String()+" "+e.Src.String()] = LinkState{State: e.State, Reason: e.Reason, Why: e.Why}
 		}
 	}
 	return m
@@ -295,33 +310,33 @@ func (d *DiffJSON) diffLinks(old, new *Snapshot, urls map[string]string) {
 	// Both drifts are in ref order already; sort anyway, for hand-made input.
 	for _, list := range [][]LinkChange{d.Broken, d.Fixed} {
 		slices.SortStableFunc(list, func(a, b LinkChange) int {
-			return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.Compare(a.ClaimedBy, b.ClaimedBy))
+			return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.CompareFunc(a.ClaimedBy, b.ClaimedBy, NodeID.Compare))
 		})
 	}
 }
 
-// linkURL is the page of a link's target, or of its requirement for an
-// evidence entry.
+// linkURL is the page of a link's code target, or for an evidence entry
+// or a parent link the page of its claimer (as api/drift.json links them).
 func linkURL(l DriftLink, urls map[string]string) string {
-	if strings.HasPrefix(l.Ref, TypeRun+":") {
+	if !linkNode(l).IsZero() {
 		if len(l.ClaimedBy) > 0 {
-			return urls[l.ClaimedBy[0]]
+			return urls[l.ClaimedBy[0].String()]
 		}
 		return ""
 	}
 	if u := urls[l.Ref]; u != "" {
 		return u
 	}
-	for _, typ := range []string{TypeSymbol, TypeTest} {
-		if u := urls[typ+":"+l.Ref]; u != "" {
+	for _, typ := range []claims.NodeType{TypeSymbol, TypeTest} {
+		if u := urls[NodeID{Type: typ, Key: l.Ref}.String()]; u != "" {
 			return u
 		}
 	}
 	return ""
 }
 
-func nodesByID(g GraphJSON) map[string]Node {
-	m := make(map[string]Node, len(g.Nodes))
+func nodesByID(g GraphJSON) map[NodeID]Node {
+	m := make(map[NodeID]Node, len(g.Nodes))
 	for _, n := range g.Nodes {
 		m[n.ID] = n
 	}
@@ -336,16 +351,16 @@ func flags(n Node, ok bool) *RequirementFlags {
 	return &RequirementFlags{Implemented: deref(n.Implemented), Tested: deref(n.Tested), Verified: deref(n.Verified)}
 }
 
-func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[string]Node, urls map[string]string) {
-	ids := map[string]bool{}
-	for _, m := range []map[string]Node{oldNodes, newNodes} {
+func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[NodeID]Node, urls map[string]string) {
+	ids := map[NodeID]bool{}
+	for _, m := range []map[NodeID]Node{oldNodes, newNodes} {
 		for id, n := range m {
 			if n.Type == TypeRequirement {
 				ids[id] = true
 			}
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(ids)) {
+	for _, id := range slices.SortedFunc(maps.Keys(ids), NodeID.Compare) {
 		o, okO := oldNodes[id]
 		n, okN := newNodes[id]
 		before, after := flags(o, okO && o.Type == TypeRequirement), flags(n, okN && n.Type == TypeRequirement)
@@ -358,7 +373,7 @@ func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[string]Node, urls map
 		}
 		c := RequirementChange{ID: id, Title: title, Before: before, After: after}
 		if after != nil {
-			c.URL = urls[id]
+			c.URL = urls[id.String()]
 		}
 		d.Requirements = append(d.Requirements, c)
 	}
@@ -367,16 +382,15 @@ func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[string]Node, urls map
 // claimKinds are the declared links to code a diff lists as claims.
 var claimKinds = []string{KindClaims, KindImplements, KindTests}
 
-func isCodeNode(id string) bool {
-	typ, _, _ := strings.Cut(id, ":")
-	return typ == TypeSymbol || typ == TypeTest || typ == TypeFile
+func isCodeNode(id NodeID) bool {
+	return id.Type == TypeSymbol || id.Type == TypeTest || id.Type == TypeFile
 }
 
 func claimEdges(g GraphJSON) map[[3]string]Edge {
 	m := map[[3]string]Edge{}
 	for _, e := range g.Edges {
 		if e.Relation == Declared && slices.Contains(claimKinds, e.Kind) && isCodeNode(e.Dst) {
-			m[[3]string{e.Src, e.Kind, e.Dst}] = e
+			m[[3]string{e.Src.String(), e.Kind, e.Dst.String()}] = e
 		}
 	}
 	return m
@@ -385,8 +399,7 @@ func claimEdges(g GraphJSON) map[[3]string]Edge {
 func (d *DiffJSON) diffClaims(old, new GraphJSON, urls map[string]string) {
 	o, n := claimEdges(old), claimEdges(new)
 	change := func(e Edge, url string) ClaimChange {
-		_, ref, _ := strings.Cut(e.Dst, ":")
-		return ClaimChange{Src: e.Src, Kind: e.Kind, Ref: ref, State: e.State, URL: url}
+		return ClaimChange{Src: e.Src, Kind: e.Kind, Ref: e.Dst.Key, State: e.State, URL: url}
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(n), compareKeys) {
 		if _, ok := o[k]; !ok {
@@ -409,8 +422,8 @@ type pageInfo struct {
 	claims, links []string // outgoing declared links to code, and the others: "kind dst"
 }
 
-func pageInfos(s *Snapshot) map[string]*pageInfo {
-	m := map[string]*pageInfo{}
+func pageInfos(s *Snapshot) map[NodeID]*pageInfo {
+	m := map[NodeID]*pageInfo{}
 	for _, n := range s.Graph.Nodes {
 		switch n.Type {
 		case TypeRequirement, TypeDecision, TypePage:
@@ -428,9 +441,9 @@ func pageInfos(s *Snapshot) map[string]*pageInfo {
 			continue
 		}
 		if slices.Contains(claimKinds, e.Kind) && isCodeNode(e.Dst) {
-			p.claims = append(p.claims, e.Kind+" "+e.Dst)
+			p.claims = append(p.claims, e.Kind+" "+e.Dst.String())
 		} else {
-			p.links = append(p.links, e.Kind+" "+e.Dst)
+			p.links = append(p.links, e.Kind+" "+e.Dst.String())
 		}
 	}
 	for _, p := range m {
@@ -440,9 +453,9 @@ func pageInfos(s *Snapshot) map[string]*pageInfo {
 	return m
 }
 
-func (d *DiffJSON) diffPages(old, new *Snapshot, oldNodes, newNodes map[string]Node, urls map[string]string) {
+func (d *DiffJSON) diffPages(old, new *Snapshot, oldNodes, newNodes map[NodeID]Node, urls map[string]string) {
 	o, n := pageInfos(old), pageInfos(new)
-	var ids []string
+	var ids []NodeID
 	for id := range o {
 		ids = append(ids, id)
 	}
@@ -451,13 +464,13 @@ func (d *DiffJSON) diffPages(old, new *Snapshot, oldNodes, newNodes map[string]N
 			ids = append(ids, id)
 		}
 	}
-	node := func(id string) Node {
+	node := func(id NodeID) Node {
 		if x, ok := newNodes[id]; ok {
 			return x
 		}
 		return oldNodes[id]
 	}
-	slices.SortFunc(ids, func(a, b string) int { return compareNodes(node(a), node(b)) })
+	slices.SortFunc(ids, func(a, b NodeID) int { return compareNodes(node(a), node(b)) })
 	for _, id := range ids {
 		a, b := o[id], n[id]
 		var changes []string
@@ -489,15 +502,15 @@ func (d *DiffJSON) diffPages(old, new *Snapshot, oldNodes, newNodes map[string]N
 		}
 		c := PageChange{ID: id, Title: node(id).Title, Changes: changes}
 		if b != nil {
-			c.URL = urls[id]
+			c.URL = urls[id.String()]
 		}
 		d.Pages = append(d.Pages, c)
 	}
 }
 
-func nonNil(s []string) []string {
+func nonNil(s []NodeID) []NodeID {
 	if s == nil {
-		return []string{}
+		return []NodeID{}
 	}
 	return s
 }
@@ -569,7 +582,7 @@ func (d *DiffJSON) Markdown() string {
 		return s + fmt.Sprintf("; was %s (`%s`)", c.Before.State, c.Before.Reason) + claimedBy(c.ClaimedBy)
 	})
 	section(&b, "Requirements", d.Requirements, func(c RequirementChange) string {
-		s := link(code(c.ID), c.URL)
+		s := link(code(c.ID.String()), c.URL)
 		if c.Title != "" {
 			s += " " + escape(c.Title)
 		}
@@ -595,7 +608,7 @@ func (d *DiffJSON) Markdown() string {
 		return s + ": " + strings.Join(parts, ", ")
 	})
 	claim := func(c ClaimChange) string {
-		s := fmt.Sprintf("%s %s %s", link(code(c.Src), c.URL), c.Kind, code(c.Ref))
+		s := fmt.Sprintf("%s %s %s", link(code(c.Src.String()), c.URL), c.Kind, code(c.Ref))
 		if c.State != "" && c.State != "linked" {
 			s += " (" + c.State + ")"
 		}
@@ -604,7 +617,7 @@ func (d *DiffJSON) Markdown() string {
 	section(&b, "Claims added", d.ClaimsAdded, claim)
 	section(&b, "Claims removed", d.ClaimsRemoved, claim)
 	section(&b, "Pages changed", d.Pages, func(c PageChange) string {
-		s := link(code(c.ID), c.URL)
+		s := link(code(c.ID.String()), c.URL)
 		if c.Title != "" {
 			s += " " + escape(c.Title)
 		}
@@ -631,14 +644,14 @@ func section[T any](b *strings.Builder, title string, items []T, line func(T) st
 	}
 }
 
-func claimedBy(ids []string) string {
+func claimedBy(ids []NodeID) string {
 	if len(ids) == 0 {
 		return ""
 	}
 	const max = 5
 	var parts []string
 	for _, id := range ids[:min(len(ids), max)] {
-		parts = append(parts, code(id))
+		parts = append(parts, code(id.String()))
 	}
 	s := "; claimed by " + strings.Join(parts, ", ")
 	if len(ids) > max {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // TestDiffParentLinks: the PR diff reports a parent link that went suspect
@@ -14,7 +16,7 @@ import (
 func TestDiffParentLinks(t *testing.T) {
 	old, new := emptySnapshot(), emptySnapshot()
 	edge := func(child, parent, state, reason string) Edge {
-		return Edge{Src: "requirement:" + child, Dst: "requirement:" + parent, Relation: Declared, Kind: KindParent, State: state, Reason: reason}
+		return Edge{Src: claims.RequirementNode(child), Dst: claims.RequirementNode(parent), Relation: Declared, Kind: KindParent, State: state, Reason: reason}
 	}
 	old.Graph.Edges = []Edge{edge("SW-1", "SYS-1", "linked", ""), edge("SW-2", "SYS-1", "linked", "")}
 	old.Drift.Links = []DriftLink{driftLink("requirement:SYS-2", "stale", "parent_changed", "requirement:SW-3")}
@@ -23,10 +25,10 @@ func TestDiffParentLinks(t *testing.T) {
 	d := Diff(old, new, "")
 	var got []string
 	for _, c := range d.Broken {
-		got = append(got, fmt.Sprintf("broken %s %s %s->%s", c.Ref, strings.Join(c.ClaimedBy, ","), c.Before.State, c.After.Reason))
+		got = append(got, fmt.Sprintf("broken %s %s %s->%s", c.Ref, joinIDs(c.ClaimedBy, ","), c.Before.State, c.After.Reason))
 	}
 	for _, c := range d.Fixed {
-		got = append(got, fmt.Sprintf("fixed %s %s %s->%s", c.Ref, strings.Join(c.ClaimedBy, ","), c.Before.Reason, c.After.State))
+		got = append(got, fmt.Sprintf("fixed %s %s %s->%s", c.Ref, joinIDs(c.ClaimedBy, ","), c.Before.Reason, c.After.State))
 	}
 	want := []string{
 		"broken requirement:SYS-1 requirement:SW-1 linked->parent_changed",

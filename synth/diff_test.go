@@ -76,14 +76,13 @@ func buildSite(t testing.TB, files map[string]string, lock *codeanchors.Lock) (*
 	g, rep, m := buildGraph(t, files, slices.Sorted(maps.Keys(files)), lock)
 	// A stand-in for the site's URL scheme: the id with its type as the
 	// folder.
-	rel := func(id string) string {
+	rel := func(id NodeID) string {
 		if _, ok := g.Node(id); !ok {
 			return ""
 		}
-		typ, rest, _ := strings.Cut(id, ":")
-		return typ + "/" + rest + "/index.html"
+		return string(id.Type) + "/" + id.Key + "/index.html"
 	}
-	abs := func(id string) string {
+	abs := func(id NodeID) string {
 		if u := rel(id); u != "" {
 			return "/" + u
 		}
@@ -219,7 +218,7 @@ func TestDiffGolden(t *testing.T) {
 
 // driftLink builds a drift link for hand-made snapshots.
 func driftLink(ref, state, reason string, by ...string) DriftLink {
-	return DriftLink{Ref: ref, State: state, Reason: reason, Why: codeanchors.Reason(reason).Why("en"), ClaimedBy: by, ClaimedAt: []string{}}
+	return DriftLink{Ref: ref, State: state, Reason: reason, Why: codeanchors.Reason(reason).Why("en"), ClaimedBy: nids(by...), ClaimedAt: []string{}}
 }
 
 func emptySnapshot() *Snapshot {
@@ -243,7 +242,7 @@ func TestDiffLinks(t *testing.T) {
 		driftLink("d.go@D", "unknown", "target_missing", "page:p"),
 		driftLink("run:r1", "stale", "requirement_changed_since_verification", "requirement:R1"),
 	}
-	old.Graph.Nodes = []Node{{ID: "symbol:e.go@E", Type: TypeSymbol, Path: "e.go", Symbol: "E", State: "linked"}}
+	old.Graph.Nodes = []Node{{ID: nid("symbol:e.go@E"), Type: TypeSymbol, Path: "e.go", Symbol: "E", State: "linked"}}
 	new.Drift.Links = []DriftLink{
 		driftLink("a.go@A", "stale", "content_changed", "page:p", "page:q"), // same reason, more claims: no change
 		driftLink("b.go@B", "unknown", "target_missing", "page:p"),          // other reason: broken
@@ -251,8 +250,8 @@ func TestDiffLinks(t *testing.T) {
 		driftLink("run:r1", "stale", "requirement_changed_since_verification", "requirement:R1"),
 		driftLink("run:r1", "stale", "requirement_changed_since_verification", "requirement:R2"), // another requirement
 	}
-	new.Graph.Nodes = []Node{{ID: "symbol:c.go@C", Type: TypeSymbol, Path: "c.go", Symbol: "C", State: "linked"}}
-	new.Search.Entries = []SearchEntry{{ID: "symbol:c.go@C", URL: "code/c.go/index.html#sym-C"}, {ID: "requirement:R2", URL: "requirements/R2/index.html"}}
+	new.Graph.Nodes = []Node{{ID: nid("symbol:c.go@C"), Type: TypeSymbol, Path: "c.go", Symbol: "C", State: "linked"}}
+	new.Search.Entries = []SearchEntry{{ID: nid("symbol:c.go@C"), URL: "code/c.go/index.html#sym-C"}, {ID: nid("requirement:R2"), URL: "requirements/R2/index.html"}}
 	d := Diff(old, new, "https://x.example/pr-1")
 	var broken, fixed []string
 	for _, c := range d.Broken {
@@ -260,7 +259,7 @@ func TestDiffLinks(t *testing.T) {
 		if c.Before != nil {
 			b = c.Before.State + "/" + c.Before.Reason
 		}
-		broken = append(broken, fmt.Sprintf("%s %s %s->%s/%s %s", c.Ref, strings.Join(c.ClaimedBy, ","), b, c.After.State, c.After.Reason, c.URL))
+		broken = append(broken, fmt.Sprintf("%s %s %s->%s/%s %s", c.Ref, joinIDs(c.ClaimedBy, ","), b, c.After.State, c.After.Reason, c.URL))
 	}
 	for _, c := range d.Fixed {
 		a := "null"
@@ -316,7 +315,7 @@ func TestDiffMarkdownCap(t *testing.T) {
 	for i := range MaxDiffItems + 5 {
 		new.Drift.Links = append(new.Drift.Links, driftLink(fmt.Sprintf("f%02d.go", i), "unknown", "target_missing", "page:p"))
 	}
-	new.Graph.Nodes = []Node{{ID: "page:p", Type: TypePage, Title: "A *bold* [title]"}}
+	new.Graph.Nodes = []Node{{ID: nid("page:p"), Type: TypePage, Title: "A *bold* [title]"}}
 	d := Diff(old, new, "")
 	md := d.Markdown()
 	for _, want := range []string{
@@ -439,7 +438,7 @@ func TestReadSnapshot(t *testing.T) {
 // broken by a zero-width space, so it pings no one.
 func TestDiffMarkdownMentions(t *testing.T) {
 	old, new := emptySnapshot(), emptySnapshot()
-	new.Graph.Nodes = []Node{{ID: "page:p", Type: TypePage, Title: "Ping @acme/security-team and @bob"}}
+	new.Graph.Nodes = []Node{{ID: nid("page:p"), Type: TypePage, Title: "Ping @acme/security-team and @bob"}}
 	d := Diff(old, new, "")
 	md := d.Markdown()
 	if want := "Ping @&#8203;acme/security-team and @&#8203;bob"; !strings.Contains(md, want) {

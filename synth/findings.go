@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -51,7 +52,7 @@ type Finding struct {
 	// rule); -1 when linked.
 	Rule int
 	// ClaimedBy lists the node ids that make the link, without repeats.
-	ClaimedBy []string
+	ClaimedBy []NodeID
 	// Written lists every place the link is written, in use order: a claim
 	// or a requirement's link for a target, the requirement's file for
 	// evidence, the child's parent entry for a parent link.
@@ -84,8 +85,9 @@ type Place struct {
 // the lock and placed at its requirement's file).
 type Written struct {
 	Place
-	Pos        claims.Pos
-	Node, Role string
+	Pos  claims.Pos
+	Node NodeID
+	Role string
 }
 
 // NewFindings lists every link of a drift report, with whys in lang. m is
@@ -118,9 +120,9 @@ func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *F
 	}
 	for _, es := range rep.Evidence {
 		passed := es.Evidence.Passed()
-		req := TypeRequirement + ":" + es.Evidence.Req
-		l := Finding{Kind: LinkEvidence, Ref: TypeRun + ":" + es.Evidence.Run, Verdict: es.Verdict, Why: es.Verdict.Why(lang),
-			ClaimedBy: []string{req}, Passed: &passed, At: Place{Path: lock, Start: 1}}
+		req := claims.RequirementNode(es.Evidence.Req)
+		l := Finding{Kind: LinkEvidence, Ref: claims.RunNode(es.Evidence.Run).String(), Verdict: es.Verdict, Why: es.Verdict.Why(lang),
+			ClaimedBy: []NodeID{req}, Passed: &passed, At: Place{Path: lock, Start: 1}}
 		if p, ok := reqFile[es.Evidence.Req]; ok {
 			l.Written = []Written{{Place: p, Node: req, Role: codeanchors.RoleEvidences}}
 			l.At = p
@@ -128,13 +130,13 @@ func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *F
 		f.add(l)
 	}
 	for _, ps := range rep.Parents {
-		child := TypeRequirement + ":" + ps.Child
+		child := claims.RequirementNode(ps.Child)
 		w := Written{Place: Place{Path: ps.Pos.File, Start: ps.Pos.Line}, Pos: ps.Pos, Node: child, Role: KindParent}
-		f.add(Finding{Kind: LinkParent, Ref: TypeRequirement + ":" + ps.Parent, Verdict: ps.Verdict, Why: ps.Verdict.Reason.Why(lang),
-			ClaimedBy: []string{child}, Written: []Written{w}, At: w.Place})
+		f.add(Finding{Kind: LinkParent, Ref: claims.RequirementNode(ps.Parent).String(), Verdict: ps.Verdict, Why: ps.Verdict.Reason.Why(lang),
+			ClaimedBy: []NodeID{child}, Written: []Written{w}, At: w.Place})
 	}
 	slices.SortStableFunc(f.Links, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.Compare(a.ClaimedBy, b.ClaimedBy))
+		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.CompareFunc(a.ClaimedBy, b.ClaimedBy, NodeID.Compare))
 	})
 	return f
 }
@@ -177,4 +179,16 @@ func lastLine(d claims.Doc) int {
 		n++
 	}
 	return max(d.BodyLine+n-1, 1)
+}
+
+// joinIDs writes ids separated by sep.
+func joinIDs(ids []NodeID, sep string) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(id.String())
+	}
+	return b.String()
 }

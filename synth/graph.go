@@ -9,21 +9,20 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
-// Node types, in the order neighborhoods list them.
+// Node types, in the order neighborhoods list them (see [claims.NodeType]).
 const (
-	TypeRequirement = "requirement"
-	TypeDecision    = "decision"
-	TypeSymbol      = "symbol"
-	TypeTest        = "test"
-	TypeRun         = "run"
-	TypePage        = "page"
-	TypeFile        = "file"
-	TypeDocument    = "document"
+	TypeRequirement = claims.NodeRequirement
+	TypeDecision    = claims.NodeDecision
+	TypeSymbol      = claims.NodeSymbol
+	TypeTest        = claims.NodeTest
+	TypeRun         = claims.NodeRun
+	TypePage        = claims.NodePage
+	TypeFile        = claims.NodeFile
+	TypeDocument    = claims.NodeDocument
 )
 
-var typeRank = map[string]int{
-	TypeRequirement: 0, TypeDecision: 1, TypeSymbol: 2, TypeTest: 3, TypeRun: 4, TypePage: 5, TypeFile: 6, TypeDocument: 7,
-}
+// NodeID is a node's identity, TYPE:KEY ([claims.NodeID]).
+type NodeID = claims.NodeID
 
 // Edge relations: exactly these three.
 const (
@@ -61,9 +60,9 @@ const (
 // Node is one node of the graph. Fields that do not apply to its type are
 // left out of its JSON.
 type Node struct {
-	ID    string `json:"id"`
-	Type  string `json:"type"`
-	Label string `json:"label"`
+	ID    NodeID          `json:"id"`
+	Type  claims.NodeType `json:"type"`
+	Label string          `json:"label"`
 	// Stale and Why: a stale node carries a stale badge and says why. For a
 	// code target Why also explains an unknown state (a deleted test
 	// degrades, it is not stale).
@@ -98,8 +97,8 @@ type Node struct {
 
 // Edge is one directed edge.
 type Edge struct {
-	Src      string `json:"src"`
-	Dst      string `json:"dst"`
+	Src      NodeID `json:"src"`
+	Dst      NodeID `json:"dst"`
 	Relation string `json:"relation"`
 	Kind     string `json:"kind"`
 	Stale    bool   `json:"stale"`
@@ -114,7 +113,7 @@ type Graph struct {
 	ProjectID string
 	Nodes     []Node
 	Edges     []Edge
-	ids       map[string]int32
+	ids       map[NodeID]int32
 	ends      [][2]int32         // per edge: its src and dst node
 	adj       [][]int32          // per node: incident edges, by neighbor then edge
 	byPath    map[string][]int32 // path → its file, symbol and test nodes, and requirements targeting it
@@ -132,20 +131,20 @@ type Input struct {
 // TargetNodeID is the node id of a code target: symbol:PATH@SYMBOL (test:
 // for a test, as [codeanchors.IsTest] decides), file:PATH for a whole file,
 // symbol:PATH#Lx-Ly for a bare line range.
-func TargetNodeID(t claims.Target) string {
+func TargetNodeID(t claims.Target) NodeID {
 	switch {
 	case t.IsSymbol():
 		return symbolNodeID(t.Path, t.Symbol)
 	case t.IsRange():
-		return TypeSymbol + ":" + t.String()
+		return NodeID{Type: TypeSymbol, Key: t.String()}
 	}
-	return TypeFile + ":" + t.Path
+	return claims.FileNode(t.Path)
 }
 
 // label is a node's short display name: its id without the type, and for
 // code nodes inside a folder, the file's base name and the symbol
 // ("graph.go@Build"); the id keeps the full path.
-func label(typ, ref string) string {
+func label(typ claims.NodeType, ref string) string {
 	if typ != TypeSymbol && typ != TypeTest {
 		return ref
 	}
@@ -155,16 +154,19 @@ func label(typ, ref string) string {
 	return ref
 }
 
-func symbolNodeID(path, symbol string) string {
+// symbolNodeID is the id of a symbol: test:PATH@SYMBOL for a test, as
+// [codeanchors.IsTest] decides, else symbol:PATH@SYMBOL.
+func symbolNodeID(path, symbol string) NodeID {
+	key := claims.Target{Path: path, Symbol: symbol}.String()
 	if codeanchors.IsTest(path, symbol) {
-		return TypeTest + ":" + path + "@" + symbol
+		return NodeID{Type: TypeTest, Key: key}
 	}
-	return TypeSymbol + ":" + path + "@" + symbol
+	return NodeID{Type: TypeSymbol, Key: key}
 }
 
-func refNodeID(r codeanchors.Ref) string {
+func refNodeID(r codeanchors.Ref) NodeID {
 	if r.Symbol == "" {
-		return TypeFile + ":" + r.Path
+		return claims.FileNode(r.Path)
 	}
 	return symbolNodeID(r.Path, r.Symbol)
 }
@@ -172,23 +174,23 @@ func refNodeID(r codeanchors.Ref) string {
 // builder collects nodes and edges; Build sorts and indexes them.
 type builder struct {
 	in    Input
-	nodes map[string]*Node
+	nodes map[NodeID]*Node
 	edges []Edge
 	// targets maps a requirement node to the paths of its implements and
 	// tests targets, for path neighborhoods.
-	targets map[string][]string
+	targets map[NodeID][]string
 }
 
-func (b *builder) node(id, typ string) *Node {
+func (b *builder) node(id NodeID) *Node {
 	n := b.nodes[id]
 	if n == nil {
-		n = &Node{ID: id, Type: typ, Label: label(typ, id[len(typ)+1:])}
+		n = &Node{ID: id, Type: id.Type, Label: label(id.Type, id.Key)}
 		b.nodes[id] = n
 	}
 	return n
 }
 
-func (b *builder) edge(src, dst, rel, kind string, v *codeanchors.Verdict) {
+func (b *builder) edge(src, dst NodeID, rel, kind string, v *codeanchors.Verdict) {
 	e := Edge{Src: src, Dst: dst, Relation: rel, Kind: kind}
 	if v != nil {
 		e.State, e.Reason = string(v.State), string(v.Reason)
@@ -204,7 +206,7 @@ func (b *builder) edge(src, dst, rel, kind string, v *codeanchors.Verdict) {
 // Build draws the graph: linear in the model's links, the report and the
 // index's edges.
 func Build(in Input) *Graph {
-	b := &builder{in: in, nodes: map[string]*Node{}, targets: map[string][]string{}}
+	b := &builder{in: in, nodes: map[NodeID]*Node{}, targets: map[NodeID][]string{}}
 	b.addRequirements()
 	b.addDocs()
 	b.addTargets()
@@ -223,7 +225,7 @@ func (b *builder) addRequirements() {
 		}
 	}
 	for _, r := range b.in.Model.Requirements {
-		n := b.node(TypeRequirement+":"+r.ID, TypeRequirement)
+		n := b.node(claims.RequirementNode(r.ID))
 		s := status[r.ID]
 		n.Title, n.Status, n.Revision = r.Title, r.Status, r.Revision
 		n.Implemented, n.Tested, n.Verified = &s.Implemented, &s.Tested, &s.Verified
@@ -232,10 +234,10 @@ func (b *builder) addRequirements() {
 			n.Normative = &r.Normative // present only when false: the default is true
 		}
 		if r.Document != "" {
-			b.edge(DocumentNodeID(r.Document), n.ID, Declared, KindContains, nil)
+			b.edge(claims.DocumentNode(r.Document), n.ID, Declared, KindContains, nil)
 		}
 		for _, d := range r.Issues {
-			b.edge(n.ID, TypeDecision+":"+d.ID, Declared, KindIssues, nil)
+			b.edge(n.ID, claims.DecisionNode(d.ID), Declared, KindIssues, nil)
 		}
 		for _, t := range slices.Concat(r.Implements, r.Tests) {
 			b.targets[n.ID] = append(b.targets[n.ID], t.Target.Path)
@@ -243,28 +245,24 @@ func (b *builder) addRequirements() {
 	}
 	b.addParents()
 	for _, d := range b.in.Model.Documents {
-		n := b.node(DocumentNodeID(d.Path), TypeDocument)
+		n := b.node(claims.DocumentNode(d.Path))
 		n.Title, n.Document, n.Path = d.Title, d.Path, d.Doc.File
 		if up := d.Parent(); up != "" {
-			b.edge(DocumentNodeID(up), n.ID, Declared, KindContains, nil)
+			b.edge(claims.DocumentNode(up), n.ID, Declared, KindContains, nil)
 		}
 	}
 	for _, d := range b.in.Model.Decisions {
-		n := b.node(TypeDecision+":"+d.ID, TypeDecision)
+		n := b.node(claims.DecisionNode(d.ID))
 		n.Title, n.Status = d.Title, d.Status
 		for _, s := range d.Supersedes {
-			b.edge(n.ID, TypeDecision+":"+s.ID, Declared, KindSupersedes, nil)
+			b.edge(n.ID, claims.DecisionNode(s.ID), Declared, KindSupersedes, nil)
 		}
 	}
 	for _, p := range b.in.Model.Pages {
-		n := b.node(TypePage+":"+p.Path, TypePage)
+		n := b.node(claims.PageNode(p.Path))
 		n.Title, n.Kind, n.Path = p.Title, p.Type, p.Doc.File
 	}
 }
-
-// DocumentNodeID is the node id of the requirement document in folder
-// (relative to requirements/): document:system/brakes.
-func DocumentNodeID(folder string) string { return TypeDocument + ":" + folder }
 
 // addParents adds a parent edge from every requirement to each of its
 // parents, with the link's verdict when the report judged it.
@@ -272,13 +270,13 @@ func (b *builder) addParents() {
 	if b.in.Report != nil {
 		for i := range b.in.Report.Parents {
 			ps := &b.in.Report.Parents[i]
-			b.edge(TypeRequirement+":"+ps.Child, TypeRequirement+":"+ps.Parent, Declared, KindParent, &ps.Verdict)
+			b.edge(claims.RequirementNode(ps.Child), claims.RequirementNode(ps.Parent), Declared, KindParent, &ps.Verdict)
 		}
 		return
 	}
 	for _, r := range b.in.Model.Requirements {
 		for _, p := range r.Parents {
-			b.edge(TypeRequirement+":"+r.ID, TypeRequirement+":"+p.ID, Declared, KindParent, nil)
+			b.edge(claims.RequirementNode(r.ID), claims.RequirementNode(p.ID), Declared, KindParent, nil)
 		}
 	}
 }
@@ -286,17 +284,9 @@ func (b *builder) addParents() {
 // addDocs adds the links of every document: to requirements, decisions and
 // pages.
 func (b *builder) addDocs() {
-	each(b.in.Model, func(id string, d *claims.Doc) {
+	each(b.in.Model, func(id NodeID, d *claims.Doc) {
 		for _, l := range d.Links {
-			dst := ""
-			switch l.Kind {
-			case claims.LinkRequirement:
-				dst = TypeRequirement + ":" + l.To
-			case claims.LinkDecision:
-				dst = TypeDecision + ":" + l.To
-			case claims.LinkPage:
-				dst = TypePage + ":" + l.To
-			}
+			dst := LinkNodeID(l)
 			if dst != id && b.nodes[dst] != nil {
 				b.edge(id, dst, Declared, KindLinks, nil)
 			}
@@ -304,16 +294,30 @@ func (b *builder) addDocs() {
 	})
 }
 
+// LinkNodeID is the node a requirement, decision or page link of a
+// document points at; the zero id for other links.
+func LinkNodeID(l claims.Link) NodeID {
+	switch l.Kind {
+	case claims.LinkRequirement:
+		return claims.RequirementNode(l.To)
+	case claims.LinkDecision:
+		return claims.DecisionNode(l.To)
+	case claims.LinkPage:
+		return claims.PageNode(l.To)
+	}
+	return NodeID{}
+}
+
 // each calls fn for every document of m with its node id.
-func each(m *claims.Model, fn func(id string, d *claims.Doc)) {
+func each(m *claims.Model, fn func(id NodeID, d *claims.Doc)) {
 	for _, r := range m.Requirements {
-		fn(TypeRequirement+":"+r.ID, &r.Doc)
+		fn(claims.RequirementNode(r.ID), &r.Doc)
 	}
 	for _, d := range m.Decisions {
-		fn(TypeDecision+":"+d.ID, &d.Doc)
+		fn(claims.DecisionNode(d.ID), &d.Doc)
 	}
 	for _, p := range m.Pages {
-		fn(TypePage+":"+p.Path, &p.Doc)
+		fn(claims.PageNode(p.Path), &p.Doc)
 	}
 }
 
@@ -326,7 +330,7 @@ func (b *builder) addTargets() {
 	for i := range b.in.Report.Targets {
 		ts := &b.in.Report.Targets[i]
 		id := TargetNodeID(ts.Target)
-		n := b.node(id, id[:strings.IndexByte(id, ':')])
+		n := b.node(id)
 		v := ts.Verdict
 		n.Path, n.Symbol = ts.Target.Path, ts.Target.Symbol
 		n.State, n.Reason = string(v.State), string(v.Reason)
@@ -347,12 +351,12 @@ func (b *builder) addEvidence() {
 		return
 	}
 	for _, es := range b.in.Report.Evidence {
-		run := b.node(TypeRun+":"+es.Evidence.Run, TypeRun)
+		run := b.node(claims.RunNode(es.Evidence.Run))
 		rel := Declared
 		if es.Verdict.State == codeanchors.Linked && es.Evidence.Passed() {
 			rel = Verified
 		}
-		b.edge(TypeRequirement+":"+es.Evidence.Req, run.ID, rel, KindEvidences, &es.Verdict)
+		b.edge(claims.RequirementNode(es.Evidence.Req), run.ID, rel, KindEvidences, &es.Verdict)
 	}
 }
 
@@ -363,11 +367,10 @@ func (b *builder) addIndex() {
 		return
 	}
 	for _, f := range b.in.Index.Files {
-		fn := b.node(TypeFile+":"+f.Path, TypeFile)
+		fn := b.node(claims.FileNode(f.Path))
 		fn.Path = f.Path
 		for _, s := range f.Symbols {
-			id := symbolNodeID(f.Path, s.Name)
-			n := b.node(id, id[:strings.IndexByte(id, ':')])
+			n := b.node(symbolNodeID(f.Path, s.Name))
 			n.Path, n.Symbol, n.Kind = f.Path, s.Name, s.Kind
 			if n.State == "" { // a target's current lines come from its verdict
 				n.Start, n.End = s.Start, s.End
@@ -384,19 +387,19 @@ func (b *builder) addIndex() {
 // path and requirement id its title or body names, unless a declared link
 // already joins them.
 func (b *builder) addMentions() {
-	declared := map[[2]string]bool{}
+	declared := map[[2]NodeID]bool{}
 	for _, e := range b.edges {
 		if e.Relation != Located {
-			declared[[2]string{e.Src, e.Dst}] = true
-			declared[[2]string{e.Dst, e.Src}] = true
+			declared[[2]NodeID{e.Src, e.Dst}] = true
+			declared[[2]NodeID{e.Dst, e.Src}] = true
 		}
 	}
 	for _, d := range b.in.Model.Decisions {
-		src := TypeDecision + ":" + d.ID
-		seen := map[string]bool{}
+		src := claims.DecisionNode(d.ID)
+		seen := map[NodeID]bool{}
 		for _, w := range words(d.Title + "\n" + string(d.Doc.Body)) {
-			for _, dst := range []string{TypeFile + ":" + w, TypeRequirement + ":" + w} {
-				if b.nodes[dst] == nil || seen[dst] || declared[[2]string{src, dst}] {
+			for _, dst := range []NodeID{claims.FileNode(w), claims.RequirementNode(w)} {
+				if b.nodes[dst] == nil || seen[dst] || declared[[2]NodeID{src, dst}] {
 					continue
 				}
 				seen[dst] = true
@@ -429,7 +432,7 @@ func words(text string) []string {
 // markStale makes a requirement, decision or page stale when one of its
 // declared links is, with the distinct whys of those links.
 func (b *builder) markStale() {
-	whys := map[string][]string{}
+	whys := map[NodeID][]string{}
 	for _, e := range b.edges {
 		if e.Stale && e.Relation != Located {
 			whys[e.Src] = append(whys[e.Src], e.Why)
@@ -446,7 +449,7 @@ func (b *builder) markStale() {
 }
 
 func (b *builder) finish() *Graph {
-	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[string]int32, len(b.nodes)), byPath: map[string][]int32{}}
+	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[NodeID]int32, len(b.nodes)), byPath: map[string][]int32{}}
 	g.Nodes = make([]Node, 0, len(b.nodes))
 	for _, n := range b.nodes {
 		g.Nodes = append(g.Nodes, *n)
@@ -507,7 +510,7 @@ func (g *Graph) other(n, e int32) int32 {
 }
 
 // Node returns the node with the id, and whether it exists.
-func (g *Graph) Node(id string) (Node, bool) {
+func (g *Graph) Node(id NodeID) (Node, bool) {
 	i, ok := g.ids[id]
 	if !ok {
 		return Node{}, false
@@ -516,11 +519,11 @@ func (g *Graph) Node(id string) (Node, bool) {
 }
 
 func compareNodes(a, b Node) int {
-	return cmp.Or(cmp.Compare(typeRank[a.Type], typeRank[b.Type]), cmp.Compare(a.ID, b.ID))
+	return cmp.Or(cmp.Compare(a.Type.Rank(), b.Type.Rank()), a.ID.Compare(b.ID))
 }
 
 func compareEdges(a, b Edge) int {
-	return cmp.Or(cmp.Compare(a.Src, b.Src), cmp.Compare(a.Dst, b.Dst), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Relation, b.Relation))
+	return cmp.Or(a.Src.Compare(b.Src), a.Dst.Compare(b.Dst), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Relation, b.Relation))
 }
 
 // GraphSchemaVersion versions the whole-graph JSON.

@@ -151,7 +151,7 @@ func TestNeighborhoodShape(t *testing.T) {
 func nodeIDs(nb Neighborhood) []string {
 	var ids []string
 	for _, n := range nb.Nodes {
-		ids = append(ids, n.ID)
+		ids = append(ids, n.ID.String())
 	}
 	return ids
 }
@@ -167,7 +167,7 @@ func checkShape(t *testing.T, q Query, nb Neighborhood) {
 	if !slices.IsSortedFunc(nb.Edges, compareEdges) {
 		t.Errorf("%+v: edges not in src, dst, kind order", q)
 	}
-	in := map[string]bool{}
+	in := map[NodeID]bool{}
 	var stale []string
 	for _, n := range nb.Nodes {
 		if in[n.ID] {
@@ -175,7 +175,7 @@ func checkShape(t *testing.T, q Query, nb Neighborhood) {
 		}
 		in[n.ID] = true
 		if n.Stale {
-			stale = append(stale, n.ID)
+			stale = append(stale, n.ID.String())
 		}
 	}
 	for _, e := range nb.Edges {

@@ -100,14 +100,14 @@ type ImpactPath struct {
 
 // ImpactNode is one changed node and what relies on it.
 type ImpactNode struct {
-	ID     string `json:"id"`
-	Type   string `json:"type"`
-	Ref    string `json:"ref"`
-	Path   string `json:"path"`
-	Start  int    `json:"start,omitempty"` // its current lines, when known
-	End    int    `json:"end,omitempty"`
-	State  string `json:"state,omitempty"` // its drift verdict, when it is a link target
-	Reason string `json:"reason,omitempty"`
+	ID     NodeID          `json:"id"`
+	Type   claims.NodeType `json:"type"`
+	Ref    string          `json:"ref"`
+	Path   string          `json:"path"`
+	Start  int             `json:"start,omitempty"` // its current lines, when known
+	End    int             `json:"end,omitempty"`
+	State  string          `json:"state,omitempty"` // its drift verdict, when it is a link target
+	Reason string          `json:"reason,omitempty"`
 	// Declared lists every declared edge into the node: the claims,
 	// requirements' implements and tests, and links between pages.
 	Declared []ImpactEdge `json:"declared"`
@@ -121,7 +121,7 @@ type ImpactNode struct {
 
 // ImpactEdge is an edge into a changed node.
 type ImpactEdge struct {
-	Src      string `json:"src"`
+	Src      NodeID `json:"src"`
 	Kind     string `json:"kind"`
 	Relation string `json:"relation"`
 	Stale    bool   `json:"stale"`
@@ -190,7 +190,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 	if len(changed) > MaxImpactNodes {
 		changed, out.Truncated = changed[:MaxImpactNodes], true
 	}
-	rel := map[string]map[string]bool{TypeRequirement: {}, TypeDecision: {}, TypePage: {}, TypeTest: {}}
+	rel := map[claims.NodeType]map[NodeID]bool{TypeRequirement: {}, TypeDecision: {}, TypePage: {}, TypeTest: {}}
 	for _, i := range changed {
 		n := g.Nodes[i]
 		in := ImpactNode{
@@ -209,8 +209,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 				if slices.Contains(claimKinds, e.Kind) {
 					out.Relying.Claims++
 				}
-				typ, _, _ := strings.Cut(e.Src, ":")
-				if rel[typ] != nil && typ != TypeTest {
+				if typ := e.Src.Type; rel[typ] != nil && typ != TypeTest {
 					rel[typ][e.Src] = true
 				}
 			case e.Kind != "defines":
@@ -224,19 +223,19 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 			}
 		}
 		slices.SortStableFunc(in.Declared, func(a, b ImpactEdge) int {
-			return cmp.Or(cmp.Compare(a.Src, b.Src), cmp.Compare(a.Kind, b.Kind))
+			return cmp.Or(a.Src.Compare(b.Src), cmp.Compare(a.Kind, b.Kind))
 		})
 		slices.SortStableFunc(in.Located, func(a, b ImpactEdge) int {
-			return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), cmp.Compare(a.Src, b.Src), cmp.Compare(a.Kind, b.Kind))
+			return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), a.Src.Compare(b.Src), cmp.Compare(a.Kind, b.Kind))
 		})
 		in.LocatedTotal = len(in.Located)
 		in.Located = in.Located[:min(len(in.Located), MaxImpactCandidates)]
 		out.Changed = append(out.Changed, in)
 	}
-	sorted := func(m map[string]bool) []string {
+	sorted := func(m map[NodeID]bool) []string {
 		s := []string{}
 		for id := range m {
-			s = append(s, id)
+			s = append(s, id.String())
 		}
 		slices.Sort(s)
 		return s

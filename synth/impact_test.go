@@ -16,10 +16,10 @@ func impactSummary(im ImpactJSON) []string {
 	for _, n := range im.Changed {
 		var decl, loc []string
 		for _, e := range n.Declared {
-			decl = append(decl, e.Kind+":"+e.Src)
+			decl = append(decl, e.Kind+":"+e.Src.String())
 		}
 		for _, e := range n.Located {
-			loc = append(loc, e.Kind+":"+e.Src)
+			loc = append(loc, e.Kind+":"+e.Src.String())
 		}
 		out = append(out, fmt.Sprintf("%s decl=[%s] loc=[%s] total=%d", n.ID, strings.Join(decl, " "), strings.Join(loc, " "), n.LocatedTotal))
 	}
@@ -124,10 +124,10 @@ func TestImpactCap(t *testing.T) {
 	s := snapshotGraph(t, files)
 	im := s.Impact([]Change{{Path: "a/a.go", Lines: []LineRange{{Start: 3, End: 3}}}})
 	n := im.Changed[0]
-	if n.ID != "symbol:a/a.go@Target" || n.LocatedTotal != 16 || len(n.Located) != MaxImpactCandidates {
+	if n.ID != nid("symbol:a/a.go@Target") || n.LocatedTotal != 16 || len(n.Located) != MaxImpactCandidates {
 		t.Fatalf("changed[0] = %s with %d of %d candidates; want Target with %d of 16", n.ID, len(n.Located), n.LocatedTotal, MaxImpactCandidates)
 	}
-	if n.Located[0].Kind != "tests" || n.Located[1].Src != "symbol:a/a.go@Caller00" || n.Located[11].Src != "symbol:a/a.go@Caller10" {
+	if n.Located[0].Kind != "tests" || n.Located[1].Src != nid("symbol:a/a.go@Caller00") || n.Located[11].Src != nid("symbol:a/a.go@Caller10") {
 		t.Errorf("candidates not tests first then by source: %+v", n.Located)
 	}
 	if !strings.Contains(im.Text(), "… and 4 more located candidates") {

@@ -14,17 +14,17 @@ type Knowledge struct {
 	in     KnowledgeInput
 	search *SearchIndex
 	check  *CheckReport
-	docOf  map[string]string // content file → its document's node id
-	fileOf map[string]string // document node id → its content file
+	docOf  map[string]NodeID // content file → its document's node id
+	fileOf map[NodeID]string // document node id → its content file
 	uris   map[string]int    // code resource URI → its report entry
 
 	// Indexes that only lookups need, made by the first one.
 	textsOnce   sync.Once
-	texts       map[string]string // claim text by node and position
+	texts       map[claimAt]string // claim text by node and position
 	driftOnce   sync.Once
-	driftBy     map[string][]int // check entries by the node ids they concern
+	driftBy     map[NodeID][]int // check entries by the node ids they concern
 	targetsOnce sync.Once
-	targetsBy   map[string][]int // report targets by the node ids they concern
+	targetsBy   map[NodeID][]int // report targets by the node ids they concern
 }
 
 // KnowledgeInput is what [NewKnowledge] answers from.
@@ -41,9 +41,9 @@ type KnowledgeInput struct {
 
 // NewKnowledge prepares in for queries.
 func NewKnowledge(in KnowledgeInput) *Knowledge {
-	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(NewFindings(in.Report, in.Model, in.Lang, "")), docOf: map[string]string{}, fileOf: map[string]string{},
+	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(NewFindings(in.Report, in.Model, in.Lang, "")), docOf: map[string]NodeID{}, fileOf: map[NodeID]string{},
 		uris: codeURIs(in.Report, in.Graph.ProjectID)}
-	each(in.Model, func(id string, d *claims.Doc) {
+	each(in.Model, func(id NodeID, d *claims.Doc) {
 		if d.File != "" {
 			k.docOf[d.File], k.fileOf[id] = id, d.File
 		}

@@ -77,15 +77,15 @@ type LookupJSON struct {
 
 // LookupNeighbor is one node near the entity.
 type LookupNeighbor struct {
-	ID        string `json:"id"`
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Relation  string `json:"relation"`  // of the edge that reached it
-	Direction string `json:"direction"` // "out" when that edge leaves Via, "in" when it enters it
-	Distance  int    `json:"distance"`
-	Via       string `json:"via"` // the node one hop closer to the entity
-	Stale     bool   `json:"stale"`
-	Why       string `json:"why"`
+	ID        NodeID          `json:"id"`
+	Type      claims.NodeType `json:"type"`
+	Title     string          `json:"title"`
+	Relation  string          `json:"relation"`  // of the edge that reached it
+	Direction string          `json:"direction"` // "out" when that edge leaves Via, "in" when it enters it
+	Distance  int             `json:"distance"`
+	Via       NodeID          `json:"via"` // the node one hop closer to the entity
+	Stale     bool            `json:"stale"`
+	Why       string          `json:"why"`
 }
 
 // LookupDocuments are the requirements, decisions and pages that cover the
@@ -98,17 +98,17 @@ type LookupDocuments struct {
 
 // LookupDocument is a requirement, decision or page.
 type LookupDocument struct {
-	ID    string `json:"id"`
-	Type  string `json:"type"`
-	Title string `json:"title"`
-	Path  string `json:"path"`
+	ID    NodeID          `json:"id"`
+	Type  claims.NodeType `json:"type"`
+	Title string          `json:"title"`
+	Path  string          `json:"path"`
 }
 
 // LookupClaim is one link from a document to code that concerns the
 // entity: a claim sentence, or a requirement's implements or tests.
 type LookupClaim struct {
 	Text     string `json:"text"`
-	Page     string `json:"page"` // the node making the claim
+	Page     NodeID `json:"page"` // the node making the claim
 	Ref      string `json:"ref"`
 	Captured []int  `json:"captured"` // [start, end] as captured; null when never captured
 	State    string `json:"state"`
@@ -161,13 +161,17 @@ func (k *Knowledge) resolve(key string) (Node, bool) {
 		return Node{}, false
 	}
 	clean := strings.TrimPrefix(path.Clean(key), "./")
-	ids := []string{key, TypeRequirement + ":" + key, TypeDecision + ":" + key, "document:" + key}
+	var ids []NodeID
+	if id, err := claims.ParseNodeID(key); err == nil {
+		ids = append(ids, id)
+	}
+	ids = append(ids, claims.RequirementNode(key), claims.DecisionNode(key), claims.DocumentNode(key))
 	if strings.Contains(key, "@") || strings.Contains(key, "#L") {
 		if t, err := claims.ParseTarget(key); err == nil {
-			ids = append(ids, TargetNodeID(t), TypeSymbol+":"+t.String(), TypeTest+":"+t.String())
+			ids = append(ids, TargetNodeID(t), NodeID{Type: TypeSymbol, Key: t.String()}, NodeID{Type: TypeTest, Key: t.String()})
 		}
 	}
-	ids = append(ids, TypeFile+":"+clean, TypePage+":"+strings.TrimSuffix(clean, ".md"), TypeRun+":"+key)
+	ids = append(ids, claims.FileNode(clean), claims.PageNode(strings.TrimSuffix(clean, ".md")), claims.RunNode(key))
 	for _, id := range ids {
 		if n, ok := g.Node(id); ok {
 			return n, true
@@ -221,7 +225,7 @@ func (k *Knowledge) neighbors(out *LookupJSON, n Node) {
 	}
 	for kind, list := range byKind {
 		slices.SortStableFunc(list, func(a, b LookupNeighbor) int {
-			return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(typeOrder(a.Type), typeOrder(b.Type)), cmp.Compare(a.ID, b.ID))
+			return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(typeOrder(a.Type), typeOrder(b.Type)), a.ID.Compare(b.ID))
 		})
 		if len(list) > MaxNeighborsPerKind {
 			out.Truncated["neighbors."+kind] = len(list) - MaxNeighborsPerKind
@@ -279,24 +283,24 @@ func (k *Knowledge) documents(out *LookupJSON, n Node) {
 	if key := mentionKey(n); key != "" {
 		kb := []byte(key)
 		// The node id is made only for the few documents that hold the key.
-		check := func(typ, docKey string, d *claims.Doc) {
+		check := func(id NodeID, d *claims.Doc) {
 			if !bytes.Contains(d.Body, kb) {
 				return
 			}
-			i, ok := g.ids[typ+":"+docKey]
+			i, ok := g.ids[id]
 			if ok && i != g.ids[n.ID] && !covering[i] && !mentioning[i] && hasWordBytes(d.Body, kb) {
 				mentioning[i] = true
 			}
 		}
 		m := k.in.Model
 		for _, r := range m.Requirements {
-			check(TypeRequirement, r.ID, &r.Doc)
+			check(claims.RequirementNode(r.ID), &r.Doc)
 		}
 		for _, d := range m.Decisions {
-			check(TypeDecision, d.ID, &d.Doc)
+			check(claims.DecisionNode(d.ID), &d.Doc)
 		}
 		for _, p := range m.Pages {
-			check(TypePage, p.Path, &p.Doc)
+			check(claims.PageNode(p.Path), &p.Doc)
 		}
 	}
 	for i := range covering {
@@ -311,7 +315,7 @@ func (k *Knowledge) documents(out *LookupJSON, n Node) {
 func mentionKey(n Node) string {
 	switch n.Type {
 	case TypeRequirement, TypeDecision, TypeRun:
-		return localID(n.ID)
+		return n.ID.Key
 	case TypeSymbol, TypeTest:
 		return n.Symbol
 	case TypeFile:
@@ -389,15 +393,15 @@ func (k *Knowledge) claims(out *LookupJSON, n Node) {
 // targetIndex maps node ids to the report's code targets that concern
 // them, in ref order: a target's own node and its file's, and every node
 // that links it.
-func (k *Knowledge) targetIndex() map[string][]int {
+func (k *Knowledge) targetIndex() map[NodeID][]int {
 	k.targetsOnce.Do(func() {
-		k.targetsBy = map[string][]int{}
+		k.targetsBy = map[NodeID][]int{}
 		for i, ts := range k.in.Report.Targets {
-			keys := []string{TargetNodeID(ts.Target), TypeFile + ":" + ts.Target.Path}
+			keys := []NodeID{TargetNodeID(ts.Target), claims.FileNode(ts.Target.Path)}
 			for _, u := range ts.Uses {
 				keys = append(keys, u.Node)
 			}
-			slices.Sort(keys)
+			slices.SortFunc(keys, NodeID.Compare)
 			for _, key := range slices.Compact(keys) {
 				k.targetsBy[key] = append(k.targetsBy[key], i)
 			}
@@ -410,20 +414,26 @@ func (k *Knowledge) targetIndex() map[string][]int {
 // role and target ("implements src/a.go@F").
 func (k *Knowledge) claimText(u codeanchors.Use, t claims.Target) string {
 	if u.Role == codeanchors.RoleClaims {
-		if text, ok := k.claimTexts()[u.Node+"\x00"+u.Pos.String()]; ok {
+		if text, ok := k.claimTexts()[claimAt{u.Node, u.Pos}]; ok {
 			return text
 		}
 	}
 	return u.Role + " " + t.String()
 }
 
+// claimAt is a claim's node and position.
+type claimAt struct {
+	node NodeID
+	pos  claims.Pos
+}
+
 // claimTexts maps a claim's node and position to its text.
-func (k *Knowledge) claimTexts() map[string]string {
+func (k *Knowledge) claimTexts() map[claimAt]string {
 	k.textsOnce.Do(func() {
-		k.texts = map[string]string{}
-		each(k.in.Model, func(id string, d *claims.Doc) {
+		k.texts = map[claimAt]string{}
+		each(k.in.Model, func(id NodeID, d *claims.Doc) {
 			for _, c := range d.Claims {
-				k.texts[id+"\x00"+c.Pos.String()] = c.Text
+				k.texts[claimAt{id, c.Pos}] = c.Text
 			}
 		})
 	})
@@ -457,24 +467,24 @@ func (k *Knowledge) drift(out *LookupJSON, n Node) {
 
 // driftIndex maps node ids to the check entries that concern them, in
 // check order.
-func (k *Knowledge) driftIndex() map[string][]int {
+func (k *Knowledge) driftIndex() map[NodeID][]int {
 	k.driftOnce.Do(func() {
 		byRef := map[string]claims.Target{}
 		for _, ts := range k.in.Report.Targets {
 			byRef[ts.Target.String()] = ts.Target
 		}
-		k.driftBy = map[string][]int{}
+		k.driftBy = map[NodeID][]int{}
 		for i, t := range k.check.Targets {
 			if t.State == string(codeanchors.Linked) {
 				continue
 			}
 			keys := slices.Clone(t.ClaimedBy)
 			if tg, ok := byRef[t.Ref]; ok {
-				keys = append(keys, TargetNodeID(tg), TypeFile+":"+tg.Path)
-			} else {
-				keys = append(keys, t.Ref) // run:ID
+				keys = append(keys, TargetNodeID(tg), claims.FileNode(tg.Path))
+			} else if id, err := claims.ParseNodeID(t.Ref); err == nil {
+				keys = append(keys, id) // run:ID, or a parent link's requirement:PARENT
 			}
-			slices.Sort(keys)
+			slices.SortFunc(keys, NodeID.Compare)
 			for _, key := range slices.Compact(keys) {
 				k.driftBy[key] = append(k.driftBy[key], i)
 			}
@@ -490,7 +500,7 @@ func (k *Knowledge) evidence(out *LookupJSON, n Node) {
 	for _, es := range k.in.Report.Evidence {
 		ev := es.Evidence
 		switch {
-		case n.ID == TypeRequirement+":"+ev.Req, n.ID == TypeRun+":"+ev.Run:
+		case n.ID == claims.RequirementNode(ev.Req), n.ID == claims.RunNode(ev.Run):
 		case n.Type == TypeTest && slices.ContainsFunc(ev.Tests, func(t codeanchors.EvidenceTest) bool { return t.Target == n.Ref() }):
 		default:
 			continue

@@ -44,7 +44,7 @@ func knowledgeOf(t testing.TB, files map[string]string, lock *codeanchors.Lock) 
 			sources[name] = codeanchors.NewSource(codeanchors.Default, name, []byte(src))
 		}
 	}
-	return NewKnowledge(KnowledgeInput{Graph: g, Model: m, Report: rep, Sources: sources, Lang: "en", Search: NewSearch(g, m, func(string) string { return "" })})
+	return NewKnowledge(KnowledgeInput{Graph: g, Model: m, Report: rep, Sources: sources, Lang: "en", Search: NewSearch(g, m, func(NodeID) string { return "" })})
 }
 
 // lookupCases are the goldens of testdata/lookup: a key, a depth and a
@@ -113,7 +113,7 @@ func TestLookupGolden(t *testing.T) {
 func TestLookupContent(t *testing.T) {
 	k := lookupFixture(t)
 	l := k.Lookup("REQ-1", LookupOptions{Depth: 1})
-	if l.Entity == nil || l.Entity.ID != "requirement:REQ-1" || *l.Entity.Verified != true || *l.Entity.Implemented != true {
+	if l.Entity == nil || l.Entity.ID != nid("requirement:REQ-1") || *l.Entity.Verified != true || *l.Entity.Implemented != true {
 		t.Fatalf("entity %+v", l.Entity)
 	}
 	if len(l.Evidence) != 2 || l.Evidence[0].Run != "run-2" || l.Evidence[0].State != "linked" || l.Evidence[1].State != "stale" ||
@@ -130,7 +130,7 @@ func TestLookupContent(t *testing.T) {
 			t.Errorf("neighbors lack %s: %v", kind, slices.Sorted(maps.Keys(l.Neighbors)))
 		}
 	}
-	if docs := l.Documents; len(docs.Covering) != 1 || docs.Covering[0].ID != "page:guide" || len(docs.Mentioning) != 1 || docs.Mentioning[0].ID != "page:notes" {
+	if docs := l.Documents; len(docs.Covering) != 1 || docs.Covering[0].ID != nid("page:guide") || len(docs.Mentioning) != 1 || docs.Mentioning[0].ID != nid("page:notes") {
 		t.Errorf("documents %+v; want guide covering, notes mentioning", docs)
 	}
 
@@ -152,13 +152,13 @@ func TestLookupContent(t *testing.T) {
 		t.Errorf("unknown key: %+v", l)
 	}
 	for _, key := range []string{"requirement:REQ-1", "REQ-1", "content/requirements/REQ-1.md"} {
-		if l := k.Lookup(key, LookupOptions{}); l.Entity == nil || l.Entity.ID != "requirement:REQ-1" {
+		if l := k.Lookup(key, LookupOptions{}); l.Entity == nil || l.Entity.ID != nid("requirement:REQ-1") {
 			t.Errorf("Lookup(%q) entity %v", key, l.Entity)
 		}
 	}
 	for key, id := range map[string]string{"auth/login.go": "file:auth/login.go", "./auth/login.go": "file:auth/login.go", "guide": "page:guide",
 		"auth/login_test.go@TestLogin": "test:auth/login_test.go@TestLogin", "run-2": "run:run-2", "DEC-1": "decision:DEC-1"} {
-		if l := k.Lookup(key, LookupOptions{}); l.Entity == nil || l.Entity.ID != id {
+		if l := k.Lookup(key, LookupOptions{}); l.Entity == nil || l.Entity.ID.String() != id {
 			t.Errorf("Lookup(%q) entity %v, want %s", key, l.Entity, id)
 		}
 	}
@@ -168,7 +168,7 @@ func TestLookupContent(t *testing.T) {
 func TestLookupBounds(t *testing.T) {
 	in := manyCallers(MaxNeighborsPerKind + 5)
 	g := Build(in)
-	k := NewKnowledge(KnowledgeInput{Graph: g, Model: in.Model, Report: &codeanchors.Report{}, Lang: "en", Search: NewSearch(g, in.Model, func(string) string { return "" })})
+	k := NewKnowledge(KnowledgeInput{Graph: g, Model: in.Model, Report: &codeanchors.Report{}, Lang: "en", Search: NewSearch(g, in.Model, func(NodeID) string { return "" })})
 	l := k.Lookup("core/f.go@F", LookupOptions{})
 	if l.Entity == nil || len(l.Neighbors[codeanchors.EdgeCalls]) != MaxNeighborsPerKind || l.Truncated["neighbors."+codeanchors.EdgeCalls] != 5 {
 		t.Errorf("calls: %d listed, truncated %v", len(l.Neighbors[codeanchors.EdgeCalls]), l.Truncated)
@@ -227,7 +227,7 @@ func declaredLinks(l LookupJSON) []string {
 	for _, kind := range slices.Sorted(maps.Keys(l.Neighbors)) {
 		for _, nb := range l.Neighbors[kind] {
 			if nb.Distance == 1 && nb.Relation != Located {
-				out = append(out, kind+" "+nb.ID)
+				out = append(out, kind+" "+nb.ID.String())
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"github.com/tracewiki/tracewiki/claims"
+
 	"path"
 	"slices"
 	"strings"
@@ -74,15 +76,16 @@ func (g *Graph) Neighborhood(q Query) NeighborhoodJSON {
 		}
 	}
 	for _, k := range []struct {
-		key, typ string
-		field    **string
+		key   string
+		typ   claims.NodeType
+		field **string
 	}{{q.ReqKey, TypeRequirement, &nb.ReqKey}, {q.IssueKey, TypeDecision, &nb.IssueKey}} {
 		if k.key == "" {
 			continue
 		}
 		key := k.key
 		*k.field = &key
-		if i, ok := g.ids[k.typ+":"+key]; ok {
+		if i, ok := g.ids[NodeID{Type: k.typ, Key: key}]; ok {
 			starts = append(starts, i)
 		} else {
 			nb.Unknown = append(nb.Unknown, key)
@@ -99,7 +102,7 @@ func clampDepth(d int) int {
 
 // NeighborhoodOf is the neighborhood of the given nodes, with no query
 // keys: the twin of a node's page.
-func (g *Graph) NeighborhoodOf(ids []string, depth int) Neighborhood {
+func (g *Graph) NeighborhoodOf(ids []NodeID, depth int) Neighborhood {
 	nb := Neighborhood{
 		ProjectID: g.ProjectID, Depth: clampDepth(depth),
 		Nodes: []Node{}, Edges: []Edge{}, Unknown: []string{}, StaleRefs: []string{},
@@ -163,7 +166,7 @@ func (g *Graph) walk(starts []int32, nb *Neighborhood) {
 		n := g.Nodes[i]
 		nb.Nodes = append(nb.Nodes, n)
 		if n.Stale {
-			nb.StaleRefs = append(nb.StaleRefs, n.ID)
+			nb.StaleRefs = append(nb.StaleRefs, n.ID.String())
 		}
 	}
 	for _, e := range edges {

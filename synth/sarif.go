@@ -210,7 +210,7 @@ func (f Finding) message() string {
 		fmt.Fprintf(&b, " Note: %s.", f.Verdict.Note)
 	}
 	if len(f.ClaimedBy) > 0 {
-		fmt.Fprintf(&b, " Relied on by %s.", strings.Join(f.ClaimedBy, ", "))
+		fmt.Fprintf(&b, " Relied on by %s.", joinIDs(f.ClaimedBy, ", "))
 	}
 	return b.String()
 }
@@ -221,7 +221,7 @@ func (f Finding) message() string {
 func (f Finding) fingerprint() string {
 	key := f.Ref + "\n" + string(f.Verdict.Reason)
 	if f.Kind != LinkTarget {
-		key += "\n" + strings.Join(f.ClaimedBy, ",")
+		key += "\n" + joinIDs(f.ClaimedBy, ",")
 	}
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:16])
@@ -231,13 +231,13 @@ func (f Finding) fingerprint() string {
 func (u Written) says() string {
 	switch u.Role {
 	case codeanchors.RoleClaims:
-		return u.Node + " claims this"
+		return u.Node.String() + " claims this"
 	case codeanchors.RoleEvidences:
-		return u.Node + " is evidenced by this run"
+		return u.Node.String() + " is evidenced by this run"
 	case KindParent:
-		return u.Node + " refines this parent"
+		return u.Node.String() + " refines this parent"
 	}
-	return u.Node + " " + u.Role + " this"
+	return u.Node.String() + " " + u.Role + " this"
 }
 
 func (p Place) physical() sarifPhysicalLocation {

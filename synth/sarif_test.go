@@ -296,7 +296,7 @@ func checkWrittenLines(t *testing.T, fx sarifFixture, ref, msg string, related [
 		if r.Target.String() == ref {
 			for _, u := range r.Uses {
 				want = append(want, u.Pos.Line)
-				if !strings.Contains(msg, u.Node) {
+				if !strings.Contains(msg, u.Node.String()) {
 					t.Errorf("%s: message %q does not name %s", ref, msg, u.Node)
 				}
 			}

@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"github.com/tracewiki/tracewiki/claims"
+
 	"bytes"
 	"cmp"
 	"fmt"
@@ -65,7 +67,13 @@ const KnowledgeSchemaVersion = 1
 
 // NodeTypes lists every node type in the order of SPEC 3: the values
 // search's --kind accepts.
-var NodeTypes = []string{TypeRequirement, TypeDecision, TypeSymbol, TypeTest, TypeRun, TypePage, TypeFile, "document"}
+var NodeTypes = func() []string {
+	var out []string
+	for _, t := range claims.NodeTypes {
+		out = append(out, string(t))
+	}
+	return out
+}()
 
 // Search fields, as --explain names them.
 const (
@@ -124,22 +132,14 @@ type searchFields struct {
 func NewSearchIndex(entries []SearchEntry) *SearchIndex {
 	ix := &SearchIndex{entries: entries, folded: make([]searchFields, len(entries))}
 	for i, e := range entries {
-		local := localID(e.ID)
+		local := e.ID.Key
 		ix.folded[i] = searchFields{
-			id: fold(e.ID), local: fold(local), title: fold(e.Title), path: fold(e.Path), text: fold(e.Text),
+			id: fold(e.ID.String()), local: fold(local), title: fold(e.Title), path: fold(e.Path), text: fold(e.Text),
 			titleTerms: strings.Join(searchTerms(fold(e.Title)), " "),
 			local0:     local, title0: e.Title, path0: e.Path, text0: e.Text,
 		}
 	}
 	return ix
-}
-
-// localID is a node id without its type: "REQ-3" of "requirement:REQ-3".
-func localID(id string) string {
-	if _, local, ok := strings.Cut(id, ":"); ok {
-		return local
-	}
-	return id
 }
 
 // Search ranks the index for query. An empty query matches nothing.
@@ -153,7 +153,7 @@ func (ix *SearchIndex) Search(query string, o SearchOptions) SearchResults {
 	terms := searchTerms(fold(query))
 	for _, r := range ranked[:min(len(ranked), o.Limit)] {
 		e, f := ix.entries[r.Index], &ix.folded[r.Index]
-		h := SearchHit{ID: e.ID, Type: e.Type, Title: e.Title, Path: e.Path, Score: r.Score, Excerpt: excerpt(e.Text, f.text, terms)}
+		h := SearchHit{ID: e.ID.String(), Type: string(e.Type), Title: e.Title, Path: e.Path, Score: r.Score, Excerpt: excerpt(e.Text, f.text, terms)}
 		if o.Explain {
 			h.Matched = f.matched(terms, r.Score)
 		}
@@ -182,7 +182,7 @@ func (ix *SearchIndex) Rank(query, kind string) []Ranked {
 	whole := strings.Join(terms, " ")
 	var out []Ranked
 	for i := range ix.entries {
-		if kind != "" && ix.entries[i].Type != kind {
+		if kind != "" && string(ix.entries[i].Type) != kind {
 			continue
 		}
 		if s := ix.folded[i].score(whole, terms); s > 0 {
@@ -191,17 +191,17 @@ func (ix *SearchIndex) Rank(query, kind string) []Ranked {
 	}
 	slices.SortFunc(out, func(a, b Ranked) int {
 		ea, eb := &ix.entries[a.Index], &ix.entries[b.Index]
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(typeOrder(ea.Type), typeOrder(eb.Type)), cmp.Compare(ea.ID, eb.ID))
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(typeOrder(ea.Type), typeOrder(eb.Type)), ea.ID.Compare(eb.ID))
 	})
 	return out
 }
 
 // typeOrder is a node type's place in SPEC 3's order; unknown types last.
-func typeOrder(t string) int {
-	if i := slices.Index(NodeTypes, t); i >= 0 {
+func typeOrder(t claims.NodeType) int {
+	if i := t.Rank(); i >= 0 {
 		return i
 	}
-	return len(NodeTypes)
+	return len(claims.NodeTypes)
 }
 
 // score is the tier an entry reaches for the folded query (its terms

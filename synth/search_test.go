@@ -47,7 +47,7 @@ func TestLockFile(t *testing.T) { lockFile() }
 func searchIndexOf(t testing.TB, files map[string]string) (*SearchIndex, *Graph) {
 	t.Helper()
 	g, _, m := buildGraph(t, files, slices.Sorted(maps.Keys(files)), codeanchors.NewLock())
-	idx := NewSearch(g, m, func(string) string { return "" })
+	idx := NewSearch(g, m, func(NodeID) string { return "" })
 	return NewSearchIndex(idx.Entries), g
 }
 
@@ -99,7 +99,7 @@ func TestSearchRanking(t *testing.T) {
 	}
 	for _, confusable := range []string{"Blocklist", "unlockAll", "mdWalker.block", "clock"} {
 		for _, r := range ix2.Rank("lock", "") {
-			if e := ix2.entries[r.Index]; strings.HasSuffix(e.ID, "@"+confusable) && r.Score != ScoreSubstring {
+			if e := ix2.entries[r.Index]; strings.HasSuffix(e.ID.Key, "@"+confusable) && r.Score != ScoreSubstring {
 				t.Errorf(`Rank("lock"): %s scores %d, want %d (a substring only)`, e.ID, r.Score, ScoreSubstring)
 			}
 		}
@@ -114,7 +114,7 @@ func TestSearchKindFilter(t *testing.T) {
 		for _, kind := range NodeTypes {
 			var want []Ranked
 			for _, r := range all {
-				if ix.entries[r.Index].Type == kind {
+				if string(ix.entries[r.Index].Type) == kind {
 					want = append(want, r)
 				}
 			}
@@ -125,7 +125,7 @@ func TestSearchKindFilter(t *testing.T) {
 		// Ties: by type order, then id.
 		for i := 1; i < len(all); i++ {
 			a, b := ix.entries[all[i-1].Index], ix.entries[all[i].Index]
-			if all[i-1].Score == all[i].Score && (typeOrder(a.Type) > typeOrder(b.Type) || a.Type == b.Type && a.ID >= b.ID) {
+			if all[i-1].Score == all[i].Score && (typeOrder(a.Type) > typeOrder(b.Type) || a.Type == b.Type && a.ID.Compare(b.ID) >= 0) {
 				t.Errorf("Rank(%q): %s before %s at score %d", q, a.ID, b.ID, all[i].Score)
 			}
 		}
