@@ -102,8 +102,8 @@ func Extract(path string, src []byte) (*lang.File, error) {
 	if l.err != nil {
 		return nil, fail(l.err)
 	}
-	p := &parser{src: src, path: path, script: strings.HasSuffix(strings.ToLower(path), ".kts")}
-	p.toks = make([]tok, 0, len(l.toks))
+	p := &parser{src: src, str: string(src), path: path, script: strings.HasSuffix(strings.ToLower(path), ".kts")}
+	p.toks = l.toks[:0] // comments removed in place
 	for _, t := range l.toks {
 		if t.kind != tComment {
 			p.toks = append(p.toks, t)
@@ -146,6 +146,7 @@ type decl struct {
 // parser walks the tokens of one file, comments removed.
 type parser struct {
 	src         []byte
+	str         string // src as a string, once: token texts are slices of it
 	path        string
 	script      bool // a .kts file: top-level statements are allowed
 	toks        []tok
@@ -171,7 +172,7 @@ func (p *parser) text(i int) string {
 		return ""
 	}
 	t := p.toks[i]
-	return string(p.src[t.off:t.end])
+	return p.str[t.off:t.end]
 }
 
 func (p *parser) is(i int, s string) bool {

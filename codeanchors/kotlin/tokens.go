@@ -53,7 +53,7 @@ func (p *parser) hashTokens() []lang.Token {
 	out := make([]lang.Token, 0, n)
 	emit := func(i int, line int32) {
 		t := p.toks[i]
-		text := string(p.src[t.off:t.end])
+		text := p.str[t.off:t.end]
 		if t.kind == tString {
 			text = normalizeString(text)
 		}
