@@ -52,10 +52,11 @@ func TestHighlightLexer(t *testing.T) {
 // chromaGaps are the golden lines where chroma 2's Kotlin lexer gives error
 // tokens, by case and line of its source, with the construct it misses.
 var chromaGaps = map[string]string{
-	"annotations.txtar:10":  "an annotation list @[A B]",
-	"enums_nested.txtar:37": "an object expression object : T { in a property",
-	"extensions.txtar:19":   "a function-type receiver fun (() -> Unit).f()",
-	"properties.txtar:25":   "a generic extension property val <T> List<T>.x",
-	"properties.txtar:28":   "a destructuring declaration val (a, b) = ...",
-	"strings.txtar:11":      "a raw string ending in more than three quotes",
+	"annotations.txtar:10":       "an annotation list @[A B]",
+	"expression_bodies.txtar:52": "a label on a lambda run outer@{",
+	"enums_nested.txtar:37":      "an object expression object : T { in a property",
+	"extensions.txtar:19":        "a function-type receiver fun (() -> Unit).f()",
+	"properties.txtar:25":        "a generic extension property val <T> List<T>.x",
+	"properties.txtar:28":        "a destructuring declaration val (a, b) = ...",
+	"strings.txtar:11":           "a raw string ending in more than three quotes",
 }

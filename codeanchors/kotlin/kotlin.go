@@ -1011,6 +1011,9 @@ func (p *parser) continues(last, next int) bool {
 			return true
 		}
 	}
+	if p.annotationEnds(last) {
+		return true // an annotated expression: @Suppress("x") on its own line
+	}
 	if p.is(last, ")") {
 		o := int(p.match[last]) - 1
 		switch {
@@ -1021,6 +1024,18 @@ func (p *parser) continues(last, next int) bool {
 		}
 	}
 	return false
+}
+
+// annotationEnds reports whether token k ends an annotation (@a.B or
+// @a.B(...)): not a label (return@outer, loop@).
+func (p *parser) annotationEnds(k int) bool {
+	if p.is(k, ")") {
+		k = int(p.match[k]) - 1
+	}
+	for p.ident(k) && p.is(k-1, ".") {
+		k -= 2
+	}
+	return p.ident(k) && p.is(k-1, "@") && !p.adjacent(k-2, k-1)
 }
 
 // bodyCalls records the call sites of the body tokens [lo, hi) of the
