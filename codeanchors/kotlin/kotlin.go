@@ -22,7 +22,7 @@ import (
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
-const Parser = "kotlin/scan@1"
+const Parser = "kotlin/scan@2"
 
 // maxNesting bounds how deeply declarations nest, so that no input recurses
 // without bound.
