@@ -1108,13 +1108,16 @@ func (cm *cmake) sourceDir(f *cmakeFile, v string) (string, bool) {
 		}
 	}
 	if name, ok := strings.CutSuffix(v, "_SOURCE_DIR"); ok {
-		for d := f.dir; ; d = dirOf(d) {
-			if g := cm.files[d]; g != nil && g.project == name {
-				return d, true
+		// A project's source dir is global (a cache variable): the one
+		// folder whose CMakeLists.txt declares that project.
+		found, n := "", 0
+		for _, d := range slices.Sorted(maps.Keys(cm.files)) {
+			if cm.files[d].project == name {
+				found, n = d, n+1
 			}
-			if d == "" {
-				break
-			}
+		}
+		if n == 1 {
+			return found, true
 		}
 	}
 	return "", false

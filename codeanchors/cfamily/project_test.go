@@ -343,3 +343,29 @@ func TestLinkerAdapter(t *testing.T) {
 		t.Errorf("ResolveCall = %v, %v", ref, ok)
 	}
 }
+
+// TestIncludesCMakeSiblingProject checks the googletest layout: googlemock
+// builds against ${gtest_SOURCE_DIR}, a sibling folder's project.
+func TestIncludesCMakeSiblingProject(t *testing.T) {
+	files := []*lang.File{
+		cfile("googletest/include/gtest/gtest.h", nil),
+		cfile("googlemock/src/gmock.cc", []string{`"gtest/gtest.h"`, `"gmock/gmock.h"`, `"absl/flags/flag.h"`}),
+		cfile("googlemock/include/gmock/gmock.h", []string{`"gtest/gtest.h"`}),
+	}
+	project := map[string][]byte{
+		"CMakeLists.txt":            []byte("project(googletest-distribution)\nadd_subdirectory(googlemock)\n"),
+		"googletest/CMakeLists.txt": []byte("project(gtest)\n"),
+		"googlemock/CMakeLists.txt": []byte(`project(gmock)
+set(gmock_build_include_dirs
+  "${gmock_SOURCE_DIR}/include"
+  "${gmock_SOURCE_DIR}"
+  "${gtest_SOURCE_DIR}/include"
+  "${gtest_SOURCE_DIR}")
+include_directories(${gmock_build_include_dirs})
+`),
+	}
+	l := newLinker(files, project)
+	checkImports(t, l, "googlemock/src/gmock.cc", []string{"googlemock/include/gmock/gmock.h", "googletest/include/gtest/gtest.h"},
+		[]string{`"absl/flags/flag.h" (no code file of that name in the including folder or its 4 include dirs)`})
+	checkImports(t, l, "googlemock/include/gmock/gmock.h", []string{"googletest/include/gtest/gtest.h"}, nil)
+}
