@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // phpCorpus is the real-code corpus: the PHP libraries Debian installs
@@ -92,72 +93,20 @@ func reference(t *testing.T, files []string) map[string]refFile {
 	return refs
 }
 
-// agreement compares Extract with the reference over files: symbols the
-// reference finds twice in a file are ambiguous for both.
-type agreement struct {
-	files, symbols, names, starts, ends int
-	diffs                               []string
-}
-
-func compare(t *testing.T, files []string, read func(string) []byte) agreement {
+// compare compares Extract with the reference over files: a name the
+// reference finds twice in a file is ambiguous for it.
+func compare(t *testing.T, files []string, read func(string) []byte) *langtest.Agreement {
 	t.Helper()
 	refs := reference(t, files)
-	var a agreement
+	a := &langtest.Agreement{Reference: "php-parser"}
 	for _, p := range files {
 		r := refs[p]
-		src := read(p)
-		f, err := Extract(p, src)
-		if r.Error != "" {
-			// A file the reference refuses is no measure of names.
-			continue
-		}
-		a.files++
-		if err != nil {
-			a.symbols += len(r.Symbols)
-			a.diffs = append(a.diffs, fmt.Sprintf("%s: %v (the reference parses it)", p, err))
-			continue
-		}
-		count := map[string]int{}
+		ref := langtest.RefFile{Error: r.Error}
 		for _, s := range r.Symbols {
-			count[s.Name]++
+			ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: s.Name, Start: s.Start, End: s.End})
 		}
-		got := map[string]refSymbol{}
-		for _, s := range f.Symbols {
-			got[s.Name] = refSymbol{s.Name, s.Start, s.End}
-		}
-		for _, s := range r.Symbols {
-			a.symbols++
-			if count[s.Name] > 1 {
-				if slices.Contains(f.Ambiguous, s.Name) {
-					a.names++
-					a.starts++
-					a.ends++
-				} else {
-					a.diffs = append(a.diffs, fmt.Sprintf("%s: %s is defined %d times, not ambiguous", p, s.Name, count[s.Name]))
-				}
-				continue
-			}
-			g, ok := got[s.Name]
-			if !ok {
-				a.diffs = append(a.diffs, fmt.Sprintf("%s: missing %s %d-%d", p, s.Name, s.Start, s.End))
-				continue
-			}
-			delete(got, s.Name)
-			a.names++
-			if g.Start == s.Start {
-				a.starts++
-			}
-			if g.End == s.End {
-				a.ends++
-			}
-			if g.Start != s.Start || g.End != s.End {
-				a.diffs = append(a.diffs, fmt.Sprintf("%s: %s %d-%d, reference %d-%d", p, s.Name, g.Start, g.End, s.Start, s.End))
-			}
-		}
-		for _, g := range got {
-			a.symbols++ // an extra symbol counts against names
-			a.diffs = append(a.diffs, fmt.Sprintf("%s: extra %s %d-%d", p, g.Name, g.Start, g.End))
-		}
+		f, err := Extract(p, read(p))
+		a.Add(p, f, err, ref)
 	}
 	return a
 }
@@ -184,16 +133,5 @@ func TestConformance(t *testing.T) {
 		}
 		return data
 	})
-	pct := func(n int) float64 { return 100 * float64(n) / float64(max(a.symbols, 1)) }
-	t.Logf("%d files, %d symbols: names %.2f%%, starts %.2f%%, ends %.2f%%", a.files, a.symbols, pct(a.names), pct(a.starts), pct(a.ends))
-	for i, d := range a.diffs {
-		if i == 30 {
-			t.Logf("... %d more", len(a.diffs)-30)
-			break
-		}
-		t.Log(d)
-	}
-	if a.symbols < 1000 || pct(a.names) < 99.5 || pct(a.starts) < 99 || pct(a.ends) < 99 {
-		t.Errorf("agreement below the bar (1,000 symbols, names 99.5%%, starts and ends 99%%)")
-	}
+	a.Report(t, phpCorpus, langtest.Corpus)
 }

@@ -7,71 +7,35 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest/enginetest"
 	"github.com/tracewiki/tracewiki/codeanchors/php"
 )
 
-// driftCase captures target in before and judges it in after, through the
-// engine's registry (so the PHP plug-in is registered).
-func driftCase(t *testing.T, target, before, after string) codeanchors.Verdict {
-	t.Helper()
-	tg, err := claims.ParseTarget(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s0 := codeanchors.NewSource(codeanchors.Default, tg.Path, []byte(before))
-	if s0.ParseErr != nil {
-		t.Fatal(s0.ParseErr)
-	}
-	a, err := codeanchors.Capture(tg, codeanchors.Resolve(tg, nil, s0), s0, "t", "me")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Parser != php.Parser {
-		t.Fatalf("captured with %s, want %s", a.Parser, php.Parser)
-	}
-	s1 := codeanchors.NewSource(codeanchors.Default, tg.Path, []byte(after))
-	return codeanchors.Judge(&a, codeanchors.Resolve(tg, &a, s1))
-}
-
 func TestPHPDrift(t *testing.T) {
-	const target = "src/Bank/Account.php@Account.deposit"
-	tests := []struct {
-		name  string
-		after string
-		want  codeanchors.Verdict
-	}{
-		{"unchanged", phpSample, codeanchors.Verdict{State: codeanchors.Linked, Start: 13, End: 20}},
-		{"moved", strings.Replace(phpSample, "use InvalidArgumentException;\n", "use InvalidArgumentException;\nuse RuntimeException;\n\nconst LIMIT = 10;\n", 1),
-			codeanchors.Verdict{State: codeanchors.Linked, Moved: true, Start: 16, End: 23}},
-		{"reformatted: joined lines, quotes, parentheses", strings.NewReplacer(
+	enginetest.Drift{Language: php.Language, Parser: php.Parser, Target: "src/Bank/Account.php@Account.deposit", Before: phpSample, Cases: []enginetest.DriftCase{
+		{Name: "unchanged", After: phpSample, Want: codeanchors.Verdict{State: codeanchors.Linked, Start: 13, End: 20}},
+		{Name: "moved", After: strings.Replace(phpSample, "use InvalidArgumentException;\n", "use InvalidArgumentException;\nuse RuntimeException;\n\nconst LIMIT = 10;\n", 1),
+			Want: codeanchors.Verdict{State: codeanchors.Linked, Moved: true, Start: 16, End: 23}},
+		{Name: "reformatted", After: strings.NewReplacer(
 			"        if ($amount <= 0 || $this->closed && !$this->overdraft) {\n            throw new InvalidArgumentException('zero');\n        }\n",
 			"        if ($amount <= 0 || ($this->closed && !$this->overdraft)) { throw new InvalidArgumentException(\"zero\"); }\n",
-		).Replace(phpSample), codeanchors.Verdict{State: codeanchors.Linked, Reformatted: true, Start: 13, End: 18}},
-		{"trailing comma and comment", strings.Replace(phpSample, "public function deposit(int $amount): int",
+		).Replace(phpSample), Want: codeanchors.Verdict{State: codeanchors.Linked, Reformatted: true, Start: 13, End: 18}},
+		{Name: "trailing comma and comment", After: strings.Replace(phpSample, "public function deposit(int $amount): int",
 			"public function deposit(\n        int $amount, // in cents\n    ): int", 1),
-			codeanchors.Verdict{State: codeanchors.Linked, Reformatted: true, Start: 13, End: 22}},
-		{"semantic parentheses", strings.Replace(phpSample, "$amount <= 0 || $this->closed && !$this->overdraft", "($amount <= 0 || $this->closed) && !$this->overdraft", 1),
-			codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 20}},
-		{"escape in double quotes", strings.Replace(phpSample, "'zero'", `"zero\n"`, 1),
-			codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 20}},
-		{"changed", strings.Replace(phpSample, "$this->balance += $amount;", "$this->balance += $amount * 2;", 1),
-			codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 20}},
-		{"attribute added", strings.Replace(phpSample, "    /** Adds money. */\n", "    /** Adds money. */\n    #[Deprecated]\n", 1),
-			codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 21}},
-		{"vanished", strings.Replace(phpSample, "function deposit(", "function put(", 1),
-			codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.SymbolNotFound}},
-		{"does not parse", phpSample + "\nfunction broken( {\n",
-			codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.SymbolNotFound}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := driftCase(t, target, phpSample, tt.after)
-			got.Note = ""
-			if got != tt.want {
-				t.Errorf("Judge = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+			Want: codeanchors.Verdict{State: codeanchors.Linked, Reformatted: true, Start: 13, End: 22}},
+		{Name: "semantic parentheses", After: strings.Replace(phpSample, "$amount <= 0 || $this->closed && !$this->overdraft", "($amount <= 0 || $this->closed) && !$this->overdraft", 1),
+			Want: codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 20}},
+		{Name: "escape in double quotes", After: strings.Replace(phpSample, "'zero'", `"zero\n"`, 1),
+			Want: codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 20}},
+		{Name: "changed", After: strings.Replace(phpSample, "$this->balance += $amount;", "$this->balance += $amount * 2;", 1),
+			Want: codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 20}},
+		{Name: "attribute added", After: strings.Replace(phpSample, "    /** Adds money. */\n", "    /** Adds money. */\n    #[Deprecated]\n", 1),
+			Want: codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.ContentChanged, Start: 13, End: 21}},
+		{Name: "vanished", After: strings.Replace(phpSample, "function deposit(", "function put(", 1),
+			Want: codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.SymbolNotFound}},
+		{Name: "does not parse", After: phpSample + "\nfunction broken( {\n",
+			Want: codeanchors.Verdict{State: codeanchors.Stale, Reason: codeanchors.SymbolNotFound}},
+	}}.Run(t)
 }
 
 // phpSample is the class the drift tests change.

@@ -1,8 +1,6 @@
 package php
 
 import (
-	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,61 +12,22 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
-func readCases(tb testing.TB) []langtest.Case {
-	return langtest.ReadCases(tb, "extract", func(name string) bool { return strings.HasSuffix(name, ".php") }, "a .php source")
+// suite is PHP's golden suite: the testdata/extract/*.txtar cases, in the
+// [langtest.ColonSections] format.
+var suite = langtest.Suite{
+	Dir:      "extract",
+	Ext:      []string{".php"},
+	Extract:  Extract,
+	Sections: func(_ langtest.Case, f *lang.File, err error) []txtar.File { return langtest.ColonSections(f, err) },
 }
 
-// sections renders what Extract gives for a case.
-func sections(f *lang.File, err error) []txtar.File {
-	if err != nil {
-		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
-	}
-	var syms, imps, calls bytes.Buffer
-	for _, s := range f.Symbols {
-		fmt.Fprintf(&syms, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
-	}
-	for _, n := range f.Ambiguous {
-		fmt.Fprintf(&syms, "ambiguous %s\n", n)
-	}
-	for i, p := range f.Imports {
-		if f.ImportNames[i] != "" {
-			fmt.Fprintf(&imps, "%s as %s\n", p, f.ImportNames[i])
-		} else {
-			fmt.Fprintf(&imps, "%s\n", p)
-		}
-	}
-	for _, c := range f.Calls {
-		q := c.Name
-		if c.Qual != "" {
-			q = c.Qual + "::" + c.Name
-		}
-		fmt.Fprintf(&calls, "%d %s -> %s\n", c.Line, c.From, q)
-	}
-	out := []txtar.File{{Name: "symbols", Data: syms.Bytes()}}
-	if imps.Len() > 0 {
-		out = append(out, txtar.File{Name: "imports", Data: imps.Bytes()})
-	}
-	if calls.Len() > 0 {
-		out = append(out, txtar.File{Name: "calls", Data: calls.Bytes()})
-	}
-	return out
-}
+// readCases reads the golden cases.
+func readCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 
 // TestGolden extracts every testdata/extract case and compares with its
-// sections; -update rewrites them (refused when CI is set).
-func TestGolden(t *testing.T) {
-	langtest.RefuseUpdateInCI(t)
-	langtest.CheckGoldenDir(t, "extract")
-	for _, c := range readCases(t) {
-		f, err := Extract(c.Path, c.Src)
-		if err == nil {
-			langtest.CheckFile(t, c.Src, f)
-		}
-		input := txtar.File{Name: c.Path, Data: bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n"))}
-		langtest.CompareGolden(t, c.File, c.Comment, input, sections(f, err), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
-		langtest.ExpectCRLFNeutral(t, c.File, c.Path, c.Src, Extract, langtest.CheckFile)
-	}
-}
+// sections (-update rewrites them, refused when CI is set), with CRLF line
+// endings, and checks that hashes depend on a symbol's own text only.
+func TestGolden(t *testing.T) { suite.Run(t) }
 
 // TestGoldenConformance runs the php-parser reference on the golden cases
 // that parse: the tricky constructs must agree exactly.
@@ -89,11 +48,9 @@ func TestGoldenConformance(t *testing.T) {
 	}
 	slices.Sort(files)
 	a := compare(t, files, func(p string) []byte { return srcs[p] })
-	for _, d := range a.diffs {
-		t.Error(d)
-	}
-	if a.symbols < 30 {
-		t.Errorf("only %d symbols compared", a.symbols)
+	a.Report(t, "testdata/extract", langtest.Golden)
+	if a.RefSymbols < 30 {
+		t.Errorf("only %d symbols compared", a.RefSymbols)
 	}
 }
 
@@ -112,29 +69,7 @@ func TestErrors(t *testing.T) {
 
 // FuzzExtractPHP checks that Extract never panics and that what it returns
 // holds its invariants, or is an error naming the path.
-func FuzzExtractPHP(f *testing.F) {
-	for _, c := range readCases(f) {
-		f.Add(c.Src)
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		file, err := Extract("fuzz.php", src)
-		if err != nil {
-			if file != nil || !strings.HasPrefix(err.Error(), "fuzz.php:") {
-				t.Fatalf("Extract(%q) = %v, %v; want nil and a fuzz.php:LINE:COL error", src, file, err)
-			}
-			return
-		}
-		langtest.CheckFile(t, src, file)
-	})
-}
-
-// TestHashesContextFree checks that a symbol's hashes depend only on its
-// own text, whatever code precedes or follows it.
-func TestHashesContextFree(t *testing.T) {
-	if n := langtest.ExpectContextFree(t, Extract, readCases(t)); n < 20 {
-		t.Errorf("only %d variants compared: the property is not exercised", n)
-	}
-}
+func FuzzExtractPHP(f *testing.F) { suite.Fuzz(f, "fuzz.php") }
 
 type phpSource struct {
 	path string

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // Debian's Rust toolchain and its packaged crates build the reference;
@@ -123,107 +123,15 @@ func runSynref(t *testing.T, bin string, files []string) []synResult {
 	return res
 }
 
-// agreement counts how often Extract agrees with the reference.
-type agreement struct {
-	files, skipped       int
-	names, namesAgreed   int // names either side reports; those both report alike
-	ranges, starts, ends int // names both report as symbols; same start; same end
-	symbols              int // symbols the reference reports
-	disagreements        []string
-	errors               []string // files the reference parses and Extract refuses
-}
-
-func pct(n, d int) float64 {
-	if d == 0 {
-		return 100
+// refFile converts syn's result: symbols "name kind start-end".
+func refFile(r synResult) langtest.RefFile {
+	ref := langtest.RefFile{Ambiguous: r.Ambiguous, Error: r.Error}
+	for _, s := range r.Symbols {
+		var rs langtest.RefSymbol
+		fmt.Sscanf(s, "%s %s %d-%d", &rs.Name, &rs.Kind, &rs.Start, &rs.End)
+		ref.Symbols = append(ref.Symbols, rs)
 	}
-	return 100 * float64(n) / float64(d)
-}
-
-func (a *agreement) String() string {
-	return fmt.Sprintf("%d files (%d skipped: syn reports a syntax error), %d reference symbols; names %d/%d = %.3f%%; start %d/%d = %.3f%%; end %d/%d = %.3f%%",
-		a.files, a.skipped, a.symbols, a.namesAgreed, a.names, pct(a.namesAgreed, a.names),
-		a.starts, a.ranges, pct(a.starts, a.ranges), a.ends, a.ranges, pct(a.ends, a.ranges))
-}
-
-// compare adds one file: what Extract found (or its error) against the
-// reference.
-func (a *agreement) compare(file string, f *lang.File, err error, ref synResult) {
-	if ref.Error != "" {
-		a.skipped++
-		return
-	}
-	a.files++
-	if err != nil {
-		a.errors = append(a.errors, err.Error())
-	}
-	type entry struct {
-		kind       string // "" for ambiguous
-		start, end int
-	}
-	parse := func(syms, amb []string) map[string]entry {
-		m := map[string]entry{}
-		for _, s := range syms {
-			var e entry
-			var name string
-			fmt.Sscanf(s, "%s %s %d-%d", &name, &e.kind, &e.start, &e.end)
-			m[name] = e
-		}
-		for _, n := range amb {
-			m[n] = entry{}
-		}
-		return m
-	}
-	var mine []string
-	var amb []string
-	if f != nil {
-		for _, s := range f.Symbols {
-			mine = append(mine, fmt.Sprintf("%s %s %d-%d", s.Name, s.Kind, s.Start, s.End))
-		}
-		amb = f.Ambiguous
-	}
-	got, want := parse(mine, amb), parse(ref.Symbols, ref.Ambiguous)
-	a.symbols += len(ref.Symbols)
-	var names []string
-	for n := range got {
-		names = append(names, n)
-	}
-	for n := range want {
-		if _, ok := got[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		g, gok := got[n]
-		w, wok := want[n]
-		a.names++
-		switch {
-		case !gok:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %s %d-%d: missing", file, n, w.kind, w.start, w.end))
-			continue
-		case !wok:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %s %d-%d: unknown to syn", file, n, g.kind, g.start, g.end))
-			continue
-		case g.kind != w.kind:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: kind %q, syn %q (\"\" is ambiguous)", file, n, g.kind, w.kind))
-			continue
-		}
-		a.namesAgreed++
-		if g.kind == "" {
-			continue
-		}
-		a.ranges++
-		if g.start == w.start {
-			a.starts++
-		}
-		if g.end == w.end {
-			a.ends++
-		}
-		if g.start != w.start || g.end != w.end {
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: lines %d-%d, syn %d-%d", file, n, g.start, g.end, w.start, w.end))
-		}
-	}
+	return ref
 }
 
 // TestConformance compares Extract with the syn parser (testdata/synref,
@@ -245,7 +153,7 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	refs := runSynref(t, bin, files)
-	var golden agreement
+	golden := langtest.Agreement{Reference: "syn"}
 	for i, c := range cases {
 		f, err := Extract(c.Path, c.Src)
 		if err != nil && refs[i].Error == "" {
@@ -254,36 +162,20 @@ func TestConformance(t *testing.T) {
 		if err == nil && refs[i].Error != "" {
 			t.Errorf("%s: syn reports %s; Extract finds no error", c.File, refs[i].Error)
 		}
-		golden.compare(c.File, f, err, refs[i])
+		golden.Add(c.File, f, err, refFile(refs[i]))
 	}
-	t.Logf("testdata/extract: %s", &golden)
-	for _, d := range golden.disagreements {
-		t.Error(d)
-	}
+	golden.Report(t, "testdata/extract", langtest.Golden)
 
 	// The standard library (Debian rust-src) and the crates Debian packages
 	// for cargo (syn, proc-macro2, quote, unicode-ident): third-party style.
 	for _, root := range []string{rustSrc, debianRegistry} {
-		real := corpusAgreement(t, bin, root)
-		t.Logf("%s: %s", root, real)
-		if real.symbols < 1000 {
-			t.Errorf("%s: only %d reference symbols; want at least 1,000", root, real.symbols)
-		}
-		if p := pct(real.namesAgreed, real.names); p < 99.5 {
-			t.Errorf("%s: names agree %.3f%%, want at least 99.5%%", root, p)
-		}
-		if p := pct(real.starts, real.ranges); p < 99 {
-			t.Errorf("%s: range starts agree %.3f%%, want at least 99%%", root, p)
-		}
-		if p := pct(real.ends, real.ranges); p < 99 {
-			t.Errorf("%s: range ends agree %.3f%%, want at least 99%%", root, p)
-		}
+		corpusAgreement(t, bin, root).Report(t, root, langtest.Corpus)
 	}
 }
 
 // corpusAgreement compares Extract with the reference on every .rs file
-// below root, logging the first disagreements.
-func corpusAgreement(t *testing.T, bin, root string) *agreement {
+// below root.
+func corpusAgreement(t *testing.T, bin, root string) *langtest.Agreement {
 	t.Helper()
 	if _, err := os.Stat(root); err != nil {
 		t.Fatalf("the corpus %s is missing (test.sh installs its Debian package): %v", root, err)
@@ -304,7 +196,7 @@ func corpusAgreement(t *testing.T, bin, root string) *agreement {
 	}
 	slices.Sort(corpus)
 	refs := runSynref(t, bin, corpus)
-	real := &agreement{}
+	real := &langtest.Agreement{Reference: "syn"}
 	for i, line := range corpus {
 		p, rel, _ := strings.Cut(line, "\t")
 		src, err := os.ReadFile(p)
@@ -312,17 +204,7 @@ func corpusAgreement(t *testing.T, bin, root string) *agreement {
 			t.Fatal(err)
 		}
 		f, err := Extract(rel, src)
-		real.compare(rel, f, err, refs[i])
-	}
-	for i, d := range real.disagreements {
-		if i == 30 {
-			t.Logf("... and %d more", len(real.disagreements)-i)
-			break
-		}
-		t.Log(d)
-	}
-	for _, e := range real.errors {
-		t.Errorf("Extract refuses a file syn parses: %s", e)
+		real.Add(rel, f, err, refFile(refs[i]))
 	}
 	return real
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // debianRustfmt is Debian's rustfmt (package rustfmt, installed by
@@ -95,7 +96,7 @@ func TestRustfmtStability(t *testing.T) {
 		}
 	}
 	t.Logf("rustfmt over %d files in %d styles: %d symbols, %d reformatted, %d of them keep their token hash (%.2f%%)",
-		len(files), len(rustfmtStyles), symbols, reformatted, stable, pct(stable, reformatted))
+		len(files), len(rustfmtStyles), symbols, reformatted, stable, langtest.Percent(stable, reformatted))
 	for i, c := range changed {
 		if i == 20 {
 			t.Logf("... and %d more", len(changed)-i)
@@ -106,7 +107,7 @@ func TestRustfmtStability(t *testing.T) {
 	if reformatted < 200 {
 		t.Errorf("only %d symbols reformatted; the measure needs more", reformatted)
 	}
-	if p := pct(stable, reformatted); p < 99 {
+	if p := langtest.Percent(stable, reformatted); p < 99 {
 		t.Errorf("%.2f%% of reformatted symbols keep their token hash, want at least 99%%", p)
 	}
 }

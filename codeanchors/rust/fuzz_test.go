@@ -14,21 +14,7 @@ import (
 // returns holds its invariants (lines and offsets inside the input,
 // symbols sorted, tokens in order) or is an error naming the path. It is
 // seeded from the golden cases.
-func FuzzExtractRust(f *testing.F) {
-	for _, c := range readCases(f) {
-		f.Add(c.Src)
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		file, err := Extract("fuzz.rs", src)
-		if err != nil {
-			if file != nil || !strings.HasPrefix(err.Error(), "fuzz.rs:") {
-				t.Fatalf("Extract(%q) = %v, %v; want nil and a fuzz.rs:LINE:COL error", src, file, err)
-			}
-			return
-		}
-		langtest.CheckFile(t, src, file)
-	})
-}
+func FuzzExtractRust(f *testing.F) { suite.Fuzz(f, "fuzz.rs") }
 
 // BenchmarkExtractRust extracts the standard library's core/src (Debian
 // rust-src) and reports symbols/s and lines/s.

@@ -210,3 +210,42 @@ func CheckFileCalls(t *testing.T, src []byte, f *lang.File) {
 		}
 	}
 }
+
+// ColonSections is the other golden format (Rust's and PHP's): on an
+// error, one section "error"; else "symbols" (name kind start-end, then
+// "ambiguous name"), "imports" when there are some (PATH, or PATH as NAME)
+// and "calls" when there are some (LINE FROM -> QUAL::NAME).
+func ColonSections(f *lang.File, err error) []txtar.File {
+	if err != nil {
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
+	}
+	var syms, imps, calls bytes.Buffer
+	for _, s := range f.Symbols {
+		fmt.Fprintf(&syms, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
+	}
+	for _, n := range f.Ambiguous {
+		fmt.Fprintf(&syms, "ambiguous %s\n", n)
+	}
+	for i, p := range f.Imports {
+		if f.ImportNames[i] != "" {
+			fmt.Fprintf(&imps, "%s as %s\n", p, f.ImportNames[i])
+		} else {
+			fmt.Fprintf(&imps, "%s\n", p)
+		}
+	}
+	for _, c := range f.Calls {
+		q := c.Name
+		if c.Qual != "" {
+			q = c.Qual + "::" + c.Name
+		}
+		fmt.Fprintf(&calls, "%d %s -> %s\n", c.Line, c.From, q)
+	}
+	out := []txtar.File{{Name: "symbols", Data: syms.Bytes()}}
+	if imps.Len() > 0 {
+		out = append(out, txtar.File{Name: "imports", Data: imps.Bytes()})
+	}
+	if calls.Len() > 0 {
+		out = append(out, txtar.File{Name: "calls", Data: calls.Bytes()})
+	}
+	return out
+}
