@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"fmt"
 	"go/format"
 	"io/fs"
@@ -18,52 +17,24 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
-// readGoCases reads testdata/extract: Go sources (input.go unless a test needs
-// another name), see [langtest.ReadCases].
-func readGoCases(tb testing.TB) []langtest.Case {
-	return langtest.ReadCases(tb, "extract", func(name string) bool { return strings.HasSuffix(name, ".go") }, "the Go input (input.go)")
+// suite is Go's golden suite: testdata/extract, Go sources (input.go
+// unless a test needs another name), with a symbols section only.
+var suite = langtest.Suite{
+	Dir:     "extract",
+	Ext:     []string{".go"},
+	Extract: Extract,
+	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
+		return langtest.Sections(c, f, err, nil)[:1] // symbols (or the error): no calls
+	},
 }
 
-// goldenSections renders what Extract returns as txtar sections: the
-// symbols (name kind start-end, then one ambiguous: line per name), or the
-// error.
-func goldenSections(path string, src []byte) []txtar.File {
-	f, err := Extract(path, src)
-	if err != nil {
-		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
-	}
-	var b bytes.Buffer
-	for _, s := range f.Symbols {
-		fmt.Fprintf(&b, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
-	}
-	for _, name := range f.Ambiguous {
-		fmt.Fprintf(&b, "ambiguous: %s\n", name)
-	}
-	return []txtar.File{{Name: "symbols", Data: b.Bytes()}}
-}
+// readGoCases reads the golden cases.
+func readGoCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 
-func TestExtractGoGolden(t *testing.T) {
-	langtest.RefuseUpdateInCI(t)
-	langtest.CheckGoldenDir(t, "extract")
-	for _, c := range readGoCases(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(c.File), ".txtar"), func(t *testing.T) {
-			input := bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n")) // see [crlf]
-			langtest.CompareGolden(t, c.File, c.Comment, txtar.File{Name: c.Path, Data: input},
-				goldenSections(c.Path, c.Src), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
-			if f, err := Extract(c.Path, c.Src); err == nil {
-				langtest.CheckFile(t, c.Src, f)
-			}
-		})
-	}
-}
-
-// TestExtractGoCRLF checks that CRLF line endings change nothing but
-// offsets: the same symbols on the same lines, the same tokens.
-func TestExtractGoCRLF(t *testing.T) {
-	for _, c := range readGoCases(t) {
-		langtest.ExpectCRLFNeutral(t, c.File, c.Path, c.Src, Extract, langtest.CheckFile)
-	}
-}
+// TestExtractGoGolden compares every case with its golden symbols (-update
+// rewrites them, refused when CI is set), with CRLF line endings, and
+// checks that hashes depend on a symbol's own text only.
+func TestExtractGoGolden(t *testing.T) { suite.Run(t) }
 
 func FuzzExtractGo(f *testing.F) {
 	for _, c := range readGoCases(f) {
@@ -369,12 +340,4 @@ func readGoTree(tb testing.TB, dir string) []goSource {
 
 func BenchmarkExtractGo(b *testing.B) {
 	langtest.BenchExtract(b, readGoTree(b, "net/http"), func(f goSource) (string, []byte) { return f.path, f.src }, Extract)
-}
-
-// TestHashesContextFree checks that a symbol's hashes depend only on its
-// own text, whatever code precedes or follows it in the file.
-func TestHashesContextFree(t *testing.T) {
-	if n := langtest.ExpectContextFree(t, Extract, readGoCases(t)); n < 20 {
-		t.Errorf("only %d variants compared: the property is not exercised", n)
-	}
 }

@@ -11,34 +11,20 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/javascript"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest/enginetest"
 )
 
 func TestJSDrift(t *testing.T) {
 	const p = "src/orders.ts"
 	targets := []string{"OrderService.validate", "OrderService.size", "total", "place", "Order", "Line", "OrderService"}
+	// A matrix: every edit judged for every target (enginetest.Drift is one
+	// target per case).
 	capture := map[string]codeanchors.Anchor{}
-	s := codeanchors.NewSource(codeanchors.Default, p, []byte(jsDriftSource))
-	if s.File == nil {
-		t.Fatal(s.ParseErr)
-	}
 	for _, sym := range targets {
-		tg, err := claims.ParseTarget(p + "@" + sym)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := codeanchors.Capture(tg, codeanchors.Resolve(tg, nil, s), s, "t", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Parser != javascript.TSParser {
-			t.Fatalf("parser %q", a.Parser)
-		}
-		capture[sym] = a
+		capture[sym] = enginetest.Capture(t, javascript.Language, javascript.TSParser, p+"@"+sym, jsDriftSource)
 	}
 	judge := func(src, sym string) codeanchors.Verdict {
-		tg, _ := claims.ParseTarget(p + "@" + sym)
-		a := capture[sym]
-		return codeanchors.Judge(&a, codeanchors.Resolve(tg, &a, codeanchors.NewSource(codeanchors.Default, p, []byte(src))))
+		return enginetest.Judge(t, javascript.Language, capture[sym], p+"@"+sym, src)
 	}
 	replace := func(old, new string) string {
 		if !strings.Contains(jsDriftSource, old) {

@@ -18,18 +18,25 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
-// readJSCases reads testdata/extract: JavaScript and TypeScript sources, see
-// [readCases].
-func readJSCases(tb testing.TB) []langtest.Case {
-	return langtest.ReadCases(tb, "extract", func(name string) bool { return isJSExt(filepath.Ext(name)) }, "the JavaScript or TypeScript input")
+// suite is the JavaScript and TypeScript golden suite: testdata/extract,
+// rendered by jsGoldenSections, with CRLF checked by jsCRLF.
+var suite = langtest.Suite{
+	Dir:      "extract",
+	Ext:      []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"},
+	Extra:    []string{"tsref.js", "prettier.js"},
+	Extract:  Extract,
+	Sections: jsGoldenSections,
+	CRLF:     jsCRLF,
 }
+
+// readJSCases reads the golden cases.
+func readJSCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 
 // jsGoldenSections renders what Extract returns as txtar
 // sections: symbols (name kind start-end, then one ambiguous: line per
 // name), imports (specifier, then the binding after a tab), calls (from:
 // qual.name line), or the error.
-func jsGoldenSections(path string, src []byte) []txtar.File {
-	f, err := Extract(path, src)
+func jsGoldenSections(_ langtest.Case, f *lang.File, err error) []txtar.File {
 	if err != nil {
 		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
@@ -60,58 +67,55 @@ func jsGoldenSections(path string, src []byte) []txtar.File {
 	return out
 }
 
+// TestExtractJavaScriptGolden compares every case with its golden sections
+// (-update rewrites them, refused when CI is set), with CRLF line endings,
+// checks that hashes depend on a symbol's own text only, and that every
+// extension has a case.
 func TestExtractJavaScriptGolden(t *testing.T) {
-	langtest.RefuseUpdateInCI(t)
-	langtest.CheckGoldenDir(t, "extract", "tsref.js", "prettier.js")
-	var nfiles, nlines int
+	suite.Run(t)
+	var nlines int
 	seen := map[string]bool{}
-	for _, c := range readJSCases(t) {
-		nfiles++
+	cases := readJSCases(t)
+	for _, c := range cases {
 		nlines += len(lang.Lines(c.Src))
 		seen[strings.ToLower(filepath.Ext(c.Path))] = true
-		t.Run(strings.TrimSuffix(filepath.Base(c.File), ".txtar"), func(t *testing.T) {
-			langtest.CompareGolden(t, c.File, c.Comment, txtar.File{Name: c.Path, Data: c.Src},
-				jsGoldenSections(c.Path, c.Src), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
-			if f, err := Extract(c.Path, c.Src); err == nil {
-				langtest.CheckFile(t, c.Src, f)
-			}
-		})
 	}
-	t.Logf("%d files, %d lines", nfiles, nlines)
-	for _, ext := range []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"} {
+	t.Logf("%d files, %d lines", len(cases), nlines)
+	for _, ext := range suite.Ext {
 		if !seen[ext] {
 			t.Errorf("no %s case in testdata/extract", ext)
 		}
 	}
 }
 
-func TestExtractJavaScriptCRLF(t *testing.T) {
-	for _, c := range readJSCases(t) {
-		crlf := bytes.ReplaceAll(c.Src, []byte("\n"), []byte("\r\n"))
-		a, errA := Extract(c.Path, c.Src)
-		b, errB := Extract(c.Path, crlf)
-		if errA != nil || errB != nil {
-			if fmt.Sprint(errA) != fmt.Sprint(errB) {
-				t.Errorf("%s: errors %v (LF) and %v (CRLF)", c.File, errA, errB)
-			}
-			continue
+// jsCRLF checks that CRLF line endings change nothing but offsets, and
+// the text of template literals, which keep their \r\n.
+func jsCRLF(t *testing.T, c langtest.Case) {
+	t.Helper()
+	crlf := bytes.ReplaceAll(c.Src, []byte("\n"), []byte("\r\n"))
+	a, errA := Extract(c.Path, c.Src)
+	b, errB := Extract(c.Path, crlf)
+	if errA != nil || errB != nil {
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Errorf("%s: errors %v (LF) and %v (CRLF)", c.File, errA, errB)
 		}
-		langtest.CheckFile(t, crlf, b)
-		for i := range a.Symbols {
-			a.Symbols[i].StartOff, a.Symbols[i].EndOff = b.Symbols[i].StartOff, b.Symbols[i].EndOff
-		}
-		if !slices.Equal(a.Symbols, b.Symbols) || !slices.Equal(a.Ambiguous, b.Ambiguous) ||
-			!slices.Equal(a.Calls, b.Calls) || !slices.Equal(a.Imports, b.Imports) {
-			t.Errorf("%s: CRLF changed the result", c.File)
-		}
-		// Template literals keep their \r\n; every other token is the same.
-		ta, tb := langtest.TokenTexts(a.Tokens), langtest.TokenTexts(b.Tokens)
-		for i := range tb {
-			tb[i] = strings.ReplaceAll(tb[i], "\r\n", "\n")
-		}
-		if !slices.Equal(ta, tb) {
-			t.Errorf("%s: CRLF changed the tokens", c.File)
-		}
+		return
+	}
+	langtest.CheckFile(t, crlf, b)
+	for i := range a.Symbols {
+		a.Symbols[i].StartOff, a.Symbols[i].EndOff = b.Symbols[i].StartOff, b.Symbols[i].EndOff
+	}
+	if !slices.Equal(a.Symbols, b.Symbols) || !slices.Equal(a.Ambiguous, b.Ambiguous) ||
+		!slices.Equal(a.Calls, b.Calls) || !slices.Equal(a.Imports, b.Imports) {
+		t.Errorf("%s: CRLF changed the result", c.File)
+	}
+	// Template literals keep their \r\n; every other token is the same.
+	ta, tb := langtest.TokenTexts(a.Tokens), langtest.TokenTexts(b.Tokens)
+	for i := range tb {
+		tb[i] = strings.ReplaceAll(tb[i], "\r\n", "\n")
+	}
+	if !slices.Equal(ta, tb) {
+		t.Errorf("%s: CRLF changed the tokens", c.File)
 	}
 }
 
@@ -338,12 +342,4 @@ func BenchmarkExtractJavaScript(b *testing.B) {
 		}
 	}
 	langtest.BenchExtract(b, cases, func(c langtest.Case) (string, []byte) { return c.Path, c.Src }, Extract)
-}
-
-// TestHashesContextFree checks that a symbol's hashes depend only on its
-// own text, whatever code precedes or follows it in the file.
-func TestHashesContextFree(t *testing.T) {
-	if n := langtest.ExpectContextFree(t, Extract, readJSCases(t)); n < 20 {
-		t.Errorf("only %d variants compared: the property is not exercised", n)
-	}
 }

@@ -10,19 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
-)
-
-// Thresholds of TestPythonConformance (issue 5: names 99.5%, range ends 99%).
-const (
-	pyConformNames  = 99.5
-	pyConformRanges = 99.0
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // pyStdlib returns the folder of Python's standard library, from python3.
@@ -157,106 +151,29 @@ func TestPythonConformance(t *testing.T) {
 		t.Fatalf("astsymbols.py printed %d files, want %d", len(ref), len(files))
 	}
 
-	var (
-		nfiles, skipped, bothFail int
-		names, namesOK, extras    int
-		nsyms, startOK, endOK     int
-		disagreements             []string
-		lines                     int
-	)
-	report := func(format string, args ...any) { disagreements = append(disagreements, fmt.Sprintf(format, args...)) }
-	for i, a := range ref {
-		if a.Path != files[i].path {
-			t.Fatalf("astsymbols.py line %d is %s, want %s", i+1, a.Path, files[i].path)
+	a := langtest.Agreement{Reference: "ast"}
+	var bothFail, lines int
+	for i, r := range ref {
+		if r.Path != files[i].path {
+			t.Fatalf("astsymbols.py line %d is %s, want %s", i+1, r.Path, files[i].path)
 		}
-		if a.Error != "" {
-			skipped++
-			if errs[i] != nil {
-				bothFail++
-			}
-			continue
+		if r.Error != "" && errs[i] != nil {
+			bothFail++
 		}
-		nfiles++
-		lines += len(lang.Lines(files[i].src))
-		g := got[i]
-		if errs[i] != nil {
-			report("%s: Extract: %v (ast parses it)", a.Path, errs[i])
-			g = &lang.File{}
+		rf := langtest.RefFile{Ambiguous: r.Ambiguous, Error: r.Error}
+		for _, s := range r.Symbols {
+			var rs langtest.RefSymbol
+			if json.Unmarshal(s[0], &rs.Name) != nil || json.Unmarshal(s[1], &rs.Start) != nil || json.Unmarshal(s[2], &rs.End) != nil {
+				t.Fatalf("%s: bad symbol %s", r.Path, s)
+			}
+			rf.Symbols = append(rf.Symbols, rs)
 		}
-		pyNames := map[string]bool{}
-		for _, s := range a.Symbols {
-			var name string
-			var from, to int
-			if json.Unmarshal(s[0], &name) != nil || json.Unmarshal(s[1], &from) != nil || json.Unmarshal(s[2], &to) != nil {
-				t.Fatalf("%s: bad symbol %s", a.Path, s)
-			}
-			pyNames[name] = true
-			names++
-			nsyms++
-			sym, ok, amb := g.Lookup(name)
-			switch {
-			case amb:
-				report("%s: %s: ambiguous, ast has one at %d-%d", a.Path, name, from, to)
-				continue
-			case !ok:
-				if errs[i] == nil {
-					report("%s: %s %d-%d: missing", a.Path, name, from, to)
-				}
-				continue
-			}
-			namesOK++
-			if sym.Start == from {
-				startOK++
-			}
-			if sym.End == to {
-				endOK++
-			}
-			if sym.Start != from || sym.End != to {
-				report("%s: %s: lines %d-%d, ast says %d-%d", a.Path, name, sym.Start, sym.End, from, to)
-			}
+		if r.Error == "" {
+			lines += len(lang.Lines(files[i].src))
 		}
-		for _, name := range a.Ambiguous {
-			pyNames[name] = true
-			names++
-			if _, ok := slices.BinarySearch(g.Ambiguous, name); ok {
-				namesOK++
-			} else if errs[i] == nil {
-				report("%s: %s: not ambiguous, ast has it twice", a.Path, name)
-			}
-		}
-		for _, s := range g.Symbols {
-			if !pyNames[s.Name] {
-				extras++
-				report("%s: %s %d-%d: unknown to ast", a.Path, s.Name, s.Start, s.End)
-			}
-		}
-		for _, name := range g.Ambiguous {
-			if !pyNames[name] {
-				extras++
-				report("%s: ambiguous %s: unknown to ast", a.Path, name)
-			}
-		}
+		a.Add(r.Path, got[i], errs[i], rf)
 	}
-
-	pct := func(n, d int) float64 { return 100 * float64(n) / float64(max(d, 1)) }
-	namePct, startPct, endPct := pct(namesOK, names+extras), pct(startOK, nsyms), pct(endOK, nsyms)
 	t.Logf("%d files (%d lines) of %s; %d left out because ast cannot parse them (%d rejected by Extract too); Go extraction %v, total %v",
-		nfiles, lines, root, skipped, bothFail, goTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
-	t.Logf("names: %d/%d agree (%.3f%%; %d unknown to ast); start: %d/%d (%.3f%%); end: %d/%d (%.3f%%)",
-		namesOK, names+extras, namePct, extras, startOK, nsyms, startPct, endOK, nsyms, endPct)
-	for _, d := range disagreements[:min(len(disagreements), 30)] {
-		t.Log(d)
-	}
-	if len(disagreements) > 30 {
-		t.Logf("... and %d more disagreements", len(disagreements)-30)
-	}
-	if nsyms < 10000 {
-		t.Errorf("ast found only %d symbols; the corpus is missing", nsyms)
-	}
-	if namePct < pyConformNames {
-		t.Errorf("names agree %.3f%% of the time, want at least %.1f%%", namePct, pyConformNames)
-	}
-	if startPct < pyConformRanges || endPct < pyConformRanges {
-		t.Errorf("start lines agree %.3f%%, end lines %.3f%% of the time, want at least %.1f%% each", startPct, endPct, pyConformRanges)
-	}
+		a.Files, lines, root, a.Skipped, bothFail, goTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	a.Report(t, "Python standard library", langtest.Thresholds{Names: 99.5, Ranges: 99, MinSymbols: 10000})
 }

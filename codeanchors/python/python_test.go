@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,101 +13,35 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
-// readPyCases reads testdata/extract (see [langtest.ReadCases]); [tokens] in a
-// case's comment adds a tokens section.
-func readPyCases(tb testing.TB) []langtest.Case {
-	return langtest.ReadCases(tb, "extract", func(name string) bool {
-		return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi")
-	}, "the Python input (input.py)")
-}
-
-// pyGoldenSections renders what Extract returns as txtar sections:
-// symbols (name kind start-end, then ambiguous: name), imports (IMPORT as
-// NAME), calls (FROM: QUAL.NAME line, <expr>.NAME for a longer receiver) and, when asked, tokens (line text);
-// or the error.
-func pyGoldenSections(path string, src []byte, withTokens bool) []txtar.File {
-	f, err := Extract(path, src)
-	if err != nil {
-		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
-	}
-	var syms, imps, calls, toks bytes.Buffer
-	for _, s := range f.Symbols {
-		fmt.Fprintf(&syms, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
-	}
-	for _, name := range f.Ambiguous {
-		fmt.Fprintf(&syms, "ambiguous: %s\n", name)
-	}
-	out := []txtar.File{{Name: "symbols", Data: syms.Bytes()}}
-	for i, imp := range f.Imports {
-		fmt.Fprintf(&imps, "%s as %q\n", imp, f.ImportNames[i])
-	}
-	if imps.Len() > 0 {
-		out = append(out, txtar.File{Name: "imports", Data: imps.Bytes()})
-	}
-	for _, c := range f.Calls {
-		callee := c.Name
-		switch c.Qual {
-		case "":
-		case ".":
-			callee = "<expr>." + c.Name
-		default:
-			callee = c.Qual + "." + c.Name
-		}
-		fmt.Fprintf(&calls, "%s: %s %d\n", c.From, callee, c.Line)
-	}
-	if calls.Len() > 0 {
-		out = append(out, txtar.File{Name: "calls", Data: calls.Bytes()})
-	}
-	if withTokens {
-		for _, t := range f.Tokens {
-			fmt.Fprintf(&toks, "%d %s\n", t.Line, t.Text)
-		}
-		out = append(out, txtar.File{Name: "tokens", Data: toks.Bytes()})
-	}
-	return out
-}
-
-func TestExtractPythonGolden(t *testing.T) {
-	langtest.RefuseUpdateInCI(t)
-	langtest.CheckGoldenDir(t, "extract", "astsymbols.py")
-	for _, c := range readPyCases(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(c.File), ".txtar"), func(t *testing.T) {
-			input := bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n"))
-			langtest.CompareGolden(t, c.File, c.Comment, txtar.File{Name: c.Path, Data: input},
-				pyGoldenSections(c.Path, c.Src, bytes.Contains(c.Comment, []byte("[tokens]"))), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
-			if f, err := Extract(c.Path, c.Src); err == nil {
-				pyCheckFile(t, c.Src, f)
+// suite is Python's golden suite: testdata/extract (see its README.md);
+// [tokens] in a case's comment adds a tokens section, and imports are
+// listed as IMPORT as "NAME".
+var suite = langtest.Suite{
+	Dir:     "extract",
+	Ext:     []string{".py", ".pyi"},
+	Extra:   []string{"astsymbols.py"},
+	Extract: Extract,
+	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
+		return langtest.Sections(c, f, err, func(f *lang.File) []byte {
+			var b bytes.Buffer
+			for i, imp := range f.Imports {
+				fmt.Fprintf(&b, "%s as %q\n", imp, f.ImportNames[i])
 			}
+			return b.Bytes()
 		})
-	}
+	},
+	Check: pyCheckFile,
 }
 
-// TestExtractPythonCRLF checks that CRLF line endings change nothing but
-// offsets: the same symbols on the same lines, the same tokens.
-func TestExtractPythonCRLF(t *testing.T) {
-	for _, c := range readPyCases(t) {
-		langtest.ExpectCRLFNeutral(t, c.File, c.Path, c.Src, Extract, pyCheckFile)
-	}
-}
+// readPyCases reads the golden cases.
+func readPyCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 
-func FuzzExtractPython(f *testing.F) {
-	for _, c := range readPyCases(f) {
-		f.Add(c.Src)
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		file, err := Extract("fuzz.py", src)
-		if err != nil {
-			if file != nil {
-				t.Fatalf("Extract returned a File and error %v", err)
-			}
-			if !strings.HasPrefix(err.Error(), "fuzz.py:") {
-				t.Fatalf("error %q does not start with the path", err)
-			}
-			return
-		}
-		pyCheckFile(t, src, file)
-	})
-}
+// TestExtractPythonGolden compares every case with its golden sections
+// (-update rewrites them, refused when CI is set), with CRLF line endings,
+// and checks that hashes depend on a symbol's own text only.
+func TestExtractPythonGolden(t *testing.T) { suite.Run(t) }
+
+func FuzzExtractPython(f *testing.F) { suite.Fuzz(f, "fuzz.py") }
 
 // pyCheckFile is [checkFile] for Python, where _ is a name like any other:
 // a def _ is a symbol (often an ambiguous one).
@@ -320,12 +253,4 @@ func BenchmarkExtractPython(b *testing.B) {
 		}
 	}
 	langtest.BenchExtract(b, srcs, func(f pySource) (string, []byte) { return f.path, f.src }, Extract)
-}
-
-// TestHashesContextFree checks that a symbol's hashes depend only on its
-// own text, whatever code precedes or follows it in the file.
-func TestHashesContextFree(t *testing.T) {
-	if n := langtest.ExpectContextFree(t, Extract, readPyCases(t)); n < 20 {
-		t.Errorf("only %d variants compared: the property is not exercised", n)
-	}
 }

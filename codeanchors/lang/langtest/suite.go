@@ -38,6 +38,9 @@ type Suite struct {
 	// Check checks the invariants of an extracted file; nil means
 	// [CheckFile].
 	Check func(t *testing.T, src []byte, f *lang.File)
+	// CRLF checks one case with CRLF line endings; nil means
+	// [ExpectCRLFNeutral] with Check.
+	CRLF func(t *testing.T, c Case)
 	// MinContextFree is the least number of variants the context-free test
 	// must compare; 0 means 20.
 	MinContextFree int
@@ -69,7 +72,8 @@ func (s Suite) check() func(*testing.T, []byte, *lang.File) {
 //     refused when CI is set, it rewrites them instead); every extracted
 //     file passes Check, every error is a [scanner.Error] naming the path
 //     with no File; Dir holds nothing but cases, README.md and Extra;
-//   - crlf: CRLF line endings change nothing but offsets ([ExpectCRLFNeutral]);
+//   - crlf: CRLF line endings change nothing but offsets ([ExpectCRLFNeutral],
+//     or the suite's CRLF);
 //   - context-free: hashes depend only on a symbol's own text
 //     ([ExpectContextFree]), over at least MinContextFree variants.
 func (s Suite) Run(t *testing.T) {
@@ -101,6 +105,10 @@ func (s Suite) Run(t *testing.T) {
 	})
 	t.Run("crlf", func(t *testing.T) {
 		for _, c := range cases {
+			if s.CRLF != nil {
+				s.CRLF(t, c)
+				continue
+			}
 			ExpectCRLFNeutral(t, c.File, c.Path, c.Src, s.Extract, check)
 		}
 	})
