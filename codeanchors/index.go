@@ -37,6 +37,28 @@ type Index struct {
 	// third-party imports a language can tell apart are not listed.
 	Unresolved      []string
 	UnresolvedTotal int
+
+	reg   *Registry    // the languages of the files; nil means Default
+	tests map[Ref]bool // every symbol of Files: whether its extractor marked it a test
+}
+
+// IsTest reports whether the symbol of the file at path is a test. It is
+// the one decision for the graph and the index: a symbol of an extracted
+// file is a test when its language's extractor marked it Kind test (which
+// sees annotations and attributes: JUnit's @Test, xUnit's [Fact], Rust's
+// #[test]); anything else (a whole file, a symbol no indexed file defines
+// once, or no index at all) by the languages' naming rules ([IsTest]).
+func (ix *Index) IsTest(path, symbol string) bool {
+	if ix != nil && symbol != "" {
+		if t, ok := ix.tests[Ref{Path: path, Symbol: symbol}]; ok {
+			return t
+		}
+	}
+	reg := Default
+	if ix != nil && ix.reg != nil {
+		reg = ix.reg
+	}
+	return reg.IsTest(path, symbol)
 }
 
 // IndexInput is what [BuildIndex] reads.
@@ -89,7 +111,12 @@ func linkers(in IndexInput, files []*File) map[Language]lang.Linker {
 func BuildIndex(in IndexInput) *Index {
 	files := slices.Clone(in.Files)
 	slices.SortFunc(files, func(a, b *File) int { return cmp.Compare(a.Path, b.Path) })
-	ix := &Index{Files: files}
+	ix := &Index{Files: files, reg: in.Registry, tests: map[Ref]bool{}}
+	for _, f := range files {
+		for _, s := range f.Symbols {
+			ix.tests[Ref{Path: f.Path, Symbol: s.Name}] = s.Kind == KindTest
+		}
+	}
 	ls := linkers(in, files)
 	reg := in.Registry
 	if reg == nil {
@@ -125,7 +152,7 @@ func BuildIndex(in IndexInput) *Index {
 				continue
 			}
 			e := Located{From: Ref{Path: f.Path, Symbol: c.From}, To: to, Kind: EdgeCalls, Why: whyCalls}
-			if caller.Kind == KindTest && !reg.IsTest(to.Path, to.Symbol) {
+			if caller.Kind == KindTest && !ix.IsTest(to.Path, to.Symbol) {
 				e.Kind, e.Why = EdgeTests, whyTests
 			}
 			ix.Edges = append(ix.Edges, e)

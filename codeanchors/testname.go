@@ -5,8 +5,10 @@ import (
 )
 
 // IsTest reports whether the symbol named symbol ("f", "Recv.Name",
-// "Class.method") in the file at path is a test. It is the one place that
-// decides this, for every language of [Default].
+// "Class.method") in the file at path is a test by the naming rules of the
+// languages of [Default]. Where the file is extracted, [Index.IsTest]
+// decides instead, from the symbol's Kind (its extractor sees annotations
+// that a name does not show); this rule is its fallback.
 //
 // Every symbol of a file below a directory named tests or __tests__ is a
 // test ([lang.InTestDir]). Elsewhere the language that claims the path

@@ -164,7 +164,7 @@ type page struct {
 
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
 	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
-	b.drift = synth.NewDrift(b.findings, b.absURL)
+	b.drift = synth.NewDrift(b.findings, b.graph, b.absURL)
 	pages := b.pages()
 	b.pageCount = len(pages)
 	b.artifacts = []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}

@@ -180,7 +180,7 @@ func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering, showR
 	}
 	if entering {
 		href := "#"
-		if n, ok := r.b.graph.Node(synth.TargetNodeID(t)); ok {
+		if n, ok := r.b.graph.Node(r.b.graph.TargetNodeID(t)); ok {
 			href = r.root + nodeURL(n)
 		}
 		fmt.Fprintf(w, `<a class="claim state-%s" href="%s" title="%s">`, state, html.EscapeString(href), html.EscapeString(title))

@@ -180,7 +180,7 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
 	var out []refState
 	for _, ref := range refs {
-		rs := refState{Ref: ref.Target.String(), URL: root + b.relURL(synth.TargetNodeID(ref.Target)),
+		rs := refState{Ref: ref.Target.String(), URL: root + b.relURL(b.graph.TargetNodeID(ref.Target)),
 			State: string(codeanchors.Uncaptured.State()), Why: codeanchors.Uncaptured.Why(b.lang)}
 		if ts := b.targets[rs.Ref]; ts != nil {
 			rs.State, rs.Why = string(ts.Verdict.State), ts.Verdict.Reason.Why(b.lang)

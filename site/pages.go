@@ -414,7 +414,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 			tn, _ := claims.ParseTarget(test.Target)
 			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
 				{Text: es.Evidence.Req, URL: root + b.relURL(claims.RequirementNode(es.Evidence.Req))},
-				{Text: test.Target, URL: root + b.relURL(synth.TargetNodeID(tn)), Code: true},
+				{Text: test.Target, URL: root + b.relURL(b.graph.TargetNodeID(tn)), Code: true},
 				{Text: test.Outcome, Badge: badge},
 				stateCell(es.Verdict, b.lang),
 			}})
@@ -427,7 +427,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 // state.
 func (b *builder) targetRow(t claims.Target, root string) row {
 	ts := b.targets[t.String()]
-	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(synth.TargetNodeID(t)), Code: true}}}
+	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(b.graph.TargetNodeID(t)), Code: true}}}
 	if ts == nil {
 		return row{Cells: append(r.Cells, cell{}, cell{})}
 	}
@@ -468,7 +468,7 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 	}
 	v := ts.Verdict
 	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Why(b.lang)}
-	id := synth.TargetNodeID(t)
+	id := b.graph.TargetNodeID(t)
 	n := synth.Node{ID: id, Type: id.Type, Path: t.Path, Symbol: t.Symbol}
 	f.Anchor = "code-" + symbolAnchor(n)
 	if ts.Anchor != nil && (v.Moved || ts.Anchor.Start != v.Start || ts.Anchor.End != v.End) {
@@ -501,7 +501,7 @@ func (b *builder) claimRows(cs []claims.Claim, root string) []claimRow {
 			continue
 		}
 		r.Ref, r.URI = c.Target.String(), c.Target.URI(b.repo)
-		r.URL = root + b.relURL(synth.TargetNodeID(c.Target))
+		r.URL = root + b.relURL(b.graph.TargetNodeID(c.Target))
 		if ts := b.targets[c.Target.String()]; ts != nil {
 			v := ts.Verdict
 			r.State, r.Why = string(v.State), v.Why(b.lang)

@@ -49,8 +49,9 @@ type DriftLink struct {
 // NewDrift is the api/drift.json view of the findings: every link that is
 // not linked, in their order. url gives a node's page URL ("" for none): a
 // code target's, else its claimer's (the requirement of an evidence entry,
-// the child of a parent link).
-func NewDrift(f *Findings, url func(NodeID) string) DriftJSON {
+// the child of a parent link). g names a code target's node (nil: tests
+// told by name only).
+func NewDrift(f *Findings, g *Graph, url func(NodeID) string) DriftJSON {
 	d := DriftJSON{SchemaVersion: SchemaVersion, Links: []DriftLink{}}
 	for _, l := range f.Problems() {
 		v := l.Verdict
@@ -65,7 +66,7 @@ func NewDrift(f *Findings, url func(NodeID) string) DriftJSON {
 		}
 		switch l.Kind {
 		case LinkTarget:
-			dl.Start, dl.End, dl.Note, dl.URL = v.Start, v.End, v.Note, url(TargetNodeID(l.Target))
+			dl.Start, dl.End, dl.Note, dl.URL = v.Start, v.End, v.Note, url(g.TargetNodeID(l.Target))
 			dl.CapturedStart, dl.CapturedEnd = l.CapturedLines()
 		case LinkEvidence:
 			dl.Note, dl.URL = v.Note, url(l.ClaimedBy[0])

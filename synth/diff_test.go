@@ -91,7 +91,7 @@ func buildSite(t testing.TB, files map[string]string, lock *codeanchors.Lock) (*
 	return &Snapshot{
 		Manifest: NewManifest(g, rep, "shop", "/", 0, nil, nil),
 		Graph:    g.JSON(),
-		Drift:    NewDrift(NewFindings(rep, m, "en", "tracewiki.lock"), abs),
+		Drift:    NewDrift(NewFindings(rep, m, "en", "tracewiki.lock"), nil, abs),
 		Search:   NewSearch(g, m, rel),
 	}, g
 }

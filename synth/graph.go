@@ -117,6 +117,7 @@ type Graph struct {
 	ends      [][2]int32         // per edge: its src and dst node
 	adj       [][]int32          // per node: incident edges, by neighbor then edge
 	byPath    map[string][]int32 // path → its file, symbol and test nodes, and requirements targeting it
+	index     *codeanchors.Index // decides which symbols are tests; nil: by name
 }
 
 // Input is what [Build] draws the graph from.
@@ -128,13 +129,22 @@ type Input struct {
 	Lang      string              // language of the whys
 }
 
-// TargetNodeID is the node id of a code target: symbol:PATH@SYMBOL (test:
-// for a test, as [codeanchors.IsTest] decides), file:PATH for a whole file,
-// symbol:PATH#Lx-Ly for a bare line range.
-func TargetNodeID(t claims.Target) NodeID {
+// TargetNodeID is the node id of a code target in g: symbol:PATH@SYMBOL
+// (test: for a test, as [codeanchors.Index.IsTest] decides with g's code
+// index), file:PATH for a whole file, symbol:PATH#Lx-Ly for a bare line
+// range. A nil g, or one without an index, tells tests by name only.
+func (g *Graph) TargetNodeID(t claims.Target) NodeID {
+	var ix *codeanchors.Index
+	if g != nil {
+		ix = g.index
+	}
+	return targetNodeID(ix, t)
+}
+
+func targetNodeID(ix *codeanchors.Index, t claims.Target) NodeID {
 	switch {
 	case t.IsSymbol():
-		return symbolNodeID(t.Path, t.Symbol)
+		return symbolNodeID(ix, t.Path, t.Symbol)
 	case t.IsRange():
 		return NodeID{Type: TypeSymbol, Key: t.String()}
 	}
@@ -155,20 +165,21 @@ func label(typ claims.NodeType, ref string) string {
 }
 
 // symbolNodeID is the id of a symbol: test:PATH@SYMBOL for a test, as
-// [codeanchors.IsTest] decides, else symbol:PATH@SYMBOL.
-func symbolNodeID(path, symbol string) NodeID {
+// [codeanchors.Index.IsTest] decides (the extracted symbol's kind, else
+// the name rule), else symbol:PATH@SYMBOL.
+func symbolNodeID(ix *codeanchors.Index, path, symbol string) NodeID {
 	key := claims.Target{Path: path, Symbol: symbol}.String()
-	if codeanchors.IsTest(path, symbol) {
+	if ix.IsTest(path, symbol) {
 		return NodeID{Type: TypeTest, Key: key}
 	}
 	return NodeID{Type: TypeSymbol, Key: key}
 }
 
-func refNodeID(r codeanchors.Ref) NodeID {
+func refNodeID(ix *codeanchors.Index, r codeanchors.Ref) NodeID {
 	if r.Symbol == "" {
 		return claims.FileNode(r.Path)
 	}
-	return symbolNodeID(r.Path, r.Symbol)
+	return symbolNodeID(ix, r.Path, r.Symbol)
 }
 
 // builder collects nodes and edges; Build sorts and indexes them.
@@ -329,7 +340,7 @@ func (b *builder) addTargets() {
 	}
 	for i := range b.in.Report.Targets {
 		ts := &b.in.Report.Targets[i]
-		id := TargetNodeID(ts.Target)
+		id := targetNodeID(b.in.Index, ts.Target)
 		n := b.node(id)
 		v := ts.Verdict
 		n.Path, n.Symbol = ts.Target.Path, ts.Target.Symbol
@@ -370,7 +381,7 @@ func (b *builder) addIndex() {
 		fn := b.node(claims.FileNode(f.Path))
 		fn.Path = f.Path
 		for _, s := range f.Symbols {
-			n := b.node(symbolNodeID(f.Path, s.Name))
+			n := b.node(symbolNodeID(b.in.Index, f.Path, s.Name))
 			n.Path, n.Symbol, n.Kind = f.Path, s.Name, s.Kind
 			if n.State == "" { // a target's current lines come from its verdict
 				n.Start, n.End = s.Start, s.End
@@ -378,7 +389,7 @@ func (b *builder) addIndex() {
 		}
 	}
 	for _, e := range b.in.Index.Edges {
-		b.edge(refNodeID(e.From), refNodeID(e.To), Located, e.Kind, nil)
+		b.edge(refNodeID(b.in.Index, e.From), refNodeID(b.in.Index, e.To), Located, e.Kind, nil)
 		b.edges[len(b.edges)-1].Why = e.Why
 	}
 }
@@ -449,7 +460,7 @@ func (b *builder) markStale() {
 }
 
 func (b *builder) finish() *Graph {
-	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[NodeID]int32, len(b.nodes)), byPath: map[string][]int32{}}
+	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[NodeID]int32, len(b.nodes)), byPath: map[string][]int32{}, index: b.in.Index}
 	g.Nodes = make([]Node, 0, len(b.nodes))
 	for _, n := range b.nodes {
 		g.Nodes = append(g.Nodes, *n)

@@ -168,7 +168,7 @@ func (k *Knowledge) resolve(key string) (Node, bool) {
 	ids = append(ids, claims.RequirementNode(key), claims.DecisionNode(key), claims.DocumentNode(key))
 	if strings.Contains(key, "@") || strings.Contains(key, "#L") {
 		if t, err := claims.ParseTarget(key); err == nil {
-			ids = append(ids, TargetNodeID(t), NodeID{Type: TypeSymbol, Key: t.String()}, NodeID{Type: TypeTest, Key: t.String()})
+			ids = append(ids, k.in.Graph.TargetNodeID(t), NodeID{Type: TypeSymbol, Key: t.String()}, NodeID{Type: TypeTest, Key: t.String()})
 		}
 	}
 	ids = append(ids, claims.FileNode(clean), claims.PageNode(strings.TrimSuffix(clean, ".md")), claims.RunNode(key))
@@ -361,7 +361,7 @@ func (k *Knowledge) claims(out *LookupJSON, n Node) {
 	cut := 0
 	for _, i := range k.targetIndex()[n.ID] {
 		ts := &k.in.Report.Targets[i]
-		into := TargetNodeID(ts.Target) == n.ID || n.Type == TypeFile && ts.Target.Path == n.Path
+		into := k.in.Graph.TargetNodeID(ts.Target) == n.ID || n.Type == TypeFile && ts.Target.Path == n.Path
 		for _, u := range ts.Uses {
 			if !into && u.Node != n.ID {
 				continue
@@ -397,7 +397,7 @@ func (k *Knowledge) targetIndex() map[NodeID][]int {
 	k.targetsOnce.Do(func() {
 		k.targetsBy = map[NodeID][]int{}
 		for i, ts := range k.in.Report.Targets {
-			keys := []NodeID{TargetNodeID(ts.Target), claims.FileNode(ts.Target.Path)}
+			keys := []NodeID{k.in.Graph.TargetNodeID(ts.Target), claims.FileNode(ts.Target.Path)}
 			for _, u := range ts.Uses {
 				keys = append(keys, u.Node)
 			}
@@ -480,7 +480,7 @@ func (k *Knowledge) driftIndex() map[NodeID][]int {
 			}
 			keys := slices.Clone(t.ClaimedBy)
 			if tg, ok := byRef[t.Ref]; ok {
-				keys = append(keys, TargetNodeID(tg), claims.FileNode(tg.Path))
+				keys = append(keys, k.in.Graph.TargetNodeID(tg), claims.FileNode(tg.Path))
 			} else if id, err := claims.ParseNodeID(t.Ref); err == nil {
 				keys = append(keys, id) // run:ID, or a parent link's requirement:PARENT
 			}
