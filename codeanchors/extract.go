@@ -111,6 +111,23 @@ func (r *Registry) Globs() []string {
 	return globs
 }
 
+// Excludes returns the default code exclude globs the registered languages
+// ask for ([lang.Excluder]), in registration order, once each: the build
+// folders of their tools, whose sources are generated, not written.
+func (r *Registry) Excludes() []string {
+	var globs []string
+	for _, l := range r.langs {
+		if x, ok := l.(lang.Excluder); ok {
+			for _, g := range x.Excludes() {
+				if !slices.Contains(globs, g) {
+					globs = append(globs, g)
+				}
+			}
+		}
+	}
+	return globs
+}
+
 // ProjectFile reports whether a base file name is a project file of some
 // registered language (go.mod, pyproject.toml, tsconfig.json).
 func (r *Registry) ProjectFile(name string) bool {

@@ -57,10 +57,12 @@ type CodeConfig struct {
 
 // Defaults of SPEC 1.1. The default include has one glob per extension of
 // the registered languages ([codeanchors.Registry.Globs]), so a new
-// language is indexed without a config change.
+// language is indexed without a config change; the default exclude ends
+// with the build folders the languages name ([codeanchors.Registry.Excludes]:
+// Cargo's target/).
 var (
 	defaultInclude = codeanchors.Default.Globs()
-	defaultExclude = []string{"**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"}
+	defaultExclude = append([]string{"**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"}, codeanchors.Default.Excludes()...)
 )
 
 // ParseConfig decodes tracewiki.toml and fills in defaults. folder is the

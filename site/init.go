@@ -28,7 +28,7 @@ lock     = "tracewiki.lock"
 
 [code]
 include = ` + tomlStrings(defaultInclude) + `
-exclude = ["**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"]
+exclude = ` + tomlStrings(defaultExclude) + `
 `,
 	gitignore: `# tracewiki: the generated site and the temporary files of its runs.
 /public/

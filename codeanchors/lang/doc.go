@@ -42,7 +42,9 @@ codeanchors/javascript.
     on Extract: codeanchors/doc.go points there.
  5. Extensions: the lower-case extensions with their dot. They become the
     default code include globs ([codeanchors.Registry.Globs]), so SPEC 1.1
-    and docs/ need the new globs listed.
+    and docs/ need the new globs listed. A language whose tools write generated
+    code into the workspace also implements [Excluder] (Rust: Cargo's target folder):
+    its globs join the default code exclude.
  6. ProjectFile(name): the base names of the files that resolve imports
     (pom.xml, build.gradle.kts, *.csproj, Cargo.toml, composer.json,
     Gemfile, compile_commands.json, ...). The engine reads every such

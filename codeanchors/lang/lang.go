@@ -176,6 +176,15 @@ type Language interface {
 	MatchTests(t claims.Target, results []TestResult, in TestInput) []TestResult
 }
 
+// Excluder is implemented by a language whose tools write generated or
+// downloaded code into the workspace (Cargo's target/): Excludes are the
+// doublestar globs, relative to the root, that the default code exclude
+// leaves out ([codeanchors.Registry.Excludes]). It is optional: a language
+// without such folders does not implement it.
+type Excluder interface {
+	Excludes() []string
+}
+
 // Linker resolves the imports and calls of one language's files.
 type Linker interface {
 	// Imports returns the workspace files f imports, and the imports that

@@ -21,6 +21,12 @@ func (language) Extract(path string, src []byte) (*lang.File, error) { return Ex
 // its library and its path dependencies.
 func (language) ProjectFile(name string) bool { return name == "Cargo.toml" }
 
+// Excludes leaves Cargo's build folder out of the default code globs:
+// target/ holds build-script output and vendored copies, generated .rs
+// files no one anchors claims to (a workspace that has a source folder
+// named target sets its own [code] exclude).
+func (language) Excludes() []string { return []string{"**/target/**"} }
+
 // Link resolves imports through the Cargo.toml files of project.
 func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
 	return linkerAdapter{newLinker(files, project)}
