@@ -22,7 +22,7 @@ import (
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
-const Parser = "kotlin/scan@2"
+const Parser = "kotlin/scan@3"
 
 // maxNesting bounds how deeply declarations nest, so that no input recurses
 // without bound.
@@ -165,6 +165,10 @@ type parser struct {
 	importAt [][2]int
 	drop     []int
 	params   map[int]bool // the '(' of declared parameter lists
+	// exprBodies are the block bodies { return x } and { throw x } of one
+	// statement (the '{' and the '}'), which ktlint's function-expression-body
+	// writes = x and = throw x.
+	exprBodies [][2]int
 }
 
 func (p *parser) text(i int) string {
@@ -822,6 +826,7 @@ func (p *parser) function(start, kw int, outer string, annots []string, end int)
 	case p.is(k, "{"):
 		d.end = int(p.match[k])
 		p.bodyCalls(d.name, k+1, d.end)
+		p.singleReturn(k, d.end)
 	case p.is(k, "="):
 		d.end = p.exprEnd(k+1, end)
 		p.bodyCalls(d.name, k+1, d.end+1)
@@ -830,6 +835,23 @@ func (p *parser) function(start, kw int, outer string, annots []string, end int)
 	}
 	p.decls = append(p.decls, d)
 	return d.end + 1
+}
+
+// singleReturn records the block body from open to close when it is one
+// return or throw statement (see [parser.exprBodies]).
+func (p *parser) singleReturn(open, close int) {
+	first := open + 1
+	if p.is(first, "return") && !p.is(first+1, "@") {
+		first++
+	} else if !p.is(first, "throw") {
+		return
+	}
+	if first >= close {
+		return
+	}
+	if e := p.exprEnd(first, close); e == close-1 || e == close-2 && p.is(close-1, ";") {
+		p.exprBodies = append(p.exprBodies, [2]int{open, close})
+	}
 }
 
 // dottedName reads a declaration's name from k, after the receiver type

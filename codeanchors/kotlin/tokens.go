@@ -17,6 +17,8 @@ import (
 //   - An empty argument list before a trailing lambda is dropped (foo() {
 //     } is foo { }), and so is an empty class body (class A {}) and ': Unit'
 //     before a block body.
+//   - A block body of one return or throw statement is an expression body
+//     ({ return x } is = x: ktlint's function-expression-body).
 //   - A declaration's modifiers are in one order: annotations first, as
 //     written, then the keywords in the order of Kotlin's coding
 //     conventions (ktlint's modifier-order: public override, not override
@@ -50,6 +52,13 @@ func (p *parser) hashTokens() []lang.Token {
 			drop[i], drop[i+1] = true, true
 		}
 	}
+	equals := map[int]bool{}
+	for _, b := range p.exprBodies {
+		equals[b[0]], drop[b[1]] = true, true
+		if p.is(b[0]+1, "return") {
+			drop[b[0]+1] = true
+		}
+	}
 	out := make([]lang.Token, 0, n)
 	emit := func(i int, line int32) {
 		t := p.toks[i]
@@ -77,7 +86,10 @@ func (p *parser) hashTokens() []lang.Token {
 			i = e - 1
 			continue
 		}
-		if !drop[i] {
+		switch {
+		case equals[i]:
+			out = append(out, lang.Token{Line: int(p.toks[i].line), Text: "="})
+		case !drop[i]:
 			emit(i, p.toks[i].line)
 		}
 	}
