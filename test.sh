@@ -27,6 +27,9 @@ tools="$tools astyle:astyle uncrustify:uncrustify"
 # League CommonMark and what they depend on, under /usr/share/php).
 tools="$tools /usr/share/php/Symfony/Component/Console/Application.php:php-symfony-console"
 tools="$tools /usr/share/php/League/CommonMark/CommonMarkConverter.php:php-league-commonmark"
+# Ruby: the standard library and the gems rubocop brings are the corpus of
+# the conformance test; rubocop is the formatter of the stability test.
+tools="$tools ruby:ruby rubocop:rubocop"
 
 missing=
 for pair in $tools; do

@@ -13,6 +13,7 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/php"
 	"github.com/tracewiki/tracewiki/codeanchors/python"
+	"github.com/tracewiki/tracewiki/codeanchors/ruby"
 	"github.com/tracewiki/tracewiki/codeanchors/rust"
 )
 
@@ -150,4 +151,5 @@ var Default = NewRegistry(
 	csharp.Language,
 	php.Language,
 	kotlin.Language,
+	ruby.Language,
 )

@@ -1,0 +1,222 @@
+package ruby
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
+)
+
+func rubyCases(tb testing.TB) []langtest.Case {
+	return langtest.ReadCases(tb, "extract", func(name string) bool { return strings.HasSuffix(name, ".rb") }, "a .rb source")
+}
+
+// goldenSections renders what Extract gives for a case: symbols (then
+// ambiguous names), imports and calls, or the error.
+func goldenSections(f *lang.File, err error) []txtar.File {
+	if err != nil {
+		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
+	}
+	var out []txtar.File
+	add := func(name string, lines []string) {
+		if len(lines) > 0 || name == "symbols" {
+			out = append(out, txtar.File{Name: name, Data: []byte(strings.Join(append(lines, ""), "\n"))})
+		}
+	}
+	var syms, calls []string
+	for _, s := range f.Symbols {
+		syms = append(syms, fmt.Sprintf("%s %s %d-%d", s.Name, s.Kind, s.Start, s.End))
+	}
+	for _, n := range f.Ambiguous {
+		syms = append(syms, "ambiguous "+n)
+	}
+	for _, c := range f.Calls {
+		callee := c.Name
+		switch c.Qual {
+		case "":
+		case ".":
+			callee = "(expr)." + c.Name
+		default:
+			callee = c.Qual + "." + c.Name
+		}
+		calls = append(calls, fmt.Sprintf("%d %s -> %s", c.Line, c.From, callee))
+	}
+	add("symbols", syms)
+	add("imports", f.Imports)
+	add("calls", calls)
+	return out
+}
+
+// TestGolden extracts every testdata/extract case and compares with its
+// sections; -update rewrites them (refused when CI is set).
+func TestGolden(t *testing.T) {
+	langtest.RefuseUpdateInCI(t)
+	langtest.CheckGoldenDir(t, "extract")
+	for _, c := range rubyCases(t) {
+		f, err := Extract(c.Path, c.Src)
+		if err == nil {
+			langtest.CheckFile(t, c.Src, f)
+		}
+		input := txtar.File{Name: c.Path, Data: bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n"))}
+		langtest.CompareGolden(t, c.File, c.Comment, input, goldenSections(f, err), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
+		langtest.ExpectCRLFNeutral(t, c.File, c.Path, c.Src, Extract, langtest.CheckFile)
+	}
+}
+
+// TestGoldenConformance runs Prism on the golden cases that parse: the
+// tricky constructs must agree exactly, names and both range ends.
+func TestGoldenConformance(t *testing.T) {
+	dir := t.TempDir()
+	srcs := map[string][]byte{}
+	var files []string
+	for _, c := range rubyCases(t) {
+		if _, err := Extract(c.Path, c.Src); err != nil {
+			continue
+		}
+		p := filepath.Join(dir, filepath.Base(c.File)+".rb")
+		if err := os.WriteFile(p, c.Src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs[p] = c.Src
+		files = append(files, p)
+	}
+	slices.Sort(files)
+	refs := prismSymbols(t, files)
+	var a tally
+	for _, p := range files {
+		if refs[p].Error != "" {
+			t.Errorf("%s: Prism refuses a golden case: %s", p, refs[p].Error)
+		}
+		a.add(p, refs[p], srcs[p])
+	}
+	for _, d := range a.diffs {
+		t.Error(d)
+	}
+	if a.symbols < 60 {
+		t.Errorf("only %d symbols compared", a.symbols)
+	}
+}
+
+// TestErrors checks that sources that do not parse give a clear error at
+// the right place.
+func TestErrors(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"def f\n  1\n", "e.rb:1:1: `def` is not closed by end"},
+		{"class A\nend\nend\n", "e.rb:3:1: end without a matching def, class, module, do, begin, if or loop"},
+		{"x = 'abc\n", "e.rb:1:5: literal is not terminated"},
+		{"x = <<~EOS\nabc\n", "e.rb:1:5: heredoc EOS is not terminated"},
+		{"=begin\nnever\n", "e.rb:1:1: =begin comment is not closed by =end"},
+		{"x = \"#{1 + \n", "e.rb:1:5: literal is not terminated (its #{ is not closed)"},
+		{"f(do_it do\n)\n", "e.rb:1:9: `do` is not closed by end before )"},
+		{"f(1))\n", "e.rb:1:5: unmatched )"},
+		{"foo(\n  def x\n  end)\nend\n", "e.rb:4:1: end without a matching def, class, module, do, begin, if or loop"},
+	} {
+		langtest.ExpectExtractError(t, "Extract", Extract, "e.rb", tt.src, tt.want)
+	}
+}
+
+// TestTokens checks the token rules: what a formatter may change keeps the
+// tokens, other edits change them.
+func TestTokens(t *testing.T) {
+	texts := func(src string) string {
+		f, err := Extract("t.rb", []byte(src))
+		if err != nil {
+			t.Fatalf("Extract(%q): %v", src, err)
+		}
+		return strings.Join(langtest.TokenTexts(f.Tokens), " ")
+	}
+	same := [][2]string{
+		{"def f(a,b)\n  a+b\nend\n", "def f( a, b )\n    a + b\nend\n"},
+		{"def f; 1; end\n", "def f\n  1\nend\n"},
+		{"x = [\n  1,\n  2,\n]\n", "x = [1, 2]\n"},
+		{"foo(a,\n    b)\n", "foo(\n  a,\n  b\n)\n"},
+		{"a.\n  b.\n  c\n", "a\n  .b\n  .c\n"},
+		{"x = 'plain'\n", "x = \"plain\"\n"},
+		{"x = 1 # comment\n", "# before\nx = 1\n"},
+		{"s = <<~EOS\n  a\n    b\nEOS\n", "s = <<~EOS\n      a\n        b\n    EOS\n"},
+		{"\"#{ x }\"\n", "\"#{x}\"\n"},
+		{"a = 1; b = 2\n", "a = 1\nb = 2\n"},
+		{"def z?() false end\n", "def z?\n  false\nend\n"},
+		{"x.map { |v| v * 2 }\n", "x.map do |v|\n  v * 2\nend\n"},
+		{"if a then b else c end\n", "if a\n  b\nelse\n  c\nend\n"},
+		{"s = <<EOS\nx\nEOS\n", "s = <<~EOS\n  x\nEOS\n"},
+		{"foo()\n", "foo\n"},
+	}
+	for _, p := range same {
+		if a, b := texts(p[0]), texts(p[1]); a != b {
+			t.Errorf("tokens differ:\n%q: %s\n%q: %s", p[0], a, p[1], b)
+		}
+	}
+	differ := [][2]string{
+		{"a\nb\n", "a b\n"},
+		{"x = 'a b'\n", "x = 'a  b'\n"},
+		{"s = <<-EOS\n  a\n  EOS\n", "s = <<-EOS\n    a\n  EOS\n"},
+		{"f(a, b)\n", "f(a, c)\n"},
+		{"x = :a\n", "x = 'a'\n"},
+		{"super()\n", "super\n"},
+		{"x = {}\n", "x = do end\n"},
+	}
+	for _, p := range differ {
+		if a, b := texts(p[0]), texts(p[1]); a == b {
+			t.Errorf("tokens equal for %q and %q: %s", p[0], p[1], a)
+		}
+	}
+}
+
+// TestContextFree checks that the hashes of the golden cases' symbols do
+// not depend on the code around them.
+func TestContextFree(t *testing.T) {
+	if n := langtest.ExpectContextFree(t, Extract, rubyCases(t)); n < 20 {
+		t.Errorf("only %d variants compared", n)
+	}
+}
+
+// FuzzExtractRuby checks that Extract never panics and that what it
+// returns holds its invariants, or is an error naming the path.
+func FuzzExtractRuby(f *testing.F) {
+	for _, c := range rubyCases(f) {
+		f.Add(c.Src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := Extract("fuzz.rb", src)
+		if err != nil {
+			if file != nil || !strings.HasPrefix(err.Error(), "fuzz.rb:") {
+				t.Fatalf("Extract error %v with file %v", err, file)
+			}
+			return
+		}
+		langtest.CheckFile(t, src, file)
+	})
+}
+
+// BenchmarkExtractRuby extracts the standard library's files.
+func BenchmarkExtractRuby(b *testing.B) {
+	type item struct {
+		path string
+		src  []byte
+	}
+	var items []item
+	for _, dir := range rubyCorpus {
+		matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.rb"))
+		for _, p := range matches {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Extract(p, src); err == nil {
+				items = append(items, item{p, src})
+			}
+		}
+	}
+	if len(items) == 0 {
+		b.Fatalf("no corpus under %v (test.sh installs ruby and rubocop)", rubyCorpus)
+	}
+	langtest.BenchExtract(b, items, func(i item) (string, []byte) { return i.path, i.src }, Extract)
+}
