@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // rubyCorpus is the real-code corpus: Ruby's standard library as Debian's
@@ -92,77 +93,22 @@ func prismSymbols(t *testing.T, files []string) map[string]prismFile {
 	return refs
 }
 
-// tally counts how far Extract agrees with Prism.
-type tally struct {
-	files, refused, symbols, names, starts, ends int
-	diffs                                        []string
-}
-
-// add compares one file: a name Prism gives twice must be ambiguous; every
-// other name must be found with its range; a name Prism does not give
-// counts against names.
-func (a *tally) add(p string, ref prismFile, src []byte) {
-	if ref.Error != "" {
-		a.refused++ // a file Prism refuses is no measure of names
-		return
-	}
-	a.files++
-	f, err := Extract(p, src)
-	if err != nil {
-		a.symbols += len(ref.Symbols)
-		a.diffs = append(a.diffs, fmt.Sprintf("%v (Prism parses it)", err))
-		return
-	}
-	times := map[string]int{}
-	for _, s := range ref.Symbols {
-		times[s.Name]++
-	}
-	mine := map[string][2]int{}
-	for _, s := range f.Symbols {
-		mine[s.Name] = [2]int{s.Start, s.End}
-	}
-	counted := map[string]bool{}
-	for _, s := range ref.Symbols {
-		if times[s.Name] > 1 {
-			if !counted[s.Name] {
-				counted[s.Name] = true
-				a.symbols++
-				if slices.Contains(f.Ambiguous, s.Name) {
-					a.names, a.starts, a.ends = a.names+1, a.starts+1, a.ends+1
-				} else {
-					a.diffs = append(a.diffs, fmt.Sprintf("%s: %s is defined twice, not ambiguous", p, s.Name))
-				}
-			}
-			continue
+// agreement compares Extract with Prism over files, read by read.
+func agreement(t *testing.T, files []string, read func(string) []byte) *langtest.Agreement {
+	t.Helper()
+	refs := prismSymbols(t, files)
+	a := &langtest.Agreement{Reference: "Prism"}
+	for _, p := range files {
+		r := refs[p]
+		ref := langtest.RefFile{Error: r.Error}
+		for _, s := range r.Symbols {
+			ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: s.Name, Start: s.Start, End: s.End})
 		}
-		a.symbols++
-		r, ok := mine[s.Name]
-		if !ok {
-			a.diffs = append(a.diffs, fmt.Sprintf("%s: missing %s %d-%d", p, s.Name, s.Start, s.End))
-			continue
-		}
-		delete(mine, s.Name)
-		a.names++
-		if r[0] == s.Start {
-			a.starts++
-		}
-		if r[1] == s.End {
-			a.ends++
-		}
-		if r != [2]int{s.Start, s.End} {
-			a.diffs = append(a.diffs, fmt.Sprintf("%s: %s %d-%d, Prism %d-%d", p, s.Name, r[0], r[1], s.Start, s.End))
-		}
+		src := read(p)
+		f, err := Extract(p, src)
+		a.Add(p, f, err, ref)
 	}
-	for name, r := range mine {
-		a.symbols++
-		a.diffs = append(a.diffs, fmt.Sprintf("%s: extra %s %d-%d", p, name, r[0], r[1]))
-	}
-	for _, name := range f.Ambiguous {
-		if times[name] <= 1 {
-			a.symbols++
-			a.diffs = append(a.diffs, fmt.Sprintf("%s: %s ambiguous, Prism has it %d times", p, name, times[name]))
-		}
-	}
+	return a
 }
 
 // TestConformance compares Extract's symbols and both range ends with
@@ -182,26 +128,12 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	slices.Sort(files)
-	refs := prismSymbols(t, files)
-	var a tally
-	for _, p := range files {
+	a := agreement(t, files, func(p string) []byte {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a.add(p, refs[p], src)
-	}
-	pct := func(n int) float64 { return 100 * float64(n) / float64(max(a.symbols, 1)) }
-	t.Logf("%d files (%d refused by Prism), %d symbols: names %.2f%%, starts %.2f%%, ends %.2f%%",
-		a.files, a.refused, a.symbols, pct(a.names), pct(a.starts), pct(a.ends))
-	for i, d := range a.diffs {
-		if i == 40 {
-			t.Logf("... %d more", len(a.diffs)-40)
-			break
-		}
-		t.Log(d)
-	}
-	if a.symbols < 1000 || pct(a.names) < 99.5 || pct(a.starts) < 99 || pct(a.ends) < 99 {
-		t.Errorf("agreement below the bar (1,000 symbols, names 99.5%%, starts and ends 99%%)")
-	}
+		return src
+	})
+	a.Report(t, "Ruby 3.1 standard library and rubocop's gems (Debian)", langtest.Corpus)
 }

@@ -20,9 +20,10 @@ type language struct{}
 
 func (language) Name() string { return "ruby" }
 
-// Extensions: Ruby sources, Rake files, gemspecs and Rack configurations.
-// Files without an extension (Rakefile, Gemfile) are not claimed.
-func (language) Extensions() []string { return []string{".rb", ".rake", ".gemspec", ".ru"} }
+// Extensions: Ruby sources, Rake files and gemspecs (the ones chroma's Ruby
+// lexer knows). Files without an extension (Rakefile, Gemfile) and Rack's
+// config.ru are not claimed.
+func (language) Extensions() []string { return []string{".rb", ".rake", ".gemspec"} }
 
 func (language) Extract(path string, src []byte) (*lang.File, error) { return Extract(path, src) }
 

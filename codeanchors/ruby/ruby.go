@@ -18,7 +18,7 @@ import (
 // the symbols, ranges or tokens it produces change.
 const Parser = "ruby/scan@1"
 
-// Extract is the Ruby extractor, for .rb, .rake, .gemspec and .ru files.
+// Extract is the Ruby extractor, for .rb, .rake and .gemspec files.
 //
 // Symbols follow SPEC 1.3: classes and modules nest with "." (Outer.Inner;
 // class A::B is A.B, class ::C is the top-level C), a def in a class or module body is

@@ -1,8 +1,6 @@
 package ruby
 
 import (
-	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,61 +12,21 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
-func rubyCases(tb testing.TB) []langtest.Case {
-	return langtest.ReadCases(tb, "extract", func(name string) bool { return strings.HasSuffix(name, ".rb") }, "a .rb source")
+// suite is Ruby's golden suite: the testdata/extract/*.txtar cases (see
+// their README.md), with the requires in an "imports" section.
+var suite = langtest.Suite{
+	Dir:     "extract",
+	Ext:     []string{".rb"},
+	Extract: Extract,
+	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
+		return langtest.Sections(c, f, err, langtest.PackageImports)
+	},
 }
 
-// goldenSections renders what Extract gives for a case: symbols (then
-// ambiguous names), imports and calls, or the error.
-func goldenSections(f *lang.File, err error) []txtar.File {
-	if err != nil {
-		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
-	}
-	var out []txtar.File
-	add := func(name string, lines []string) {
-		if len(lines) > 0 || name == "symbols" {
-			out = append(out, txtar.File{Name: name, Data: []byte(strings.Join(append(lines, ""), "\n"))})
-		}
-	}
-	var syms, calls []string
-	for _, s := range f.Symbols {
-		syms = append(syms, fmt.Sprintf("%s %s %d-%d", s.Name, s.Kind, s.Start, s.End))
-	}
-	for _, n := range f.Ambiguous {
-		syms = append(syms, "ambiguous "+n)
-	}
-	for _, c := range f.Calls {
-		callee := c.Name
-		switch c.Qual {
-		case "":
-		case ".":
-			callee = "(expr)." + c.Name
-		default:
-			callee = c.Qual + "." + c.Name
-		}
-		calls = append(calls, fmt.Sprintf("%d %s -> %s", c.Line, c.From, callee))
-	}
-	add("symbols", syms)
-	add("imports", f.Imports)
-	add("calls", calls)
-	return out
-}
-
-// TestGolden extracts every testdata/extract case and compares with its
-// sections; -update rewrites them (refused when CI is set).
-func TestGolden(t *testing.T) {
-	langtest.RefuseUpdateInCI(t)
-	langtest.CheckGoldenDir(t, "extract")
-	for _, c := range rubyCases(t) {
-		f, err := Extract(c.Path, c.Src)
-		if err == nil {
-			langtest.CheckFile(t, c.Src, f)
-		}
-		input := txtar.File{Name: c.Path, Data: bytes.ReplaceAll(c.Src, []byte("\r\n"), []byte("\n"))}
-		langtest.CompareGolden(t, c.File, c.Comment, input, goldenSections(f, err), c.Want, fmt.Sprintf("Extract(%q)", c.Path))
-		langtest.ExpectCRLFNeutral(t, c.File, c.Path, c.Src, Extract, langtest.CheckFile)
-	}
-}
+// TestGolden checks Extract on every golden case (-update rewrites the
+// expected sections, refused when CI is set), with CRLF line endings, and
+// that hashes depend on a symbol's own text only.
+func TestGolden(t *testing.T) { suite.Run(t) }
 
 // TestGoldenConformance runs Prism on the golden cases that parse: the
 // tricky constructs must agree exactly, names and both range ends.
@@ -76,7 +34,7 @@ func TestGoldenConformance(t *testing.T) {
 	dir := t.TempDir()
 	srcs := map[string][]byte{}
 	var files []string
-	for _, c := range rubyCases(t) {
+	for _, c := range suite.Cases(t) {
 		if _, err := Extract(c.Path, c.Src); err != nil {
 			continue
 		}
@@ -88,19 +46,13 @@ func TestGoldenConformance(t *testing.T) {
 		files = append(files, p)
 	}
 	slices.Sort(files)
-	refs := prismSymbols(t, files)
-	var a tally
-	for _, p := range files {
-		if refs[p].Error != "" {
-			t.Errorf("%s: Prism refuses a golden case: %s", p, refs[p].Error)
-		}
-		a.add(p, refs[p], srcs[p])
+	a := agreement(t, files, func(p string) []byte { return srcs[p] })
+	if a.Skipped > 0 {
+		t.Errorf("Prism refuses %d golden cases", a.Skipped)
 	}
-	for _, d := range a.diffs {
-		t.Error(d)
-	}
-	if a.symbols < 60 {
-		t.Errorf("only %d symbols compared", a.symbols)
+	a.Report(t, "golden cases", langtest.Golden)
+	if a.Ranges < 60 {
+		t.Errorf("only %d symbols compared", a.Ranges)
 	}
 }
 
@@ -170,31 +122,9 @@ func TestTokens(t *testing.T) {
 	}
 }
 
-// TestContextFree checks that the hashes of the golden cases' symbols do
-// not depend on the code around them.
-func TestContextFree(t *testing.T) {
-	if n := langtest.ExpectContextFree(t, Extract, rubyCases(t)); n < 20 {
-		t.Errorf("only %d variants compared", n)
-	}
-}
-
 // FuzzExtractRuby checks that Extract never panics and that what it
 // returns holds its invariants, or is an error naming the path.
-func FuzzExtractRuby(f *testing.F) {
-	for _, c := range rubyCases(f) {
-		f.Add(c.Src)
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		file, err := Extract("fuzz.rb", src)
-		if err != nil {
-			if file != nil || !strings.HasPrefix(err.Error(), "fuzz.rb:") {
-				t.Fatalf("Extract error %v with file %v", err, file)
-			}
-			return
-		}
-		langtest.CheckFile(t, src, file)
-	})
-}
+func FuzzExtractRuby(f *testing.F) { suite.Fuzz(f, "fuzz.rb") }
 
 // BenchmarkExtractRuby extracts the standard library's files.
 func BenchmarkExtractRuby(b *testing.B) {

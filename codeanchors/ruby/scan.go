@@ -478,7 +478,7 @@ func (s *rscan) identCall(word string, prev state, line int) {
 	switch {
 	case prev == sDot && (s.prev2Text == "." || s.prev2Text == "&."):
 		qual = "."
-		if n := len(s.toks); n >= 3 && s.identAt(n-3) && (n == 3 || !isDotOp(s.toks[n-4].Text)) {
+		if n := len(s.toks); n >= 3 && s.identAt(n-3) && (n == 3 || !isDotOp(s.toks[n-4].Text) || s.toks[n-4].Text == "::") {
 			qual = s.toks[n-3].Text
 		}
 	case prev == sDot:
