@@ -36,6 +36,8 @@ var allowed = map[string][]string{
 	"site":          {"claims", "codeanchors", "synth", "templates", "assets", "interchange"},
 	"cmd/tracewiki": {"site", "synth", "codeanchors", "claims"},
 	"bench/gen":     {}, // a standalone generator of benchmark workspaces
+	"bench/floor":   {}, // the cold-build yardstick: goldmark and chroma only
+	"bench/latency": {}, // times tracewiki serve over HTTP, as a user would
 }
 
 func TestDependencyPolicy(t *testing.T) {
