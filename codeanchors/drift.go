@@ -31,6 +31,18 @@ type Source struct {
 	Absent     Reason
 	AbsentNote string
 	tokens     []Token
+	released   bool // ReleaseTokens dropped the tokens
+}
+
+// ReleaseTokens drops s's hash tokens (and its File's), the larger part of
+// a parsed source's memory, for a caller that will not judge s again: a
+// build once drift is judged, since pages need only the lines. Judging a
+// released source panics rather than give wrong token hashes.
+func (s *Source) ReleaseTokens() {
+	s.tokens, s.released = nil, true
+	if s.File != nil {
+		s.File.Tokens = nil
+	}
 }
 
 // NewSource splits src into lines and runs the registry's extractor on it.
@@ -112,6 +124,9 @@ func Resolve(t claims.Target, a *Anchor, s *Source) Resolution {
 }
 
 func (s *Source) span(start, end int) Resolution {
+	if s.released {
+		panic("codeanchors: " + s.Path + ": token hash of a source whose tokens were released")
+	}
 	r := Resolution{Start: start, End: end, Parser: s.Parser()}
 	if end >= start {
 		r.Hash = lang.HashLines(s.Lines, start, end)

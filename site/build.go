@@ -40,6 +40,11 @@ type BuildOptions struct {
 	// [Site.Files], which then stays empty: memory grows with the pages
 	// rendering at once, not with the site. Nil keeps the site in memory.
 	Sink func(name string, data []byte) error
+	// Release lets the build drop what rendering does not need as soon
+	// as drift is judged (the sources' hash tokens, see
+	// [codeanchors.Source.ReleaseTokens]), for a caller that will not
+	// judge the sources of [Site.Loaded] again: a one-shot build.
+	Release bool
 }
 
 // Site is a built site, in memory: every output file by slash-separated
@@ -94,6 +99,11 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	a := p.analyzeLoaded(ld, c.Lock)
 	g := p.draw(a)
+	if opts.Release {
+		for _, s := range ld.Sources {
+			s.ReleaseTokens()
+		}
+	}
 	for _, err := range a.Unparsed {
 		fmt.Fprintf(notes, "tracewiki: %v\n", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -520,6 +521,40 @@ func TestBuildIntoMatchesMemory(t *testing.T) {
 	}
 	if diff := firstDiffFile(want, got); diff != "" {
 		t.Errorf("streamed output differs from the in-memory build: %s", diff)
+	}
+}
+
+// TestBuildReleaseSameOutput checks that a build that releases the
+// sources' tokens once drift is judged (as tracewiki build does) writes the
+// same site as one that keeps them, and that the released sources refuse
+// to be judged again instead of giving wrong hashes.
+func TestBuildReleaseSameOutput(t *testing.T) {
+	dir := fixture(t, "shop")
+	want := buildSite(t, dir, BuildOptions{}, 2)
+	got := buildSite(t, dir, BuildOptions{Release: true}, 2)
+	if len(want.Files) < 20 {
+		t.Fatalf("the build has %d files", len(want.Files))
+	}
+	if diff := firstDiffFile(want.Files, got.Files); diff != "" {
+		t.Errorf("a releasing build differs: %s", diff)
+	}
+	released := 0
+	for _, s := range got.Loaded.Sources {
+		if s.Absent != "" {
+			continue
+		}
+		released++
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: judged after its tokens were released", s.Path)
+				}
+			}()
+			codeanchors.Resolve(claims.Target{Path: s.Path}, nil, s)
+		}()
+	}
+	if released == 0 {
+		t.Error("the fixture has no source to release")
 	}
 }
 

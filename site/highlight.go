@@ -89,10 +89,27 @@ type fragmentKey struct {
 	anchor string
 }
 
+// rendered is a fragment or fence highlighted once, kept compact for the
+// other pages that show it.
 type rendered struct {
 	once sync.Once
 	gen  int
-	html template.HTML
+	html compactHTML
+}
+
+// get highlights through r's render the first time, and returns the HTML:
+// the caller that highlighted gets it as rendered, the others expand the
+// compact copy.
+func (r *rendered) get(render func() []byte) template.HTML {
+	var first []byte
+	r.once.Do(func() {
+		first = render()
+		r.html = compact(first)
+	})
+	if first != nil {
+		return template.HTML(first)
+	}
+	return r.html.html()
 }
 
 func newHighlighter() *highlighter {
@@ -131,12 +148,11 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anch
 	}
 	r.gen = h.gen
 	h.mu.Unlock()
-	r.once.Do(func() { r.html = h.render(path, lines[start-1:end], start, anchor) })
-	return r.html, more
+	return r.get(func() []byte { return h.render(path, lines[start-1:end], start, anchor) }), more
 }
 
-func (h *highlighter) render(path string, lines [][]byte, start int, anchor string) template.HTML {
-	src := string(bytes.Join(lines, []byte("\n"))) + "\n"
+func (h *highlighter) render(path string, lines [][]byte, start int, anchor string) []byte {
+	src := string(append(bytes.Join(lines, []byte("\n")), '\n'))
 	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start),
 		chtml.WithLinkableLineNumbers(true, anchor+"-L"))
 	tokens, err := tokenise(h.lexer(path), src)
@@ -145,9 +161,9 @@ func (h *highlighter) render(path string, lines [][]byte, start int, anchor stri
 		err = f.Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
 	}
 	if err != nil {
-		return template.HTML(fmt.Sprintf("<pre>%s</pre>", template.HTMLEscapeString(src)))
+		return fmt.Appendf(nil, "<pre>%s</pre>", template.HTMLEscapeString(src))
 	}
-	return template.HTML(buf.String())
+	return buf.Bytes()
 }
 
 // fenceKey identifies a fenced code block's highlighted HTML: its info
@@ -172,7 +188,7 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 	}
 	r.gen = h.gen
 	h.mu.Unlock()
-	r.once.Do(func() {
+	return r.get(func() []byte {
 		h.lexed.Add(1)
 		var buf bytes.Buffer
 		tokens, err := tokenise(h.langLexer(key.lang), string(code))
@@ -183,9 +199,8 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 			buf.Reset()
 			fmt.Fprintf(&buf, `<pre class="chroma"><code>%s</code></pre>`, template.HTMLEscapeString(string(code)))
 		}
-		r.html = template.HTML(buf.String())
+		return buf.Bytes()
 	})
-	return r.html
 }
 
 // langLexer returns chroma's lexer for a fence's language name, plain text

@@ -235,6 +235,7 @@ func runBuild(e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return e.usage("build: unexpected arguments %q", fs.Args())
 	}
+	opts.Release = true // one build per process: nothing judges its sources again
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
