@@ -35,6 +35,10 @@ type BuildOptions struct {
 	// Highlight, when set, keeps highlighted code from build to build, so
 	// a rebuild only highlights what changed. Nil means a fresh cache.
 	Highlight *HighlightCache
+	// Cache, when set, is the persistent build cache (see [Cache]):
+	// highlighted code is looked up there before it is lexed. Nil caches
+	// nothing across processes.
+	Cache *Cache
 	// Sink, when set, receives every output file as soon as it is rendered
 	// (called from several goroutines, each name once) instead of
 	// [Site.Files], which then stays empty: memory grows with the pages
@@ -45,6 +49,11 @@ type BuildOptions struct {
 	// [codeanchors.Source.ReleaseTokens]), for a caller that will not
 	// judge the sources of [Site.Loaded] again: a one-shot build.
 	Release bool
+
+	// reuse, when set, is asked with the site key (see [Project.siteKey])
+	// once the analysis is done; true means the output already holds this
+	// site, and the build stops there ([Site.Reused]).
+	reuse func(key []byte) bool
 }
 
 // Site is a built site, in memory: every output file by slash-separated
@@ -70,6 +79,15 @@ type Site struct {
 	// Findings is every judged link, whence Check, SARIF, GitHub
 	// annotations and api/drift.json.
 	Findings *synth.Findings
+
+	// Reused says the output folder already held this very site: nothing
+	// was rendered or written ([Project.BuildInto] with a cache).
+	Reused bool
+	// Linked counts the files hard-linked from the previous output instead
+	// of written, their bytes unchanged ([Project.BuildInto]).
+	Linked int
+
+	key, digest []byte // the site key and the read digest it was made from
 }
 
 // Build builds the site in memory. Unless opts.Frozen, targets never
@@ -124,7 +142,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	b := &builder{
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
-		baseURL: baseURL, hl: opts.Highlight.highlighter(), targets: map[string]*codeanchors.TargetStatus{},
+		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache), targets: map[string]*codeanchors.TargetStatus{},
 	}
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
@@ -132,11 +150,18 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if b.tmpl, err = parseTemplates(); err != nil {
 		return nil, err
 	}
-	s, err := b.build(opts.Sink)
-	if err != nil {
+	var key, digest []byte
+	if opts.Cache != nil {
+		key, digest = p.siteKey(a.Lock, baseURL, forge), p.WS.ReadDigest()
+	}
+	var s *Site
+	if opts.reuse != nil && opts.reuse(key) {
+		s = b.reusedSite()
+	} else if s, err = b.build(opts.Sink); err != nil {
 		return nil, err
 	}
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
+	s.key, s.digest = key, digest
 	return s, nil
 }
 

@@ -44,6 +44,9 @@ type highlighter struct {
 	fences    map[fenceKey]*rendered
 	lexers    map[string]chroma.Lexer
 	lexed     atomic.Int64 // fences lexed and formatted, for tests
+	// disk, when set, keeps highlighted HTML from run to run: a fragment
+	// or fence is looked up there before it is lexed, and stored after.
+	disk *Cache
 }
 
 // HighlightCache carries highlighted fragments from one build to the next
@@ -55,18 +58,22 @@ type HighlightCache struct {
 
 // highlighter returns the cache's highlighter for a new build, dropping the
 // fragments the previous build did not use.
-func (c *HighlightCache) highlighter() *highlighter {
+func (c *HighlightCache) highlighter(disk *Cache) *highlighter {
 	if c == nil {
-		return newHighlighter()
+		h := newHighlighter()
+		h.disk = disk
+		return h
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.h == nil {
 		c.h = newHighlighter()
+		c.h.disk = disk
 		return c.h
 	}
 	h := c.h
 	h.mu.Lock()
+	h.disk = disk
 	for k, r := range h.fragments {
 		if r.gen != h.gen {
 			delete(h.fragments, k)
@@ -148,14 +155,26 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anch
 	}
 	r.gen = h.gen
 	h.mu.Unlock()
-	return r.get(func() []byte { return h.render(path, lines[start-1:end], start, anchor) }), more
+	return r.get(func() []byte {
+		l := h.lexer(path)
+		dk := cacheKey([]byte("fragment"), []byte(l.Config().Name), []byte(lightStyle), []byte(fmt.Sprint(start)), []byte(anchor), key.sum[:])
+		if html, ok := h.disk.Get(highlightStage, dk); ok {
+			return html
+		}
+		html := h.render(l, lines[start-1:end], start, anchor)
+		h.disk.Put(highlightStage, dk, html)
+		return html
+	}), more
 }
 
-func (h *highlighter) render(path string, lines [][]byte, start int, anchor string) []byte {
+// highlightStage names the build cache's highlighted fragments and fences.
+const highlightStage = "highlight"
+
+func (h *highlighter) render(l chroma.Lexer, lines [][]byte, start int, anchor string) []byte {
 	src := string(append(bytes.Join(lines, []byte("\n")), '\n'))
 	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start),
 		chtml.WithLinkableLineNumbers(true, anchor+"-L"))
-	tokens, err := tokenise(h.lexer(path), src)
+	tokens, err := tokenise(l, src)
 	var buf bytes.Buffer
 	if err == nil {
 		err = f.Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
@@ -189,9 +208,14 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 	r.gen = h.gen
 	h.mu.Unlock()
 	return r.get(func() []byte {
+		l := h.langLexer(key.lang)
+		dk := cacheKey([]byte("fence"), []byte(l.Config().Name), []byte(lightStyle), key.sum[:])
+		if html, ok := h.disk.Get(highlightStage, dk); ok {
+			return html
+		}
 		h.lexed.Add(1)
 		var buf bytes.Buffer
-		tokens, err := tokenise(h.langLexer(key.lang), string(code))
+		tokens, err := tokenise(l, string(code))
 		if err == nil {
 			err = chtml.New(chtml.WithClasses(true)).Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
 		}
@@ -199,6 +223,7 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 			buf.Reset()
 			fmt.Fprintf(&buf, `<pre class="chroma"><code>%s</code></pre>`, template.HTMLEscapeString(string(code)))
 		}
+		h.disk.Put(highlightStage, dk, buf.Bytes())
 		return buf.Bytes()
 	})
 }

@@ -1,14 +1,18 @@
 package site
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // MaxSourceBytes caps the size of a file tracewiki reads. A larger file is
@@ -32,6 +36,9 @@ var ErrNotRegular = errors.New("not a regular file")
 type Workspace struct {
 	Dir  string // the root as given
 	root *os.Root
+
+	readsMu sync.Mutex
+	reads   map[string][sha256.Size]byte // every file read: its bytes' hash, or its error's
 }
 
 // OpenWorkspace opens dir as the workspace root.
@@ -65,6 +72,39 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 // ReadFileLimit is [Workspace.ReadFile] for a file that may be larger than a
 // source file, such as a test report: it fails past limit bytes.
 func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
+	data, err := w.readFileLimit(p, limit)
+	var sum [sha256.Size]byte
+	if err != nil {
+		sum = sha256.Sum256([]byte("error: " + err.Error()))
+	} else {
+		sum = sha256.Sum256(data)
+	}
+	w.readsMu.Lock()
+	if w.reads == nil {
+		w.reads = map[string][sha256.Size]byte{}
+	}
+	w.reads[p] = sum
+	w.readsMu.Unlock()
+	return data, err
+}
+
+// ReadDigest hashes every file read through the workspace so far: each
+// path with its bytes (or the error reading it gave), in path order. A
+// build's output is a function of what it read, so two builds that read
+// the same (with the same options and tool) make the same site.
+func (w *Workspace) ReadDigest() []byte {
+	w.readsMu.Lock()
+	defer w.readsMu.Unlock()
+	h := sha256.New()
+	for _, p := range slices.Sorted(maps.Keys(w.reads)) {
+		sum := w.reads[p]
+		fmt.Fprintf(h, "%d:%s", len(p), p)
+		h.Write(sum[:])
+	}
+	return h.Sum(nil)
+}
+
+func (w *Workspace) readFileLimit(p string, limit int64) ([]byte, error) {
 	name, err := w.osPath(p)
 	if err != nil {
 		return nil, err

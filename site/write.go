@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -197,28 +198,45 @@ func (s *Site) Write(o *Output, notes func(string)) error {
 // when the whole build succeeded; a failed build leaves the output as it
 // was. notes gets the build's notes, restored what the cleanup of killed
 // runs restored.
+//
+// With a build cache ([BuildOptions.Cache]), the cache remembers what each
+// build wrote into the output folder: when a build would make the very site
+// the folder still holds (same site key, every file unchanged on disk), it
+// renders and writes nothing ([Site.Reused]); otherwise each file whose
+// bytes did not change is hard-linked from the old folder into the new one
+// instead of written, so it keeps its inode and mtime.
 func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, restored func(string)) (*Site, error) {
 	w, err := o.Begin(restored)
 	if err != nil {
 		return nil, err
 	}
-	opts.Sink = func(name string, data []byte) error {
-		full := filepath.Join(w.Dir(), filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return fmt.Errorf("write site: %w", err)
+	ow := &outputWriter{out: o.Dir, dir: w.Dir()}
+	if opts.Cache != nil {
+		ow.prev = loadOutputIndex(opts.Cache, o.Dir)
+		if ow.prev != nil && len(ow.prev.key) > 0 {
+			opts.reuse = func(key []byte) bool { return bytes.Equal(key, ow.prev.key) && ow.prev.intact(o.Dir) }
 		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			return fmt.Errorf("write site: %w", err)
-		}
-		return nil
 	}
+	opts.Sink = ow.write
 	s, err := p.Build(opts, notes)
 	if err != nil {
 		w.Abort()
 		return nil, err
 	}
+	if s.Reused {
+		w.Abort() // the empty new folder
+		return s, nil
+	}
 	if err := w.Commit(); err != nil {
 		return nil, err
 	}
+	if opts.Cache != nil {
+		idx := &outputIndex{key: s.key, files: ow.next}
+		if !bytes.Equal(s.digest, p.WS.ReadDigest()) {
+			idx.key = nil // read more while rendering: the key missed an input
+		}
+		idx.store(opts.Cache, o.Dir)
+	}
+	s.Linked = ow.linked
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -229,6 +230,7 @@ func runBuild(e *env, args []string) int {
 	fs.StringVar(&opts.By, "by", "", "who vouches for captures of new targets (default: git's user.email)")
 	fs.StringVar(&opts.Commit, "commit", "", "the commit `REV` forge links point at (default: git's HEAD)")
 	failOn := failOnFlag(fs)
+	openCache := cacheFlags(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -236,6 +238,14 @@ func runBuild(e *env, args []string) int {
 		return e.usage("build: unexpected arguments %q", fs.Args())
 	}
 	opts.Release = true // one build per process: nothing judges its sources again
+	cache, err := openCache(e.stderr)
+	if errors.Is(err, errCacheFlags) {
+		return e.usage("build: %v", err)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	opts.Cache = cache
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
@@ -254,6 +264,9 @@ func runBuild(e *env, args []string) int {
 	// as they were.
 	if err := p.WriteCapture(s.Captured, e.stderr); err != nil {
 		return e.fail(err)
+	}
+	if err := cache.Trim(); err != nil {
+		fmt.Fprintf(e.stderr, "tracewiki: %v\n", err)
 	}
 	dir := *out
 	if dir == "" {

@@ -2,18 +2,44 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tracewiki/tracewiki/site"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of the scripts")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(hermetic{m}, map[string]func(){
 		"tracewiki": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// hermetic runs the tests with the build cache in a temporary folder and
+// the user cache folder moved to another one, which must stay without a
+// tracewiki folder: a test that reached the user's cache fails the run.
+type hermetic struct{ m *testing.M }
+
+func (h hermetic) Run() int {
+	tmp, err := os.MkdirTemp("", "tracewiki-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	userCache := filepath.Join(tmp, "user")
+	os.Setenv("XDG_CACHE_HOME", userCache)
+	os.Setenv(site.CacheEnv, filepath.Join(tmp, "build"))
+	code := h.m.Run()
+	if _, err := os.Stat(filepath.Join(userCache, "tracewiki")); err == nil {
+		fmt.Fprintf(os.Stderr, "FAIL: a test wrote the user's build cache (%s); tests must set %s or --cache\n", userCache, site.CacheEnv)
+		return 1
+	}
+	return code
 }
 
 // TestScripts runs the CLI scripts in testdata/script: each builds a small
@@ -30,6 +56,13 @@ func TestScripts(t *testing.T) {
 			e.Setenv("SOURCE_DATE_EPOCH", "1767225600") // 2026-01-01T00:00:00Z
 			e.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// Each script its own build cache, never the user's.
+			cache, err := os.MkdirTemp("", "tracewiki-script-cache-")
+			if err != nil {
+				return err
+			}
+			e.Defer(func() { os.RemoveAll(cache) })
+			e.Setenv(site.CacheEnv, cache)
 			return nil
 		},
 	})

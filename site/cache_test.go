@@ -1,0 +1,467 @@
+package site
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testCache opens a build cache in a fresh temporary folder.
+func testCache(t *testing.T) *Cache {
+	t.Helper()
+	c, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestCacheEntries checks that an entry reads back, and that a corrupt, a
+// truncated, a foreign entry and one of another version are ignored, never
+// trusted, and overwritten by the next Put.
+func TestCacheEntries(t *testing.T) {
+	c := testCache(t)
+	key := cacheKey([]byte("a"))
+	if _, ok := c.Get("s", key); ok {
+		t.Fatal("an empty cache has an entry")
+	}
+	c.Put("s", key, []byte("hello"))
+	if got, ok := c.Get("s", key); !ok || string(got) != "hello" {
+		t.Fatalf("Get = %q, %v; want hello", got, ok)
+	}
+	if _, ok := c.Get("t", key); ok {
+		t.Fatal("an entry of another stage was found")
+	}
+	p := c.path("s", c.name("s", key))
+	good, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := openCache(c.dir, "another version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := other.Get("s", key); ok {
+		t.Fatal("another tool version read this version's entry")
+	}
+	other.Put("s", key, []byte("hello"))
+	otherEntry, err := os.ReadFile(other.path("s", other.name("s", key)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Put("s", cacheKey([]byte("b")), []byte("world"))
+	foreign, err := os.ReadFile(c.path("s", c.name("s", cacheKey([]byte("b")))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)-1] ^= 1
+	longer := append(bytes.Clone(good), '!')
+	for name, data := range map[string][]byte{
+		"corrupt payload":  flipped,
+		"truncated":        good[:len(good)-2],
+		"header only":      good[:headerLen-1],
+		"longer":           longer,
+		"empty":            nil,
+		"foreign entry":    foreign,
+		"another version":  otherEntry,
+		"not an entry":     []byte("hello"),
+		"corrupt checksum": append(append(bytes.Clone(good[:headerLen-1]), good[headerLen-1]^1), good[headerLen:]...),
+	} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := c.Get("s", key); ok {
+			t.Errorf("%s: Get = %q, trusted", name, got)
+		}
+		c.Put("s", key, []byte("hello"))
+		if got, ok := c.Get("s", key); !ok || string(got) != "hello" {
+			t.Errorf("%s: after Put, Get = %q, %v", name, got, ok)
+		}
+	}
+	var nilCache *Cache
+	nilCache.Put("s", key, []byte("x"))
+	if _, ok := nilCache.Get("s", key); ok {
+		t.Error("a nil cache returned an entry")
+	}
+}
+
+// TestCacheConcurrentPut checks that writers racing on the same entries
+// never leave a reader a partial one.
+func TestCacheConcurrentPut(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		c, err := OpenCache(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			for i := range 200 {
+				key := cacheKey([]byte{byte(i % 10)})
+				want := bytes.Repeat([]byte{byte(i % 10)}, 1000+i%10)
+				c.Put("s", key, want)
+				if got, ok := c.Get("s", key); ok && !bytes.Equal(got, want) {
+					t.Errorf("writer %d: entry %d reads back different bytes", w, i%10)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	entries, _ := filepath.Glob(filepath.Join(dir, "s", "*", ".tmp-*"))
+	if len(entries) > 0 {
+		t.Errorf("temporary files left: %q", entries)
+	}
+}
+
+// TestCacheTrim checks the trimming policy: entries unused for the maximum
+// age go, then the least recently used while over the size cap; files
+// that are not entries stay.
+func TestCacheTrim(t *testing.T) {
+	c := testCache(t)
+	now := time.Now()
+	for i := range 5 {
+		key := cacheKey([]byte{byte(i)})
+		c.Put("s", key, bytes.Repeat([]byte("x"), 100))
+		used := now.Add(-time.Duration(i) * 10 * 24 * time.Hour) // 0, 10, 20, 30, 40 days ago
+		must(t, os.Chtimes(c.path("s", c.name("s", key)), used, used))
+	}
+	must(t, os.WriteFile(filepath.Join(c.dir, "s", "README"), []byte("not ours"), 0o644))
+	entrySize := int64(headerLen + 100)
+	must(t, c.trim(now, 25*24*time.Hour, 2*entrySize))
+	for i := range 5 {
+		_, ok := c.Get("s", cacheKey([]byte{byte(i)}))
+		if want := i < 2; ok != want {
+			t.Errorf("entry used %d days ago: kept %v, want %v", i*10, ok, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(c.dir, "s", "README")); err != nil {
+		t.Errorf("a file that is no entry was removed: %v", err)
+	}
+	// Trim runs at most daily: a fresh stamp skips it.
+	must(t, c.Trim())
+	old := now.Add(-60 * 24 * time.Hour)
+	key := cacheKey([]byte{0})
+	must(t, os.Chtimes(c.path("s", c.name("s", key)), old, old))
+	must(t, c.Trim())
+	if _, err := os.Stat(c.path("s", c.name("s", key))); err != nil {
+		t.Error("Trim ran again within a day")
+	}
+}
+
+// buildWith builds dir frozen into a fresh output folder, with cache
+// (nil: none), and returns the output's files.
+func buildWith(t *testing.T, dir string, cache *Cache) map[string][]byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "public")
+	return buildOut(t, dir, out, cache)
+}
+
+// buildOut builds dir frozen into out with cache and returns out's files.
+func buildOut(t *testing.T, dir, out string, cache *Cache) map[string][]byte {
+	t.Helper()
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	o, err := p.Output(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildInto(o, BuildOptions{Frozen: true, Cache: cache}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	return readTree(t, out)
+}
+
+// readTree reads every file under dir by slash path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	got := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		got[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestCacheWarmBuild checks that a build from a warm cache writes exactly
+// the bytes of a build without one, and that it used the cache: nothing
+// was written to it, something was read.
+func TestCacheWarmBuild(t *testing.T) {
+	dir := fixture(t, "shop")
+	cold := buildWith(t, dir, nil)
+	cacheDir := t.TempDir()
+	first, err := OpenCache(cacheDir)
+	must(t, err)
+	if diff := firstDiffFile(cold, buildWith(t, dir, first)); diff != "" {
+		t.Fatalf("a build with an empty cache differs from one without: %s", diff)
+	}
+	if s := first.Stats(); s.Writes == 0 {
+		t.Fatalf("the first build wrote nothing to the cache: %+v", s)
+	}
+	entries := func() int {
+		n, _ := filepath.Glob(filepath.Join(cacheDir, highlightStage, "*", "*"))
+		return len(n)
+	}
+	highlighted := entries()
+	if highlighted == 0 {
+		t.Fatal("nothing highlighted was cached")
+	}
+	second, err := OpenCache(cacheDir) // a new process, as far as memory goes
+	must(t, err)
+	if diff := firstDiffFile(cold, buildWith(t, dir, second)); diff != "" {
+		t.Fatalf("a warm build differs from a cold one: %s", diff)
+	}
+	// Into a new output folder: its record is the only miss and write.
+	if s := second.Stats(); s.Hits < highlighted || s.Writes != 1 || s.Misses != 1 {
+		t.Errorf("warm build: %+v; want %d highlight hits, one output record missed and written", s, highlighted)
+	}
+	if n := entries(); n != highlighted {
+		t.Errorf("the warm build added %d highlight entries", n-highlighted)
+	}
+}
+
+// TestCacheOutputReuse checks the output folder's reuse: a build of an
+// unchanged workspace into the folder it last built renders and writes
+// nothing; an edit rewrites only the files whose bytes changed (the others
+// are hard links to the old ones); and a file changed by hand in the
+// output is never trusted.
+func TestCacheOutputReuse(t *testing.T) {
+	dir := fixture(t, "shop")
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	build := func() *Site {
+		t.Helper()
+		p, err := Load(dir)
+		must(t, err)
+		defer p.Close()
+		o, err := p.Output(out)
+		must(t, err)
+		s, err := p.BuildInto(o, BuildOptions{Frozen: true, Cache: cache}, io.Discard, nil)
+		must(t, err)
+		return s
+	}
+	if s := build(); s.Reused || s.Linked != 0 {
+		t.Fatalf("first build: reused %v, linked %d", s.Reused, s.Linked)
+	}
+	want := readTree(t, out)
+	index := filepath.Join(out, "index.html")
+	before, _ := statOutput(index)
+	if s := build(); !s.Reused || s.Pages == 0 {
+		t.Fatalf("unchanged build: reused %v, %d pages", s.Reused, s.Pages)
+	}
+	if after, _ := statOutput(index); !after.same(before) {
+		t.Error("the unchanged build replaced index.html")
+	}
+	// A file changed by hand (same size, same mtime) is noticed by inode
+	// when replaced, and by mtime when written in place.
+	must(t, os.WriteFile(index, bytes.ToUpper(want["index.html"]), 0o644))
+	if s := build(); s.Reused {
+		t.Fatal("a build reused an output changed by hand")
+	}
+	if diff := firstDiffFile(want, readTree(t, out)); diff != "" {
+		t.Fatalf("after a hand edit, the build differs: %s", diff)
+	}
+	// An extra file in the output: a cold build would not have it.
+	must(t, os.WriteFile(filepath.Join(out, "extra.txt"), []byte("x"), 0o644))
+	if s := build(); s.Reused {
+		t.Fatal("a build reused an output with an extra file")
+	}
+	if _, err := os.Stat(filepath.Join(out, "extra.txt")); err == nil {
+		t.Fatal("the extra file survived the build")
+	}
+	// An edit to one page: most files are linked, the page is rewritten.
+	page := filepath.Join(out, "pages", "guides", "checkout", "index.html")
+	pageBefore, ok := statOutput(page)
+	if !ok {
+		t.Fatalf("no %s: the fixture's page moved", page)
+	}
+	reqBefore, _ := statOutput(filepath.Join(out, "decisions", "index.html"))
+	p := filepath.Join(dir, "content", "guides", "checkout.md")
+	data, err := os.ReadFile(p)
+	must(t, err)
+	must(t, os.WriteFile(p, bytes.Replace(data, []byte("charges the card"), []byte("charges the credit card"), 1), 0o644))
+	s := build()
+	if s.Reused || s.Linked == 0 {
+		t.Fatalf("after an edit: reused %v, linked %d", s.Reused, s.Linked)
+	}
+	if after, _ := statOutput(page); after.same(pageBefore) {
+		t.Error("the edited page was linked, not rewritten")
+	}
+	if after, _ := statOutput(filepath.Join(out, "decisions", "index.html")); !after.same(reqBefore) {
+		t.Error("an unchanged page was rewritten, not linked")
+	}
+	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
+		t.Fatalf("the edited build differs from a cold one: %s", diff)
+	}
+}
+
+// TestCacheEdits checks every kind of edit against a cold build: after a
+// warm build, the workspace is edited and built again with the same cache;
+// the output must equal a build of the edited workspace without a cache.
+func TestCacheEdits(t *testing.T) {
+	edit := func(name, old, new string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			data, err := os.ReadFile(p)
+			must(t, err)
+			if !bytes.Contains(data, []byte(old)) {
+				t.Fatalf("%s has no %q", name, old)
+			}
+			must(t, os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		edit    func(t *testing.T, dir string)
+		version string // the tool version of the second build; "" the same
+	}{
+		{name: "page", edit: edit("content/guides/checkout.md", "Then it charges the card", "Then it charges the credit card")},
+		{name: "page fence", edit: edit("content/guides/checkout.md", "# Checkout\n", "# Checkout\n\n```go\nfunc f() {}\n```\n")},
+		{name: "requirement", edit: edit("content/requirements/REQ-1.md", "counts every item", "counts each item")},
+		{name: "source file", edit: edit("pay/pay.go", "return -amount", "return 0 - amount")},
+		{name: "source file shifted", edit: edit("pay/pay.go", "package pay\n", "package pay\n\n// Shifted.\n")},
+		{name: "lock", edit: func(t *testing.T, dir string) {
+			edit("pay/pay.go", "return -amount", "return 0 - amount")(t, dir)
+			p, err := Load(dir)
+			must(t, err)
+			defer p.Close()
+			_, err = p.Capture(CaptureOptions{Refs: []string{"pay/pay.go@Refund"}, By: "bob@example.com"}, io.Discard)
+			must(t, err)
+		}},
+		{name: "config", edit: edit("tracewiki.toml", `title = "Shop"`, `title = "Shop two"`)},
+		{name: "new page", edit: func(t *testing.T, dir string) {
+			writeFixtureFile(t, dir, "content/guides/new.md", []byte("---\ntitle: New\n---\nSee [cart totals](req:REQ-1).\n"))
+		}},
+		{name: "deleted source", edit: func(t *testing.T, dir string) { must(t, os.Remove(filepath.Join(dir, "pay", "pay.go"))) }},
+		{name: "tool version", edit: func(*testing.T, string) {}, version: "a later tracewiki"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := fixture(t, "shop")
+			cacheDir := t.TempDir()
+			warm, err := OpenCache(cacheDir)
+			must(t, err)
+			out := filepath.Join(t.TempDir(), "public")
+			before := buildOut(t, dir, out, warm)
+			c.edit(t, dir)
+			version := warm.version
+			if c.version != "" {
+				version = c.version
+			}
+			again, err := openCache(cacheDir, version)
+			must(t, err)
+			got := buildOut(t, dir, out, again)
+			want := buildWith(t, dir, nil)
+			if diff := firstDiffFile(want, got); diff != "" {
+				t.Fatalf("the cached build of the edited workspace differs from a cold one: %s", diff)
+			}
+			if c.version == "" && firstDiffFile(before, got) == "" {
+				t.Fatal("the edit changed nothing in the output: the test proves nothing")
+			}
+			if c.version != "" {
+				if s := again.Stats(); s.Hits != 0 {
+					t.Errorf("a build of another tool version used %d entries of the old one", s.Hits)
+				}
+			}
+		})
+	}
+}
+
+// TestCacheConcurrentBuilds runs two builds sharing one (empty) cache at
+// the same time, into two outputs: both succeed and equal a build without
+// a cache.
+func TestCacheConcurrentBuilds(t *testing.T) {
+	dir := fixture(t, "shop")
+	want := buildWith(t, dir, nil)
+	cacheDir := t.TempDir()
+	outs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
+	var wg sync.WaitGroup
+	errs := make([]error, len(outs))
+	for i, out := range outs {
+		wg.Go(func() {
+			c, err := OpenCache(cacheDir)
+			if err == nil {
+				err = buildAndWriteCache(dir, out, c)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, out := range outs {
+		if errs[i] != nil {
+			t.Fatalf("build %d: %v", i, errs[i])
+		}
+		if diff := firstDiffFile(want, readTree(t, out)); diff != "" {
+			t.Errorf("build %d differs from one without a cache: %s", i, diff)
+		}
+	}
+	// And a third, warm, build reads what they wrote.
+	if diff := firstDiffFile(want, buildWith(t, dir, mustCache(t, cacheDir))); diff != "" {
+		t.Errorf("warm build after the concurrent ones differs: %s", diff)
+	}
+	tmp, _ := filepath.Glob(filepath.Join(cacheDir, "*", "*", ".tmp-*"))
+	if len(tmp) > 0 {
+		t.Errorf("temporary files left in the cache: %q", tmp)
+	}
+}
+
+func mustCache(t *testing.T, dir string) *Cache {
+	t.Helper()
+	c, err := OpenCache(dir)
+	must(t, err)
+	return c
+}
+
+// buildAndWriteCache is buildAndWrite with a cache.
+func buildAndWriteCache(dir, out string, c *Cache) error {
+	p, err := Load(dir)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	o, err := p.Output(out)
+	if err != nil {
+		return err
+	}
+	_, err = p.BuildInto(o, BuildOptions{Frozen: true, Cache: c}, io.Discard, nil)
+	return err
+}
+
+// TestCacheEnv checks where the cache lives: TRACEWIKI_CACHE, "off", and
+// by default tracewiki under the user cache folder.
+func TestCacheEnv(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(CacheEnv, dir)
+	c, err := CacheFromEnv()
+	if err != nil || c.Dir() != dir {
+		t.Fatalf("CacheFromEnv with %s=%s: %v, %v", CacheEnv, dir, c, err)
+	}
+	t.Setenv(CacheEnv, "off")
+	if c, err := CacheFromEnv(); err != nil || c != nil {
+		t.Fatalf("CacheFromEnv with off: %v, %v", c, err)
+	}
+	user := t.TempDir()
+	t.Setenv(CacheEnv, "")
+	t.Setenv("XDG_CACHE_HOME", user)
+	t.Setenv("HOME", user)
+	c, err = CacheFromEnv()
+	if err != nil || !strings.HasPrefix(c.Dir(), user) || filepath.Base(c.Dir()) != "tracewiki" {
+		t.Fatalf("default cache: %v, %v; want tracewiki under %s", c, err, user)
+	}
+}

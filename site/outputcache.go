@@ -1,0 +1,228 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// outputStage names the build cache's record of what a build last wrote
+// into an output folder, one entry per folder.
+const outputStage = "output"
+
+// siteKey is the hash of everything a site is made from: every file the
+// build read through the workspace (config, content, code, lock, project
+// files; each missing or unreadable one with its error), the lock as
+// judged (a build that captures changes it in memory), the base URL and
+// the forge links' commit. The tool version is part of every entry's name.
+// Output is deterministic, so an equal key means an equal site.
+func (p *Project) siteKey(l *codeanchors.Lock, baseURL string, forge forgeLinks) []byte {
+	lock, err := l.Marshal()
+	if err != nil {
+		lock = []byte("unmarshalable: " + err.Error())
+	}
+	return cacheKey([]byte("site"), p.WS.ReadDigest(), lock, []byte(baseURL),
+		[]byte(forge.kind), []byte(forge.repo), []byte(forge.commit))
+}
+
+// reusedSite is the value of a build whose output folder already holds its
+// site: nothing rendered, nothing written.
+func (b *builder) reusedSite() *Site {
+	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
+	return &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.findings), Findings: b.findings,
+		Pages: len(b.pages()), Graph: b.graph, Reused: true}
+}
+
+// outputFile is what the cache remembers of one file a build wrote: enough
+// to tell that the file in the output folder is still the one written
+// (size, mode, mtime and inode, as a backup tool would), and its bytes'
+// hash.
+type outputFile struct {
+	size  int64
+	mode  fs.FileMode
+	mtime int64 // nanoseconds
+	ino   uint64
+	sum   [sha256.Size]byte
+}
+
+// outputIndex is the record of the last build written into an output
+// folder: its site key and every file.
+type outputIndex struct {
+	key   []byte
+	files map[string]outputFile
+}
+
+func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }
+
+// loadOutputIndex reads the record of out's last build; nil when none.
+func loadOutputIndex(c *Cache, dir string) *outputIndex {
+	data, ok := c.Get(outputStage, outputIndexKey(dir))
+	if !ok {
+		return nil
+	}
+	idx := &outputIndex{files: map[string]outputFile{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	if !sc.Scan() {
+		return nil
+	}
+	if k := sc.Text(); k != "" {
+		var err error
+		if idx.key, err = hex.DecodeString(k); err != nil {
+			return nil
+		}
+	}
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) != 6 {
+			return nil
+		}
+		var o outputFile
+		size, e1 := strconv.ParseInt(f[1], 10, 64)
+		mode, e2 := strconv.ParseUint(f[2], 8, 32)
+		mtime, e3 := strconv.ParseInt(f[3], 10, 64)
+		ino, e4 := strconv.ParseUint(f[4], 10, 64)
+		sum, e5 := hex.DecodeString(f[5])
+		if errors.Join(e1, e2, e3, e4, e5) != nil || len(sum) != sha256.Size {
+			return nil
+		}
+		o.size, o.mode, o.mtime, o.ino = size, fs.FileMode(mode), mtime, ino
+		copy(o.sum[:], sum)
+		idx.files[f[0]] = o
+	}
+	return idx
+}
+
+// store records idx as out's last build.
+func (idx *outputIndex) store(c *Cache, dir string) {
+	var buf bytes.Buffer
+	buf.WriteString(hex.EncodeToString(idx.key) + "\n")
+	for _, name := range sortedKeys(idx.files) {
+		o := idx.files[name]
+		fmt.Fprintf(&buf, "%s\t%d\t%o\t%d\t%d\t%x\n", name, o.size, uint32(o.mode), o.mtime, o.ino, o.sum)
+	}
+	c.Put(outputStage, outputIndexKey(dir), buf.Bytes())
+}
+
+// statOutput describes a file as the index records it; false when it is
+// no regular file.
+func statOutput(p string) (outputFile, bool) {
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return outputFile{}, false
+	}
+	o := outputFile{size: st.Size(), mode: st.Mode(), mtime: st.ModTime().UnixNano()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		o.ino = uint64(sys.Ino)
+	}
+	return o, true
+}
+
+// same reports whether the file on disk is the one the index recorded.
+func (o outputFile) same(disk outputFile) bool {
+	return o.size == disk.size && o.mode == disk.mode && o.mtime == disk.mtime && o.ino == disk.ino
+}
+
+// intact reports whether the folder dir holds exactly the files the index
+// records, each unchanged, and no other file or folder.
+func (idx *outputIndex) intact(dir string) bool {
+	if len(idx.files) == 0 {
+		return false
+	}
+	dirs := map[string]bool{".": true}
+	for name := range idx.files {
+		for d := path.Dir(name); !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if !dirs[rel] {
+				return errNotIntact
+			}
+			return nil
+		}
+		o, ok := idx.files[rel]
+		disk, regular := statOutput(p)
+		if !ok || !regular || !o.same(disk) {
+			return errNotIntact
+		}
+		n++
+		return nil
+	})
+	return err == nil && n == len(idx.files)
+}
+
+var errNotIntact = errors.New("output changed")
+
+// outputWriter writes a build's files into the swap folder, hard-linking
+// each file whose bytes equal those of the same file in the output folder
+// (as the index recorded it, and still unchanged there) instead of
+// writing it again: an unchanged file keeps its inode and mtime, and costs
+// one link. It records the new index.
+type outputWriter struct {
+	out, dir string // the output folder and the swap folder
+	prev     *outputIndex
+	mu       sync.Mutex
+	next     map[string]outputFile
+	linked   int
+}
+
+func (w *outputWriter) write(name string, data []byte) error {
+	full := filepath.Join(w.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return fmt.Errorf("write site: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	if w.prev != nil {
+		if o, ok := w.prev.files[name]; ok && o.sum == sum {
+			old := filepath.Join(w.out, filepath.FromSlash(name))
+			if disk, ok := statOutput(old); ok && o.same(disk) && os.Link(old, full) == nil {
+				w.record(name, o, true)
+				return nil
+			}
+		}
+	}
+	if err := os.WriteFile(full, data, 0o644); err != nil {
+		return fmt.Errorf("write site: %w", err)
+	}
+	o, ok := statOutput(full)
+	if !ok {
+		return fmt.Errorf("write site: %s: not a regular file after writing it", name)
+	}
+	o.sum = sum
+	w.record(name, o, false)
+	return nil
+}
+
+func (w *outputWriter) record(name string, o outputFile, linked bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.next == nil {
+		w.next = map[string]outputFile{}
+	}
+	w.next[name] = o
+	if linked {
+		w.linked++
+	}
+}
