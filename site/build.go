@@ -50,6 +50,9 @@ type BuildOptions struct {
 	// judge the sources of [Site.Loaded] again: a one-shot build.
 	Release bool
 
+	// lazy renders nothing yet: the site's files are rendered when first
+	// asked for ([Site.file]); serve's rebuilds.
+	lazy bool
 	// reuse, when set, is asked with the site key (see [Project.siteKey])
 	// once the analysis is done; true means the output already holds this
 	// site, and the build stops there ([Site.Reused]).
@@ -87,7 +90,18 @@ type Site struct {
 	// of written, their bytes unchanged ([Project.BuildInto]).
 	Linked int
 
-	key, digest []byte // the site key and the read digest it was made from
+	key, digest []byte     // the site key and the read digest it was made from
+	lazy        *lazyFiles // a lazy build's files, rendered on demand
+}
+
+// file returns one file of the site by slash path; false when there is
+// none. A lazy build renders it now (once).
+func (s *Site) file(name string) ([]byte, bool, error) {
+	if s.lazy != nil {
+		return s.lazy.file(name)
+	}
+	data, ok := s.Files[name]
+	return data, ok, nil
 }
 
 // Build builds the site in memory. Unless opts.Frozen, targets never
@@ -143,6 +157,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
 		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache), targets: map[string]*codeanchors.TargetStatus{},
+		lazy: opts.lazy,
 	}
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
@@ -151,7 +166,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		return nil, err
 	}
 	var key, digest []byte
-	if opts.Cache != nil {
+	if opts.Cache != nil && !opts.lazy {
 		key, digest = p.siteKey(a.Lock, baseURL, forge), p.WS.ReadDigest()
 	}
 	var s *Site
@@ -176,6 +191,7 @@ type builder struct {
 	title   string
 	baseURL string
 	hl      *highlighter
+	lazy    bool       // render on demand (see [lazyFiles])
 	forge   forgeLinks // links to the forge at the built commit; none without repo_url
 	tmpl    map[string]*template.Template
 	// findings is every judged link, computed once; the check report and
@@ -218,6 +234,10 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 			return nil, fmt.Errorf("two pages would be written to %sindex.html", prefix)
 		}
 		seen[prefix], prefixes[i] = true, prefix
+	}
+	if b.lazy {
+		s.lazy = b.lazyFiles(pages, prefixes)
+		return s, nil
 	}
 	var out [][2][]byte
 	if sink == nil {

@@ -465,3 +465,58 @@ func TestCacheEnv(t *testing.T) {
 		t.Fatalf("default cache: %v, %v; want tracewiki under %s", c, err, user)
 	}
 }
+
+// TestServeEditMatchesBuild checks incremental serve: after edits (a page,
+// a source file, a new page), the site serve holds, every file rendered,
+// is byte for byte a cold build of the edited workspace; and the edited
+// page's URL shows the edit.
+func TestServeEditMatchesBuild(t *testing.T) {
+	dir := fixture(t, "shop")
+	srv, base := startServer(t, dir, ServeOptions{})
+	events := subscribe(t, base)
+	nextEvent(t, events)
+	check := func(what string) {
+		t.Helper()
+		st := srv.state.Load()
+		if len(st.errs) > 0 {
+			t.Fatalf("%s: serve's build failed: %q", what, st.errs)
+		}
+		got, err := st.site.lazy.all()
+		must(t, err)
+		want := buildSite(t, dir, BuildOptions{}, 0).Files
+		if diff := firstDiffFile(want, got); diff != "" {
+			t.Fatalf("%s: serve's site differs from a cold build: %s", what, diff)
+		}
+	}
+	check("first build")
+	p := filepath.Join(dir, "content", "guides", "checkout.md")
+	data, err := os.ReadFile(p)
+	must(t, err)
+	must(t, os.WriteFile(p, bytes.Replace(data, []byte("charges the card"), []byte("charges the credit card"), 1), 0o644))
+	waitFor(t, events, base+"/pages/guides/checkout/", "charges the credit card")
+	check("page edit")
+	q := filepath.Join(dir, "pay", "pay.go")
+	data, err = os.ReadFile(q)
+	must(t, err)
+	must(t, os.WriteFile(q, bytes.Replace(data, []byte("return -amount"), []byte("return 0 - amount"), 1), 0o644))
+	waitFor(t, events, base+"/code/pay/pay.go/", "0 - amount")
+	check("source edit")
+	writeFixtureFile(t, dir, "content/guides/new.md", []byte("---\ntitle: New\n---\nSee [cart totals](req:REQ-1).\n"))
+	waitFor(t, events, base+"/pages/guides/new/", "cart totals")
+	check("new page")
+}
+
+// waitFor waits, rebuild by rebuild, until the page at u holds text.
+func waitFor(t *testing.T, events <-chan string, u, text string) {
+	t.Helper()
+	deadline := time.Now().Add(serveTimeout)
+	for {
+		nextEventWithin(t, events, serveTimeout)
+		if resp, body := get(t, u); resp.StatusCode == 200 && strings.Contains(body, text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never showed %q", u, text)
+		}
+	}
+}

@@ -18,7 +18,14 @@ import (
 // are not regular (a FIFO, a socket, a device) are left out and named in
 // the returned notes.
 func (p *Project) CodeFiles() ([]string, []string, error) {
-	return p.codeFiles(true)
+	if w := p.walks; w != nil && w.haveCode {
+		return w.code, w.codeSkipped, nil
+	}
+	files, notes, err := p.codeFiles(true)
+	if w := p.walks; w != nil && err == nil {
+		w.code, w.codeSkipped, w.haveCode = files, notes, true
+	}
+	return files, notes, err
 }
 
 // codeFiles is [Project.CodeFiles]; with excludeOutput false it also lists

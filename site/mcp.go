@@ -133,7 +133,7 @@ func (s *MCPServer) Run(ctx context.Context, t mcp.Transport) error {
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		s.w.run(ctx, s.reload)
+		s.w.run(ctx, func(changeSet) { s.reload() })
 	}()
 	err := s.srv.Run(ctx, t)
 	cancel()

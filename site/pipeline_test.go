@@ -78,7 +78,7 @@ func TestJudgedOnce(t *testing.T) {
 	defer srv.ln.Close()
 	defer srv.w.Close()
 	expect("serve's first build", 1)
-	srv.rebuild()
+	srv.rebuild(changeSet{all: true})
 	expect("serve's rebuild", 1)
 }
 

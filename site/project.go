@@ -27,6 +27,17 @@ type Project struct {
 	ParseSource func(name string, data []byte) *codeanchors.Source
 
 	skipped []string // content files that are not regular, and why
+	// walks, when set, holds the folder walks' results: those it has are
+	// used instead of walking (serve, when no file was created or removed
+	// since), those it lacks are recorded.
+	walks *walkMemo
+}
+
+// walkMemo is what the content and code walks found.
+type walkMemo struct {
+	content, contentSkipped []string
+	code, codeSkipped       []string
+	haveContent, haveCode   bool
 }
 
 // Load opens the workspace at dir, reads tracewiki.toml (optional) and parses
@@ -37,7 +48,13 @@ func Load(dir string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{WS: ws}
+	return loadIn(ws, nil)
+}
+
+// loadIn is [Load] in an open workspace, with the walks' memo (nil: none);
+// it closes the workspace when it fails.
+func loadIn(ws *Workspace, walks *walkMemo) (*Project, error) {
+	p := &Project{WS: ws, walks: walks}
 	cfgData, err := ws.ReadFile(ConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ws.Close()
@@ -76,8 +93,39 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("content folder: %w", err)
 	}
-	sites := &siteDirs{fsys: p.WS.FS()}
 	var names []string
+	if w := p.walks; w != nil && w.haveContent {
+		names, p.skipped = w.content, slices.Clone(w.contentSkipped)
+	} else if err := p.walkContent(dir, &names); err != nil {
+		return nil, err
+	} else if w != nil {
+		w.content, w.contentSkipped, w.haveContent = names, slices.Clone(p.skipped), true
+	}
+	files := make([]claims.File, len(names))
+	irregular := make([]bool, len(names))
+	err := p.parallel(len(names), func(i int) error {
+		data, err := p.WS.ReadFile(names[i])
+		files[i] = claims.File{Name: names[i], Data: data}
+		if errors.Is(err, ErrNotRegular) {
+			irregular[i], err = true, nil // a symlink to a FIFO or a device
+		}
+		return err
+	})
+	kept := files[:0]
+	for i, f := range files {
+		if irregular[i] {
+			p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file", f.Name))
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, err
+}
+
+// walkContent lists the content files under dir into names, noting the
+// ones that are not regular in p.skipped.
+func (p *Project) walkContent(dir string, names *[]string) error {
+	sites := &siteDirs{fsys: p.WS.FS()}
 	err := fs.WalkDir(p.WS.FS(), dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -99,32 +147,14 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 				p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
 				return nil
 			}
-			names = append(names, name)
+			*names = append(*names, name)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", dir, err)
+		return fmt.Errorf("walk %s: %w", dir, err)
 	}
-	files := make([]claims.File, len(names))
-	irregular := make([]bool, len(names))
-	err = p.parallel(len(names), func(i int) error {
-		data, err := p.WS.ReadFile(names[i])
-		files[i] = claims.File{Name: names[i], Data: data}
-		if errors.Is(err, ErrNotRegular) {
-			irregular[i], err = true, nil // a symlink to a FIFO or a device
-		}
-		return err
-	})
-	kept := files[:0]
-	for i, f := range files {
-		if irregular[i] {
-			p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file", f.Name))
-			continue
-		}
-		kept = append(kept, f)
-	}
-	return kept, err
+	return nil
 }
 
 // Sources reads and parses each path once, in parallel, for the drift check.

@@ -59,6 +59,9 @@ type ServeOptions struct {
 	Debounce time.Duration
 	// Log receives build notes and one line per rebuild; nil discards them.
 	Log io.Writer
+	// Cache, when set, is the persistent build cache: highlighted code is
+	// looked up there. Nil keeps nothing across runs.
+	Cache *Cache
 }
 
 // Server serves a workspace's site from memory and rebuilds it when the
@@ -73,8 +76,14 @@ type Server struct {
 	cache sourceCache
 	// highlight keeps highlighted code fragments across rebuilds.
 	highlight HighlightCache
-	epoch     string // tells this process's builds from another's
-	built     int    // rebuilds so far; the builder goroutine's own
+	// reads and walks are the last build's file reads and folder walks:
+	// a rebuild reads from disk only the files changed since, and walks
+	// again only when files were created or removed. The builder
+	// goroutine's own.
+	reads map[string]readResult
+	walks *walkMemo
+	epoch string // tells this process's builds from another's
+	built int    // rebuilds so far; the builder goroutine's own
 
 	state atomic.Pointer[serveState]
 	graph atomic.Pointer[synth.Graph] // the last good site's graph
@@ -135,7 +144,7 @@ func NewServer(dir string, opts ServeOptions) (*Server, error) {
 		return nil, fmt.Errorf("listen %s: bound %s: %w", opts.Addr, tcp.IP, ErrNotLoopback)
 	}
 	fmt.Fprintf(s.log, "tracewiki: building %s\n", dir)
-	s.rebuild()
+	s.rebuild(changeSet{all: true})
 	return s, nil
 }
 
@@ -200,17 +209,17 @@ func (s *Server) Run(ctx context.Context) error {
 // success it publishes the site and its graph (for neighborhood queries)
 // and tells the open pages; on failure it keeps the last good
 // site and publishes the problems, which the pages show.
-func (s *Server) rebuild() {
+func (s *Server) rebuild(ch changeSet) {
 	start := time.Now()
 	s.built++
 	gen := s.epoch + "-" + strconv.Itoa(s.built)
 	prev := s.state.Load()
-	p, err := Load(s.dir)
+	p, err := s.load(ch)
 	var built *Site
 	if err == nil {
 		defer p.Close()
 		p.ParseSource = s.cache.parse
-		built, err = p.Build(BuildOptions{BaseURL: s.opts.BaseURL, Frozen: true, Highlight: &s.highlight}, s.log)
+		built, err = p.Build(BuildOptions{BaseURL: s.opts.BaseURL, Frozen: true, Highlight: &s.highlight, Cache: s.opts.Cache, lazy: true}, s.log)
 	}
 	if err != nil {
 		next := &serveState{base: s.fallbackBase(prev), errs: problems(err), gen: gen}
@@ -237,6 +246,32 @@ func (s *Server) rebuild() {
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
 	s.cache.swap()
 	s.w.watchTargets(p.Model)
+}
+
+// load loads the workspace for a rebuild after the changes ch: files not
+// changed since the last build are not read again, and without files
+// created or removed the folders are not walked again.
+func (s *Server) load(ch changeSet) (*Project, error) {
+	ws, err := OpenWorkspace(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	if !ch.all && s.reads != nil {
+		ws.memo = make(map[string]readResult, len(s.reads))
+		for p, r := range s.reads {
+			if !ch.under(p) {
+				ws.memo[p] = r
+			}
+		}
+	}
+	ws.kept = map[string]readResult{}
+	if ch.all || ch.tree || s.walks == nil {
+		s.walks = &walkMemo{}
+	}
+	// The reads are facts about the files as they are now, whether the
+	// build succeeds or not; later changes come with the next change set.
+	defer func() { s.reads = ws.kept }()
+	return loadIn(ws, s.walks)
 }
 
 // fallbackBase is the base URL while no build succeeded: the last good
@@ -427,8 +462,16 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, p string, st 
 	if rel == "" || strings.HasSuffix(rel, "/") {
 		rel += "index.html"
 	}
-	data, ok := st.site.Files[rel]
-	if !ok || !fs.ValidPath(rel) {
+	if !fs.ValidPath(rel) {
+		http.NotFound(w, r)
+		return
+	}
+	data, ok, err := st.site.file(rel)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if !ok {
 		http.NotFound(w, r)
 		return
 	}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -215,7 +216,7 @@ func TestServe(t *testing.T) {
 	if !strings.Contains(body, reloadMark) {
 		t.Errorf("served page has no reload script")
 	}
-	if built := string(srv.state.Load().site.Files[guideURL]); strings.Contains(built, "EventSource") {
+	if built, _, _ := srv.state.Load().site.file(guideURL); strings.Contains(string(built), "EventSource") {
 		t.Errorf("the built page itself has a reload script")
 	}
 	for _, h := range [][2]string{{"Content-Type", "text/html; charset=utf-8"}, {"Cache-Control", "no-store"}} {
@@ -527,7 +528,9 @@ func TestSourceCache(t *testing.T) {
 // TRACEWIKI_SERVE_SITE (such as bench/gen's 10,000-page site, captured):
 // from saving an edit of one page (TRACEWIKI_SERVE_PAGE, default
 // content/area00/page00000.md) to the reload event of its rebuild, with the
-// default debounce. Run it with -benchtime 5x; the page is restored after.
+// default debounce, and to the first response for the page's URL
+// (TRACEWIKI_SERVE_URL, default pages/area00/page00000/) that holds the
+// edit. Run it with -benchtime 5x; the page is restored after.
 func BenchmarkServeRebuild(b *testing.B) {
 	dir := os.Getenv("TRACEWIKI_SERVE_SITE")
 	if dir == "" {
@@ -542,18 +545,38 @@ func BenchmarkServeRebuild(b *testing.B) {
 	srv, base := startServer(b, dir, ServeOptions{Debounce: 100 * time.Millisecond, Log: os.Stderr})
 	events := subscribe(b, base)
 	nextEvent(b, events)
-	var took []time.Duration
+	pageURL := base + srv.BaseURL() + cmp.Or(os.Getenv("TRACEWIKI_SERVE_URL"), "pages/area00/page00000/")
+	var took, shown []time.Duration
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
-		writeFile(b, dir, name, fmt.Sprintf("%s\nEdited %d.\n", orig, i))
+		mark := fmt.Sprintf("Edited %d-%d.", i, start.UnixNano())
+		writeFile(b, dir, name, fmt.Sprintf("%s\n%s\n", orig, mark))
 		nextEventWithin(b, events, 10*time.Minute)
 		took = append(took, time.Since(start))
 		if errs := srv.state.Load().errs; len(errs) > 0 {
 			b.Fatalf("rebuild failed: %q", errs)
 		}
+		for {
+			resp, err := http.Get(pageURL)
+			if err != nil {
+				b.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if bytes.Contains(body, []byte(mark)) {
+				break
+			}
+			if time.Since(start) > 10*time.Minute {
+				b.Fatalf("%s never showed the edit", pageURL)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		shown = append(shown, time.Since(start))
 	}
 	slices.Sort(took)
+	slices.Sort(shown)
 	b.ReportMetric(float64(took[len(took)/2].Milliseconds()), "ms-median/rebuild")
+	b.ReportMetric(float64(shown[len(shown)/2].Milliseconds()), "ms-median/edit-to-response")
 	b.ReportMetric(float64(srv.state.Load().site.Pages), "pages")
 	b.Logf("rebuild latencies: %v", took)
 }

@@ -55,11 +55,15 @@ func (s *watcher) Close() error { return s.w.Close() }
 // done: a rebuild starts when no change came for the debounce time, or at
 // the latest 10 of them after the burst began, so a steady stream of
 // changes cannot starve it.
-func (s *watcher) run(ctx context.Context, rebuild func()) {
+//
+// rebuild gets what changed in the burst, so a rebuild can re-read only
+// that.
+func (s *watcher) run(ctx context.Context, rebuild func(changeSet)) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var first time.Time // when the pending burst began; zero when none
 	rescan := false
+	pending := changeSet{paths: map[string]bool{}}
 	schedule := func() {
 		now := time.Now()
 		if first.IsZero() {
@@ -86,6 +90,11 @@ func (s *watcher) run(ctx context.Context, rebuild func()) {
 			}
 			if rel == ConfigFile {
 				rescan = true
+				pending.all = true
+			}
+			pending.paths[rel] = true
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				pending.tree = true
 			}
 			schedule()
 		case err, ok := <-s.w.Errors:
@@ -95,6 +104,7 @@ func (s *watcher) run(ctx context.Context, rebuild func()) {
 			fmt.Fprintf(s.log, "tracewiki: watch: %v\n", err)
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				rescan = true
+				pending.all = true
 				schedule()
 			}
 		case <-timer.C:
@@ -105,9 +115,35 @@ func (s *watcher) run(ctx context.Context, rebuild func()) {
 				s.watchTree(".")
 			}
 			if ctx.Err() == nil {
-				rebuild()
+				rebuild(pending)
 			}
+			pending = changeSet{paths: map[string]bool{}}
 		}
+	}
+}
+
+// changeSet is what changed in a burst of events: the paths (slash,
+// relative to the root), whether something was created, removed or renamed
+// (the folder walks must run again, and what was under a path is gone), and
+// whether everything must be read again (the config changed, or events
+// were lost).
+type changeSet struct {
+	paths     map[string]bool
+	tree, all bool
+}
+
+// under reports whether the path p is one of the changed paths or lies
+// under one.
+func (c changeSet) under(p string) bool {
+	for d := p; ; {
+		if c.paths[d] {
+			return true
+		}
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			return false
+		}
+		d = d[:i]
 	}
 }
 

@@ -39,6 +39,18 @@ type Workspace struct {
 
 	readsMu sync.Mutex
 	reads   map[string][sha256.Size]byte // every file read: its bytes' hash, or its error's
+	// memo, when set, answers reads of the paths it holds without the
+	// disk: serve passes the reads of its last build, less the files
+	// changed since. kept, when not nil, collects every read's result.
+	memo map[string]readResult
+	kept map[string]readResult
+}
+
+// readResult is one read's outcome, at one size limit.
+type readResult struct {
+	data  []byte
+	err   error
+	limit int64
 }
 
 // OpenWorkspace opens dir as the workspace root.
@@ -72,7 +84,13 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 // ReadFileLimit is [Workspace.ReadFile] for a file that may be larger than a
 // source file, such as a test report: it fails past limit bytes.
 func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
-	data, err := w.readFileLimit(p, limit)
+	var data []byte
+	var err error
+	if r, ok := w.memo[p]; ok && r.limit == limit {
+		data, err = r.data, r.err
+	} else {
+		data, err = w.readFileLimit(p, limit)
+	}
 	var sum [sha256.Size]byte
 	if err != nil {
 		sum = sha256.Sum256([]byte("error: " + err.Error()))
@@ -84,6 +102,9 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 		w.reads = map[string][sha256.Size]byte{}
 	}
 	w.reads[p] = sum
+	if w.kept != nil {
+		w.kept[p] = readResult{data, err, limit}
+	}
 	w.readsMu.Unlock()
 	return data, err
 }

@@ -43,7 +43,7 @@ bad input, reported as file:line: message.
 
 # build
 
-	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--by WHO] [--fail-on STATES,REASONS]
+	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
 
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
@@ -63,6 +63,14 @@ date" entry links to its lines on the forge (GitHub, GitLab or Gitea URL
 shapes; forge) at --commit (a hash, or a tag or branch git resolves;
 default: git's HEAD); without repo_url, or outside git with no --commit,
 there are no such links.
+The build cache (--cache DIR; default: $TRACEWIKI_CACHE, else tracewiki in
+the user cache folder; TRACEWIKI_CACHE=off or --no-cache for none) keeps
+highlighted code and a record of what each build wrote into each output
+folder: a build of an unchanged workspace into the folder it last built
+renders and writes nothing, and files whose bytes did not change are
+hard-linked from the previous site instead of written. Entries are checked
+on read (a corrupt or foreign one is ignored), written atomically, and
+trimmed at most daily (unused for 30 days, or past 1 GiB).
 
 # symbols
 
@@ -265,14 +273,16 @@ exit code 2.
 
 # serve
 
-	tracewiki serve [--addr 127.0.0.1:1313] [--public] [--host NAME]... [--base-url URL]
+	tracewiki serve [--addr 127.0.0.1:1313] [--public] [--host NAME]... [--base-url URL] [--cache DIR | --no-cache]
 
 Serve builds the site in memory and serves it over HTTP for previewing. The
 build is frozen: serve never writes the lock file or the output folder, and
 targets never captured show as unknown (uncaptured); run "tracewiki capture"
 to capture them. It watches the content, the code and tracewiki.toml, and
-rebuilds after each burst of changes (parses of unchanged source files are
-reused); open pages reload by themselves. A broken edit (a content problem,
+rebuilds after each burst of changes, reading again only the files that
+changed (parses of unchanged source files are reused, highlighted code
+comes from the build cache) and rendering pages when they are requested;
+open pages reload by themselves. A broken edit (a content problem,
 a bad config) keeps the last good site served, with the problems, as
 file:line: message, in a banner on every page, until an edit fixes them.
 

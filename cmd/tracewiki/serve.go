@@ -25,12 +25,21 @@ func runServe(e *env, args []string) int {
 		opts.Hosts = append(opts.Hosts, h)
 		return nil
 	})
+	openCache := cacheFlags(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return e.usage("serve: unexpected arguments %q", fs.Args())
 	}
+	cache, err := openCache(e.stderr)
+	if errors.Is(err, errCacheFlags) {
+		return e.usage("serve: %v", err)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	opts.Cache = cache
 	opts.Log = e.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
