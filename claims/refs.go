@@ -137,17 +137,21 @@ func lineNum(s string) (int, error) {
 // validSymbol accepts dot-separated identifiers: Name, Type.Name,
 // Outer.Inner.f. Identifiers are letters, digits, '_' and '$' (JavaScript),
 // not starting with a digit; a member may start with '#' (a JavaScript
-// private member, Class.#m); the last may end with one '?', '!' or '='
-// (a Ruby method: Class.valid?, Class.save!, Class.name=).
+// private member, Class.#m) or, past the first, '~' (a C++ destructor,
+// Class.~Class); the last may end with one '?', '!' or '=' (a Ruby
+// method: Class.valid?, Class.save!, Class.name=).
 func validSymbol(s string) bool {
 	if n := len(s); n > 1 && (s[n-1] == '?' || s[n-1] == '!' || s[n-1] == '=') {
 		s = s[:n-1]
 	}
-	for part := range strings.SplitSeq(s, ".") {
+	for i, part := range strings.Split(s, ".") {
 		if part == "" {
 			return false
 		}
 		part = strings.TrimPrefix(part, "#")
+		if i > 0 {
+			part = strings.TrimPrefix(part, "~")
+		}
 		if part == "" {
 			return false
 		}

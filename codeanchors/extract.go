@@ -1,6 +1,7 @@
 package codeanchors
 
 import (
+	"github.com/tracewiki/tracewiki/codeanchors/cfamily"
 	"path"
 	"slices"
 	"strings"
@@ -152,4 +153,5 @@ var Default = NewRegistry(
 	php.Language,
 	kotlin.Language,
 	ruby.Language,
+	cfamily.Language,
 )
