@@ -23,6 +23,10 @@ tools="$tools /usr/lib/rustlib/src/rust/library/core/src/lib.rs:rust-src"
 tools="$tools /usr/share/cargo/registry/syn-1.0.107/Cargo.toml:librust-syn-dev"
 tools="$tools /usr/share/cargo/registry/proc-macro2-1.0.47/Cargo.toml:librust-proc-macro2-dev"
 tools="$tools astyle:astyle uncrustify:uncrustify"
+# C and C++: clang's AST is the conformance reference, clang-format the
+# formatter; the corpora are system headers and GoogleTest's sources.
+tools="$tools clang:clang clang-format:clang-format /usr/src/googletest/googletest/src/gtest-all.cc:googletest"
+tools="$tools /usr/include/stdio.h:libc6-dev /usr/include/zlib.h:zlib1g-dev /usr/include/expat.h:libexpat1-dev"
 # PHP: real code for the conformance and prettier tests (Symfony Console,
 # League CommonMark and what they depend on, under /usr/share/php).
 tools="$tools /usr/share/php/Symfony/Component/Console/Application.php:php-symfony-console"

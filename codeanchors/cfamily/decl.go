@@ -44,6 +44,7 @@ type parser struct {
 	// callOwner[i] is the decl index of calls[i]
 	callOwner  []int
 	namespaces map[string]bool
+	macroEnds  map[string]string // function-like macro name → the last token of its body
 	err        *scanError
 }
 
@@ -448,6 +449,7 @@ func (p *parser) declaratorNames(i, end int) []string {
 // inside a declarator group ((*fp)(int)).
 func (p *parser) declName(i, end int) string {
 	last := ""
+outer:
 	for k := i; k < end; k++ {
 		if a := p.skipAttr(k); a > k {
 			k = a - 1
@@ -463,6 +465,20 @@ func (p *parser) declName(i, end int) string {
 			if p.declaratorGroup(k) {
 				return p.declName(k+1, int(p.match[k]))
 			}
+			for m := int(p.match[k]) + 1; m < end; m++ {
+				if p.isIdent(m) && !keywords[p.tx(m)] {
+					// the group was a macro's arguments:
+					// typedef MACRO(T) Name;
+					k = int(p.match[k])
+					continue outer
+				}
+				if p.tx(m) == "(" || p.tx(m) == "[" {
+					break
+				}
+			}
+			if int(p.match[k]) == k+2 && p.isIdent(k+1) && !keywords[p.tx(k+1)] && p.tx(k+3) == "(" {
+				return p.tx(k + 1) // typedef R (Name)(args);
+			}
 			return last
 		case t == "[" || t == "=" || t == ":":
 			return last
@@ -471,6 +487,11 @@ func (p *parser) declName(i, end int) string {
 				k = a - 1
 			}
 		case p.isIdent(k) && !keywords[t] && !(p.tx(k+1) == "::"):
+			if k == end-1 && last != "" && upper(t) && !upper(last) && k >= i+2 && p.tx(k-1) == last &&
+				(p.isIdent(k-2) || p.tx(k-2) == "*") && !classKeys[p.tx(k-2)] {
+				// typedef int name ATTRIBUTE_MACRO;
+				return last
+			}
 			last = t
 		}
 	}
@@ -488,18 +509,19 @@ func (p *parser) declaratorGroup(i int) bool {
 		}
 		break
 	}
-	for p.isIdent(k) && (strings.HasPrefix(p.tx(k), "__") || p.tx(k+1) == "::") && p.tx(k+1) != ")" {
-		// calling conventions (__cdecl), Class:: of a member pointer
-		k++
-		if p.tx(k) == "::" {
-			k++
-		}
-	}
 	switch p.tx(k) {
 	case "*", "&", "&&", "^":
-		return true
+		return true // no parameter starts so
 	}
-	return false
+	// a calling convention or a member pointer's class before the '*':
+	// void (__cdecl *f)(int), typedef void (XMLCALL *Handler)(...),
+	// void (Class::*pm)(int); told from a parameter list (__FILE *s,
+	// const char *s) by what follows the group
+	for p.isIdent(k) && !keywords[p.tx(k)] || p.tx(k) == "::" {
+		k++
+	}
+	next := p.tx(int(p.match[i]) + 1)
+	return k > i+1 && (p.tx(k) == "*" || p.tx(k) == "^" || p.tx(k) == "&") && (next == "(" || next == "[")
 }
 
 // classHead reads a class, struct, union or enum at i. It reports false
@@ -578,6 +600,8 @@ head:
 	return p.skipTo(body+1, end, ";") + 1, true
 }
 
+var classKeys = setOf("struct class union enum")
+
 // testMacros are the test-defining macros whose two identifier arguments
 // name the test Suite.Name (GoogleTest).
 var testMacros = setOf("TEST TEST_F TEST_P TYPED_TEST TYPED_TEST_P GTEST_TEST")
@@ -617,7 +641,8 @@ func (p *parser) testMacro(i, end int, sc scope) (int, bool) {
 
 // caseName turns a Catch2 or doctest test name into a symbol name: the
 // string's contents, each run of characters outside [A-Za-z0-9_] one '_',
-// trimmed of '_' at both ends; a leading digit gets a '_' before it.
+// trimmed of '_' at both ends; a leading digit gets a '_' before it (a
+// symbol name starts with no digit).
 func caseName(lit string) string {
 	if i := strings.IndexByte(lit, '"'); i >= 0 {
 		lit = lit[i+1:]
@@ -639,7 +664,7 @@ func caseName(lit string) string {
 		}
 		under = true
 	}
-	s := b.String()
+	s := strings.Trim(b.String(), "_")
 	if s != "" && isDigit(s[0]) {
 		s = "_" + s
 	}

@@ -33,7 +33,8 @@ func (p *parser) general(start, i, end int, sc scope) int {
 					return p.define(start, b, f, sc)
 				}
 			}
-			if f.params >= 0 {
+			if f.params >= 0 && !(f.knr && len(f.segs) == 1 && upper(f.segs[0])) {
+				// (GTEST_DECLARE_STATIC_MUTEX_(mu); is a macro call)
 				p.declare(start, k, f, sc, false)
 			}
 			return k + 1
@@ -81,6 +82,12 @@ func (p *parser) general(start, i, end int, sc scope) int {
 			f.segs, f.params, f.operator = p.qualifiers(k), n, true
 			k = int(p.match[n]) + 1
 			continue
+		case t == "(" && f.params >= 0 && len(f.segs) == 1 && upper(f.segs[0]) && p.isIdent(k-1) && p.tx(k-2) == ")" &&
+			!upper(p.tx(k-1)) && !strings.HasPrefix(p.tx(k-1), "__") && !groupWords[p.tx(k-1)] && !keywords[p.tx(k-1)]:
+			// the first "function" was a macro around the return type:
+			// NCURSES_EXPORT(void) exit_curses (int);
+			f.params = -1
+			continue
 		case t == "(" && f.params < 0:
 			if groupWords[p.tx(k-1)] {
 				k = int(p.match[k]) + 1
@@ -106,21 +113,38 @@ func (p *parser) general(start, i, end int, sc scope) int {
 				k = int(p.match[k]) + 1
 				continue
 			}
-			if p.notParams(k) {
-				// a variable with constructor arguments, or a macro call
-				return p.skipDecl(k, end)
-			}
 			typed := p.nameStart(k) > i
 			if !typed && !ctor {
 				// MACRO(args) with no type before: a macro used as a
 				// specifier (EXPORT(int) f(void);), or a statement-like
 				// macro call (LIST_HEAD(x);)
-				next := p.tx(int(p.match[k]) + 1)
+				close := int(p.match[k])
+				next := p.tx(close + 1)
 				if next == ";" || next == "{" || next == "" || next == "}" {
 					return p.skipDecl(k, end)
 				}
+				if close+1 < end && (declKeywords[next] || p.standalone(k-1, close)) {
+					// a macro call standing alone, without its ';'
+					// (GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251) then a
+					// namespace): the next declaration starts after it
+					return close + 1
+				}
 				k = int(p.match[k]) + 1
 				continue
+			}
+			close := int(p.match[k])
+			if len(segs) == 1 && upper(segs[0]) && p.isIdent(close+1) && p.laterCandidate(close+1, end) {
+				// an attribute macro: XML_ATTR_ALLOC_SIZE(2) f(...)
+				k = close + 1
+				continue
+			}
+			if len(segs) == 1 && upper(segs[0]) && p.tx(k+1) == "(" && int(p.match[k+1]) == close-1 &&
+				p.isIdent(k-2) && !keywords[p.tx(k-2)] && k-2 > i {
+				// K&R-compatible prototypes: int f OF((int a));
+				segs = []string{p.tx(k - 2)}
+			} else if p.notParams(k) {
+				// a variable with constructor arguments, or a macro call
+				return p.skipDecl(k, end)
 			}
 			f.segs, f.ctor, f.params = segs, ctor, k
 			f.knr = p.knrParams(k)
@@ -437,11 +461,13 @@ func (p *parser) memInit(i, end int) int {
 		if p.tx(k) == "..." {
 			k++
 		}
-		switch p.tx(k) {
-		case ",":
+		switch {
+		case p.tx(k) == ",":
 			k++
-		case "{":
+		case p.tx(k) == "{":
 			return k
+		case p.isIdent(k):
+			// a macro between initializers (GTEST_DISABLE_..._(4355))
 		default:
 			return -1
 		}
@@ -490,4 +516,64 @@ func (p *parser) scanCalls(i, end, owner int) {
 		}
 		p.calls = append(p.calls, c)
 	}
+}
+
+// declKeywords start a declaration: what follows a macro call without ';'
+// is a new declaration when it starts with one of them.
+var declKeywords = setOf("namespace template typedef using extern class struct union enum static_assert")
+
+// upper reports whether an identifier is in the style of macros: capitals,
+// digits and '_' only.
+func upper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('A' <= c && c <= 'Z' || isDigit(c) || c == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// standalone reports whether the macro call code[name:close+1], with no
+// type before it, is a declaration of its own rather than a specifier of
+// the next one: written in capitals, alone on its lines, and either
+// defined in the file with a body ending in '}' or ';' (it expands to a
+// whole definition) or set apart from what follows by a blank line or a
+// comment (an attribute macro is written just before its declaration).
+func (p *parser) standalone(name, close int) bool {
+	if !upper(p.tx(name)) || p.line(close+1) == p.line(close) {
+		return false
+	}
+	if p.macroEnds == nil {
+		p.macroEnds = map[string]string{}
+		for _, d := range p.l.dirs {
+			if d.name == "define" && d.last > d.first+2 {
+				p.macroEnds[p.l.text(d.first+2)] = p.l.text(d.last)
+			}
+		}
+	}
+	if e := p.macroEnds[p.tx(name)]; e == "}" || e == ";" {
+		return true
+	}
+	gap := string(p.src[p.tok(close).end:p.tok(close+1).off])
+	return strings.Contains(gap, "//") || strings.Contains(gap, "/*") || strings.Count(gap, "\n") > 1
+}
+
+// laterCandidate reports whether code[i:end] has, before the end of the
+// declaration, an identifier with a parenthesized group after it that may
+// be a function's name (not an attribute word, nor a __reserved macro).
+func (p *parser) laterCandidate(i, end int) bool {
+	for k := i; k < end; k++ {
+		switch t := p.tx(k); t {
+		case ";", "{", "=":
+			return false
+		case "(":
+			if p.isIdent(k-1) && !groupWords[p.tx(k-1)] && !keywords[p.tx(k-1)] && !strings.HasPrefix(p.tx(k-1), "__") {
+				return true
+			}
+			k = int(p.match[k])
+		case "[":
+			k = int(p.match[k])
+		}
+	}
+	return false
 }

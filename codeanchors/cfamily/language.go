@@ -5,7 +5,10 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
-// Language is the C and C++ plug-in: [Extract] for symbols and tokens.
+// Language is the C and C++ plug-in: [Extract] for symbols and tokens,
+// includes resolved through compile_commands.json, compile_flags.txt and
+// CMakeLists.txt ([newLinker]), GoogleTest, ctest, Catch2, doctest and
+// Unity (Ceedling) JUnit reports matched by [matchTests].
 var Language lang.Language = language{}
 
 // extensions are the file extensions of C and C++ sources and headers
@@ -19,22 +22,17 @@ func (language) Extensions() []string { return extensions }
 
 func (language) Extract(path string, src []byte) (*lang.File, error) { return Extract(path, src) }
 
-// ProjectFile reports false until include resolution lands.
-func (language) ProjectFile(name string) bool { return false }
+func (language) ProjectFile(name string) bool { return projectFile(name) }
 
-// Link resolves nothing until include resolution lands.
-func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker { return noLinker{} }
-
-// IsTest reports false until the test naming rules land; the test macros
-// (TEST, TEST_CASE, ...) are seen by [Extract].
-func (language) IsTest(path, symbol string) bool { return false }
-
-// MatchTests matches nothing until report matching lands.
-func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
-	return nil
+func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
+	return linkerAdapter{newLinker(files, project)}
 }
 
-type noLinker struct{}
+// IsTest reports whether the file at path is a test file by its name
+// ([isTest]); the test macros (TEST, TEST_CASE, ...) are seen by
+// [Extract], which types their symbols [lang.KindTest].
+func (language) IsTest(path, symbol string) bool { return isTest(path, symbol) }
 
-func (noLinker) Imports(f *lang.File) (files, unresolved []string)      { return nil, nil }
-func (noLinker) ResolveCall(f *lang.File, c lang.Call) (lang.Ref, bool) { return lang.Ref{}, false }
+func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
+	return matchTests(t, results, in)
+}

@@ -86,11 +86,11 @@ var puncts = []string{
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*", "##",
 }
 
-func isIdentStart(c byte) bool {
+func identStart(c byte) bool {
 	return c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
-func isIdentByte(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
+func identByte(c byte) bool { return identStart(c) || '0' <= c && c <= '9' }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
@@ -176,9 +176,9 @@ func (l *lexer) lex() {
 				j++
 			}
 			i, kind = j, tStr
-		case isIdentStart(c):
+		case identStart(c):
 			j := i + 1
-			for j < len(src) && isIdentByte(src[j]) {
+			for j < len(src) && identByte(src[j]) {
 				j++
 			}
 			kind = tIdent
@@ -201,11 +201,11 @@ func (l *lexer) lex() {
 			for j < len(src) {
 				d := src[j]
 				switch {
-				case isIdentByte(d) || d == '.':
+				case identByte(d) || d == '.':
 					j++
 				case (d == '+' || d == '-') && strings.ContainsRune("eEpP", rune(src[j-1])):
 					j++
-				case d == '\'' && j+1 < len(src) && isIdentByte(src[j+1]):
+				case d == '\'' && j+1 < len(src) && identByte(src[j+1]):
 					j += 2 // a digit separator
 				default:
 					goto numDone
@@ -269,7 +269,7 @@ func (l *lexer) quoted(i int, q byte, inDirective bool) int {
 			continue
 		case q:
 			j++
-			for j < len(src) && isIdentByte(src[j]) {
+			for j < len(src) && identByte(src[j]) {
 				j++
 			}
 			return j
@@ -309,7 +309,7 @@ func (l *lexer) rawString(start, q int, inDirective bool) int {
 		return len(src)
 	}
 	j := q + open + 1 + end + len(closing)
-	for j < len(src) && isIdentByte(src[j]) {
+	for j < len(src) && identByte(src[j]) {
 		j++
 	}
 	return j

@@ -1,0 +1,143 @@
+package cfamily
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
+)
+
+// clangFormatStyles are the styles the stability test reformats with: each
+// rewraps most of a file (a narrow LLVM style; GNU's braces and spaces
+// before parentheses with tabs and long lines; Mozilla's return types on
+// their own lines), moving braces, breaking and joining lines, splitting
+// string literals and adding namespace-end comments.
+var clangFormatStyles = []string{
+	"{BasedOnStyle: LLVM, ColumnLimit: 40}",
+	"{BasedOnStyle: GNU, ColumnLimit: 120, UseTab: Always}",
+	"{BasedOnStyle: Mozilla, ColumnLimit: 60, Standard: c++03}",
+}
+
+// TestClangFormatStability reformats real code (GoogleTest's sources,
+// Debian package googletest, and the C library's headers string.h, stdio.h,
+// stdlib.h and unistd.h) with clang-format in three styles and checks that
+// the token hash of at least 99% of the symbols whose text hash changed
+// survives. The counts are logged for the closing note.
+func TestClangFormatStability(t *testing.T) {
+	if _, err := exec.LookPath("clang-format"); err != nil {
+		t.Fatalf("clang-format is needed (Debian package clang-format; test.sh installs it): %v", err)
+	}
+	files, err := filepath.Glob(filepath.Join(gtestRoot, "googletest", "src", "*.cc"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("corpus %s (Debian package googletest; test.sh installs it): %v", gtestRoot, err)
+	}
+	for _, h := range []string{"string.h", "stdio.h", "stdlib.h", "unistd.h"} {
+		files = append(files, filepath.Join("/usr/include", h))
+	}
+	slices.Sort(files)
+	var symbols, reformatted, stable int
+	var changed []string
+	for _, style := range clangFormatStyles {
+		for _, p := range files {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("clang-format", "--style="+style, "--assume-filename="+filepath.Base(p))
+			cmd.Stdin = bytes.NewReader(src)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("clang-format %s: %v", p, err)
+			}
+			before, err1 := Extract(p, src)
+			after, err2 := Extract(p, out)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v / after clang-format: %v", p, err1, err2)
+			}
+			lb, la := lang.Lines(src), lang.Lines(out)
+			for _, s := range before.Symbols {
+				a, ok, _ := after.Lookup(s.Name)
+				if !ok {
+					t.Errorf("%s (%s): %s vanished after clang-format", p, style, s.Name)
+					continue
+				}
+				symbols++
+				if lang.HashLines(lb, s.Start, s.End) == lang.HashLines(la, a.Start, a.End) {
+					continue
+				}
+				reformatted++
+				if lang.HashTokens(before.Tokens, s.Start, s.End) == lang.HashTokens(after.Tokens, a.Start, a.End) {
+					stable++
+				} else {
+					changed = append(changed, p+"@"+s.Name+" ("+style+")")
+				}
+			}
+		}
+	}
+	t.Logf("clang-format over %d files in %d styles: %d symbols, %d reformatted, %d of them keep their token hash (%.2f%%)",
+		len(files), len(clangFormatStyles), symbols, reformatted, stable, pct(stable, reformatted))
+	for i, c := range changed {
+		if i == 20 {
+			t.Logf("... and %d more", len(changed)-i)
+			break
+		}
+		t.Logf("token hash changed: %s", c)
+	}
+	if reformatted < 500 {
+		t.Errorf("only %d symbols reformatted; the measure needs more", reformatted)
+	}
+	if p := pct(stable, reformatted); p < 99 {
+		t.Errorf("%.2f%% of reformatted symbols keep their token hash, want at least 99%%", p)
+	}
+}
+
+// TestTokenHashSemanticEdits checks that edits clang-format never makes
+// change the token hash, and edits it does make do not.
+func TestTokenHashSemanticEdits(t *testing.T) {
+	const base = "std::vector<std::vector<int>> f(int a, int b) {\n    const char *s = \"ab\" \"c\";\n    return g(a, b, s);\n}\n"
+	hash := func(src string) string {
+		f, err := Extract("a.cpp", []byte(src))
+		if err != nil {
+			t.Fatalf("Extract(%q): %v", src, err)
+		}
+		s, ok, _ := f.Lookup("f")
+		if !ok {
+			t.Fatalf("Extract(%q): no f", src)
+		}
+		return lang.HashTokens(f.Tokens, s.Start, s.End)
+	}
+	h := hash(base)
+	same := []string{
+		"std::vector<std::vector<int> > f(int a, int b) { const char *s = \"abc\"; return g(a, b, s); }\n",
+		"std::vector<std::vector<int>>\nf(int a,\n  int b)\n{\n\tconst char* s = \"a\"\n\t\t\"bc\"; // joined\n\treturn g(a,\n\t         b, s);\n}\n",
+		"/** doc */\nstd::vector<std::vector<int>> f(int a, int b) {\n  const char *s = \"ab\" \\\n  \"c\";\n  return g(a, b, s); /* done */\n}\n",
+	}
+	for _, s := range same {
+		if hash(s) != h {
+			t.Errorf("token hash of %q differs from %q; only formatting changed", s, base)
+		}
+	}
+	differ := []string{
+		"std::vector<std::vector<int>> f(int a, int b) {\n    const char *s = \"ab c\";\n    return g(a, b, s);\n}\n",
+		"std::vector<std::vector<int>> f(int a, int b) {\n    const char *s = \"ab\" \"c\";\n    return g(b, a, s);\n}\n",
+		"std::vector<std::vector<long>> f(int a, int b) {\n    const char *s = \"ab\" \"c\";\n    return g(a, b, s);\n}\n",
+		"std::vector<std::vector<int>> f(int a, int b) {\n    const char *s = \"ab\" \"c\";\n    return g(a, b, s) + 1;\n}\n",
+		"std::vector<std::vector<int>> f(int a, int b) {\n    const char *s = L\"ab\" L\"c\";\n    return g(a, b, s);\n}\n",
+		"std::vector<std::vector<int>> f(int a, int b) {\n    char *s = \"ab\" \"c\";\n    return g(a, b, s);\n}\n",
+	}
+	for _, s := range differ {
+		if hash(s) == h {
+			t.Errorf("token hash of %q equals that of %q; the code changed", s, base)
+		}
+	}
+	// a directive's end is a token: a line break in a macro is code
+	m1, _ := Extract("m.h", []byte("#define F(x) x\nint y;\n"))
+	m2, _ := Extract("m.h", []byte("#define F(x) x \\\nint y;\n"))
+	if lang.HashTokens(m1.Tokens, 1, 2) == lang.HashTokens(m2.Tokens, 1, 2) {
+		t.Error("joining the next line into a macro keeps the token hash")
+	}
+}
