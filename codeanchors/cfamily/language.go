@@ -28,10 +28,12 @@ func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker 
 	return linkerAdapter{newLinker(files, project)}
 }
 
-// IsTest reports whether the file at path is a test file by its name
-// ([isTest]); the test macros (TEST, TEST_CASE, ...) are seen by
-// [Extract], which types their symbols [lang.KindTest].
-func (language) IsTest(path, symbol string) bool { return isTest(path, symbol) }
+// IsTest reports whether the C or C++ file at path is a test file by its
+// name ([isTest]); a file of another language (test_x.pyc, whose language
+// the engine asks every language about) is not. The test macros (TEST,
+// TEST_CASE, ...) are seen by [Extract], which types their symbols
+// [lang.KindTest].
+func (language) IsTest(path, symbol string) bool { return isSource(path) && isTest(path, symbol) }
 
 func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
 	return matchTests(t, results, in)
