@@ -1,6 +1,7 @@
 package cfamily
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -147,7 +148,7 @@ func (l *lexer) lex() {
 			}
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
+			end := bytes.Index(src[i+2:], []byte("*/"))
 			if end < 0 {
 				l.fail(i, "comment not terminated")
 				return
@@ -222,7 +223,7 @@ func (l *lexer) lex() {
 		default:
 			n := 1
 			for _, p := range puncts {
-				if strings.HasPrefix(string(src[i:min(i+3, len(src))]), p) {
+				if bytes.HasPrefix(src[i:], []byte(p)) {
 					n = len(p)
 					break
 				}
@@ -294,13 +295,13 @@ func (l *lexer) quoted(i int, q byte, inDirective bool) int {
 // opening quote is src[q-1].
 func (l *lexer) rawString(start, q int, inDirective bool) int {
 	src := l.src
-	open := strings.IndexByte(string(src[q:min(len(src), q+17)]), '(')
+	open := bytes.IndexByte(src[q:min(len(src), q+17)], '(')
 	if open < 0 || strings.ContainsAny(string(src[q:q+open]), " \\)\t\n\"") {
 		l.fail(start, "raw string delimiter not valid")
 		return len(src)
 	}
 	closing := ")" + string(src[q:q+open]) + `"`
-	end := strings.Index(string(src[q+open+1:]), closing)
+	end := bytes.Index(src[q+open+1:], []byte(closing))
 	if end < 0 {
 		if inDirective || l.conds[l.cur()].dead {
 			return len(src)
