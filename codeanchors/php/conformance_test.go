@@ -25,35 +25,6 @@ const phpCorpus = "/usr/share/php"
 // The reference is the php-parser npm package (glayzzle), pinned.
 const phpParserVersion = "3.7.0"
 
-// npmPackage installs an npm package at a pinned version into the user
-// cache folder once and returns its folder (as codeanchors/javascript's
-// conformance test does).
-func npmPackage(t *testing.T, name, version string) string {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prefix := filepath.Join(cache, "tracewiki-test-npm", name+"@"+version)
-	dir := filepath.Join(prefix, "node_modules", name)
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
-		return dir
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is needed to compare with %s (the CI machine has it): %v", tool, name, err)
-		}
-	}
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", name+"@"+version)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %s@%s: %v\n%s", name, version, err, out)
-	}
-	return dir
-}
-
 type refSymbol struct {
 	Name       string
 	Start, End int
@@ -68,7 +39,7 @@ type refFile struct {
 // reference runs testdata/phpref.js over the files.
 func reference(t *testing.T, files []string) map[string]refFile {
 	t.Helper()
-	dir := npmPackage(t, "php-parser", phpParserVersion)
+	dir := filepath.Join(langtest.NPM(t, "php-parser@"+phpParserVersion), "node_modules", "php-parser")
 	cmd := exec.Command("node", filepath.Join("testdata", "phpref.js"), dir)
 	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
 	var stderr bytes.Buffer

@@ -27,32 +27,9 @@ const (
 	prismVersion = "1.9.0"
 )
 
-// prismDir installs @ruby/prism at its pinned version into the user cache
-// folder once and returns its folder. A missing node or npm is a failure.
+// prismDir installs @ruby/prism at its pinned version and returns its folder.
 func prismDir(t *testing.T) string {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prefix := filepath.Join(cache, "tracewiki-test-npm", prismPackage+"@"+prismVersion)
-	dir := filepath.Join(prefix, "node_modules", filepath.FromSlash(prismPackage))
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
-		return dir
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is needed to compare with %s (test.sh installs it): %v", tool, prismPackage, err)
-		}
-	}
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", prismPackage+"@"+prismVersion).CombinedOutput()
-	if err != nil {
-		t.Fatalf("npm install %s@%s: %v\n%s", prismPackage, prismVersion, err, out)
-	}
-	return dir
+	return filepath.Join(langtest.NPM(t, prismPackage+"@"+prismVersion), "node_modules", filepath.FromSlash(prismPackage))
 }
 
 type prismSymbol struct {
