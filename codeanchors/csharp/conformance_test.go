@@ -28,37 +28,12 @@ var (
 )
 
 // nodeModules returns a node_modules folder holding the npm packages
-// (name@version), installing them with npm into the user cache folder the
-// first time, without running their install scripts (the wasm builds need
-// none). A missing node or npm is a clear failure, not a skip.
+// (name@version), installed with langtest.NPM without running their
+// install scripts (the wasm builds need none) and without peer
+// dependencies (the Unity packages name Unity's).
 func nodeModules(tb testing.TB, pkgs ...string) string {
 	tb.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prefix := filepath.Join(cache, "tracewiki-test-npm", strings.Join(pkgs, "+"))
-	dir := filepath.Join(prefix, "node_modules")
-	if _, err := os.Stat(filepath.Join(prefix, "installed")); err == nil {
-		return dir
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			tb.Fatalf("%s is needed to install %v (the CI machine has it): %v", tool, pkgs, err)
-		}
-	}
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	args := append([]string{"install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
-		"--ignore-scripts", "--legacy-peer-deps"}, pkgs...)
-	if out, err := exec.Command("npm", args...).CombinedOutput(); err != nil {
-		tb.Fatalf("npm install %v: %v\n%s", pkgs, err, out)
-	}
-	if err := os.WriteFile(filepath.Join(prefix, "installed"), nil, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return dir
+	return filepath.Join(langtest.NPM(tb, append([]string{"--ignore-scripts", "--legacy-peer-deps"}, pkgs...)...), "node_modules")
 }
 
 // A source is one C# file of the corpus.

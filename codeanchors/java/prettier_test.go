@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
@@ -25,38 +24,6 @@ const (
 // about half a minute.
 const prettierCorpusFiles = 100
 
-// nodeModules returns a node_modules folder holding the npm packages
-// (name@version), installing them with npm into the user cache folder the
-// first time. A missing node or npm is a clear failure, not a skip.
-func nodeModules(t *testing.T, pkgs ...string) string {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prefix := filepath.Join(cache, "tracewiki-test-npm", strings.Join(pkgs, "+"))
-	dir := filepath.Join(prefix, "node_modules")
-	if _, err := os.Stat(filepath.Join(prefix, "installed")); err == nil {
-		return dir
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is needed to run %v (the CI machine has it): %v", tool, pkgs, err)
-		}
-	}
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error"}, pkgs...)
-	if out, err := exec.Command("npm", args...).CombinedOutput(); err != nil {
-		t.Fatalf("npm install %v: %v\n%s", pkgs, err, out)
-	}
-	if err := os.WriteFile(filepath.Join(prefix, "installed"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestPrettier checks that a formatter run keeps the token hash of every
 // symbol: it formats the golden cases and the first prettierCorpusFiles
 // files of the conformance corpus with prettier-plugin-java, with its
@@ -65,7 +32,7 @@ func nodeModules(t *testing.T, pkgs ...string) string {
 // before and after. Every golden symbol must keep its hash, and at least
 // 99% of the corpus's.
 func TestPrettier(t *testing.T) {
-	modules := nodeModules(t, "prettier@"+prettierVersion, "prettier-plugin-java@"+prettierJavaVersion)
+	modules := filepath.Join(langtest.NPM(t, "prettier@"+prettierVersion, "prettier-plugin-java@"+prettierJavaVersion), "node_modules")
 	tmp := t.TempDir()
 	golden := filepath.Join(tmp, "golden")
 	for _, c := range readCases(t) {

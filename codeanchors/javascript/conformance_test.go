@@ -86,7 +86,7 @@ func refFile(r tsrefResult, err error) langtest.RefFile {
 func TestJSConformance(t *testing.T) {
 	ts := os.Getenv("TSREF_TS")
 	if ts == "" {
-		ts = npmPackage(t, "typescript", "5.9.3")
+		ts = langtest.NPMPackage(t, "typescript@5.9.3")
 	}
 	cases := readJSCases(t)
 	var files []string
@@ -159,7 +159,7 @@ func TestJSConformance(t *testing.T) {
 func TestJSPrettier(t *testing.T) {
 	pkg := os.Getenv("PRETTIER")
 	if pkg == "" {
-		pkg = npmPackage(t, "prettier", "3.6.2")
+		pkg = langtest.NPMPackage(t, "prettier@3.6.2")
 	}
 	tmp := t.TempDir()
 	corpus := filepath.Join(tmp, "corpus")
@@ -263,34 +263,4 @@ func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) stri
 	}
 	ctx := func(s []string) []string { return s[max(0, i-3):min(len(s), i+3)] }
 	return fmt.Sprintf("token %d: %q vs %q", i, ctx(x), ctx(y))
-}
-
-// npmPackage returns the folder of an npm package at an exact version,
-// installing it with npm into the user cache folder the first time. The
-// reference tools are not vendored: the registry is part of the CI
-// contract, and a missing node or npm is a clear failure, not a skip.
-func npmPackage(t *testing.T, name, version string) string {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prefix := filepath.Join(cache, "tracewiki-test-npm", name+"@"+version)
-	dir := filepath.Join(prefix, "node_modules", name)
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
-		return dir
-	}
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is needed to compare with %s (the CI machine has it): %v", tool, name, err)
-		}
-	}
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", name+"@"+version)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %s@%s: %v\n%s", name, version, err, out)
-	}
-	return dir
 }

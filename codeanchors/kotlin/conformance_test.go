@@ -31,47 +31,11 @@ var (
 	corpusPackages    = []string{"react-native@0.76.0", "@react-native/gradle-plugin@0.76.0", "expo-modules-core@2.0.0"}
 )
 
-// userCache returns a folder under the user cache for the test's npm
-// downloads, named for what it holds.
-func userCache(tb testing.TB, name string) string {
-	tb.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "tracewiki-test-npm", name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	return dir
-}
-
-// npm runs npm with args in dir; a missing npm is a failure, not a skip.
-func npm(tb testing.TB, dir string, args ...string) {
-	tb.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		tb.Fatalf("npm is needed for %v (the CI machine has it): %v", args, err)
-	}
-	cmd := exec.Command("npm", append(args, "--no-audit", "--no-fund", "--loglevel=error")...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("npm %v: %v\n%s", args, err, out)
-	}
-}
-
 // referenceModules returns a node_modules folder holding the reference
-// packages, installed (without install scripts: the wasm build needs none)
-// the first time.
+// packages, installed without install scripts (the wasm build needs none).
 func referenceModules(tb testing.TB) string {
 	tb.Helper()
-	prefix := userCache(tb, "kotlin-ref+"+strings.ReplaceAll(strings.Join(referencePackages, "+"), "/", "_"))
-	if _, err := os.Stat(filepath.Join(prefix, "installed")); err != nil {
-		npm(tb, prefix, append([]string{"install", "--prefix", prefix, "--ignore-scripts"}, referencePackages...)...)
-		if err := os.WriteFile(filepath.Join(prefix, "installed"), nil, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return filepath.Join(prefix, "node_modules")
+	return filepath.Join(langtest.NPM(tb, append([]string{"--ignore-scripts"}, referencePackages...)...), "node_modules")
 }
 
 // A source is one Kotlin file of the corpus.
@@ -84,14 +48,18 @@ type source struct {
 // tarballs (npm pack: the packages alone, not their dependencies).
 func corpusSources(tb testing.TB) []source {
 	tb.Helper()
-	dir := userCache(tb, "kotlin-corpus")
+	dir := langtest.NPMCache(tb, "kotlin-corpus")
 	var files []source
 	for _, pkg := range corpusPackages {
 		base := strings.NewReplacer("@", "", "/", "-").Replace(pkg)
 		tgz := filepath.Join(dir, base+".tgz")
 		if _, err := os.Stat(tgz); err != nil {
 			tmp := tb.TempDir()
-			npm(tb, tmp, "pack", pkg)
+			cmd := exec.Command("npm", "pack", "--loglevel=error", pkg)
+			cmd.Dir = tmp
+			if out, err := cmd.CombinedOutput(); err != nil {
+				tb.Fatalf("npm pack %s (the CI machine has npm): %v\n%s", pkg, err, out)
+			}
 			got, _ := filepath.Glob(filepath.Join(tmp, "*.tgz"))
 			if len(got) != 1 {
 				tb.Fatalf("npm pack %s: %d tarballs", pkg, len(got))

@@ -80,8 +80,8 @@ codeanchors/javascript.
     testdata/fuzz/); langtest.ExpectExtractError for error messages;
     - conformance against the language's own parser or compiler over a
     real corpus (installed by test.sh: a Debian package in its tools
-    list, or an npm package the test installs into the user cache, as
-    javascript's npmPackage does): convert the reference's output to
+    list, or npm packages the test installs into the user cache with
+    langtest.NPM or langtest.NPMPackage): convert the reference's output to
     langtest.RefFile per file, feed a langtest.Agreement with Add, and
     call Report with langtest.Golden for the cases, langtest.Corpus
     (99.5% names, 99% each range end, 1,000 symbols) for real code;

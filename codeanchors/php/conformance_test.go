@@ -39,7 +39,7 @@ type refFile struct {
 // reference runs testdata/phpref.js over the files.
 func reference(t *testing.T, files []string) map[string]refFile {
 	t.Helper()
-	dir := filepath.Join(langtest.NPM(t, "php-parser@"+phpParserVersion), "node_modules", "php-parser")
+	dir := langtest.NPMPackage(t, "php-parser@"+phpParserVersion)
 	cmd := exec.Command("node", filepath.Join("testdata", "phpref.js"), dir)
 	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
 	var stderr bytes.Buffer

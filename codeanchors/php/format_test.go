@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // The formatter is prettier with its PHP plugin, pinned, installed into the
@@ -19,29 +20,6 @@ const (
 	prettierVersion  = "3.6.2"
 	pluginPHPVersion = "0.25.0"
 )
-
-// prettierPHP installs prettier and @prettier/plugin-php together once and
-// returns their prefix folder.
-func prettierPHP(t *testing.T) string {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prefix := filepath.Join(cache, "tracewiki-test-npm", "prettier@"+prettierVersion+"+@prettier/plugin-php@"+pluginPHPVersion)
-	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@prettier", "plugin-php", "package.json")); err == nil {
-		return prefix
-	}
-	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error",
-		"prettier@"+prettierVersion, "@prettier/plugin-php@"+pluginPHPVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install prettier and its PHP plugin: %v\n%s", err, out)
-	}
-	return prefix
-}
 
 // prettierStyles are the options the stability test formats with: the
 // defaults, then narrow lines with single quotes, which rewrap most of a
@@ -60,7 +38,7 @@ var prettierStyles = [][]string{
 // (null !== $a = f()) becoming null !== ($a = f()), which the token rules
 // read as different.
 func TestPrettierStability(t *testing.T) {
-	prefix := prettierPHP(t)
+	prefix := langtest.NPM(t, "prettier@"+prettierVersion, "@prettier/plugin-php@"+pluginPHPVersion)
 	var files []string
 	for _, dir := range []string{"Symfony/Component/Console", "League/CommonMark/Extension"} {
 		err := filepath.WalkDir(filepath.Join(phpCorpus, dir), func(p string, d fs.DirEntry, err error) error {

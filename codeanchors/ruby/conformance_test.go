@@ -27,11 +27,6 @@ const (
 	prismVersion = "1.9.0"
 )
 
-// prismDir installs @ruby/prism at its pinned version and returns its folder.
-func prismDir(t *testing.T) string {
-	return filepath.Join(langtest.NPM(t, prismPackage+"@"+prismVersion), "node_modules", filepath.FromSlash(prismPackage))
-}
-
 type prismSymbol struct {
 	Name       string
 	Start, End int
@@ -46,7 +41,7 @@ type prismFile struct {
 // prismSymbols runs testdata/rubyref.js over the files.
 func prismSymbols(t *testing.T, files []string) map[string]prismFile {
 	t.Helper()
-	cmd := exec.Command("node", filepath.Join("testdata", "rubyref.js"), prismDir(t))
+	cmd := exec.Command("node", filepath.Join("testdata", "rubyref.js"), langtest.NPMPackage(t, prismPackage+"@"+prismVersion))
 	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

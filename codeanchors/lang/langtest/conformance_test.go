@@ -84,3 +84,4 @@ type recorder struct {
 func (r *recorder) Helper()               {}
 func (r *recorder) Logf(string, ...any)   {}
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) Fatalf(string, ...any) { r.failed = true }
