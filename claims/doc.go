@@ -3,7 +3,10 @@
 //
 // [Parse] reads the files of the content directory (bytes and names; it
 // never opens a file) into a [Model], and reports every problem it finds as
-// a [Diagnostic]. This comment is the specification of the formats it reads.
+// a [Diagnostic]. A [Parser] does the same and keeps each file's parse for
+// its next call, so that after an edit only the changed files are parsed
+// again (serve); the values of a model are read-only. This comment is the
+// specification of the formats it reads.
 //
 // # Files
 //

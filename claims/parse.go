@@ -92,6 +92,45 @@ type fileResult struct {
 // problem found is reported, sorted (see [Diagnostics.Sort]); the model is
 // complete as far as the content allows even when there are diagnostics.
 func Parse(contentDir string, files []File) (*Model, Diagnostics) {
+	return parse(contentDir, files, nil)
+}
+
+// A Parser parses the content files of a wiki like [Parse] and keeps each
+// file's parse for its next call: a file whose name and bytes did not
+// change since the last call is not parsed again, so a call after one
+// edit parses the edited file only and links the model anew. Its models
+// are the same as [Parse]'s; they share their files' parsed values (the
+// bodies, headings, claims, links and fields), which are read-only: the
+// linker works on copies of what it changes. The zero Parser is ready, a
+// nil one keeps nothing (it is [Parse]); calls must not overlap.
+type Parser struct {
+	prefix string
+	files  map[string]parsedFile // the last call's, by file name
+	reused int
+}
+
+// parsedFile is one file's parse, with the bytes it came from.
+type parsedFile struct {
+	data []byte
+	r    fileResult
+}
+
+// Parse is [Parse], reusing the parse of every file whose name and bytes
+// are those of the last call. It keeps this call's parses and drops the
+// rest (files removed or changed).
+func (ps *Parser) Parse(contentDir string, files []File) (*Model, Diagnostics) {
+	return parse(contentDir, files, ps)
+}
+
+// Reused counts the files the last call did not parse again.
+func (ps *Parser) Reused() int {
+	if ps == nil {
+		return 0
+	}
+	return ps.reused
+}
+
+func parse(contentDir string, files []File, ps *Parser) (*Model, Diagnostics) {
 	prefix := prefixOf(contentDir)
 	// Sorting a copy fixes the order of everything that follows. Equal names
 	// (a caller's mistake) are ordered by content so that the order of
@@ -102,6 +141,11 @@ func Parse(contentDir string, files []File) (*Model, Diagnostics) {
 	})
 
 	results := make([]fileResult, len(sorted))
+	var prev map[string]parsedFile
+	if ps != nil && ps.prefix == prefix {
+		prev = ps.files
+	}
+	reused := make([]bool, len(sorted))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(sorted)) {
@@ -111,11 +155,34 @@ func Parse(contentDir string, files []File) (*Model, Diagnostics) {
 				if i >= len(sorted) {
 					return
 				}
-				results[i] = parseFile(prefix, sorted[i])
+				f := sorted[i]
+				if e, ok := prev[f.Name]; ok && bytes.Equal(e.data, f.Data) {
+					// A copy: the linker changes the model's values,
+					// never the kept ones.
+					results[i], reused[i] = e.r.fresh(), true
+					continue
+				}
+				results[i] = parseFile(prefix, f)
 			}
 		})
 	}
 	wg.Wait()
+	if ps != nil {
+		ps.prefix, ps.reused = prefix, 0
+		ps.files = make(map[string]parsedFile, len(sorted))
+		for i, f := range sorted {
+			if _, dup := ps.files[f.Name]; dup {
+				continue // equal names: the first in order is kept
+			}
+			if reused[i] {
+				ps.reused++
+				ps.files[f.Name] = prev[f.Name]
+				continue
+			}
+			ps.files[f.Name] = parsedFile{f.Data, results[i]}
+			results[i] = results[i].fresh()
+		}
+	}
 
 	l := &linker{prefix: prefix, m: &Model{}}
 	for i := range results {
@@ -138,6 +205,27 @@ func Parse(contentDir string, files []File) (*Model, Diagnostics) {
 	}
 	l.link()
 	return l.m, l.diags.Sort()
+}
+
+// fresh returns r with its own copy of each value the linker may change
+// (the document structs; their claims and links slices are copied by the
+// linker when it changes them), so that r itself stays as parsed.
+func (r fileResult) fresh() fileResult {
+	switch {
+	case r.req != nil:
+		c := *r.req
+		r.req = &c
+	case r.dec != nil:
+		c := *r.dec
+		r.dec = &c
+	case r.page != nil:
+		c := *r.page
+		r.page = &c
+	case r.doc != nil:
+		c := *r.doc
+		r.doc = &c
+	}
+	return r
 }
 
 // parseFile parses one file of any kind.
@@ -421,8 +509,14 @@ func (l *linker) contentPath(name string) string {
 func (l *linker) placeRecords() {
 	synth := map[string]*Page{}
 	var order []string
+	owned := map[*Doc]bool{} // documents whose claims slice is this model's own
 	for _, rec := range l.records {
 		if t, ok := l.docs[rec.pagePath]; ok && synth[rec.pagePath] == nil {
+			if !owned[t.doc] {
+				// The parsed claims are read-only (a Parser shares them
+				// between models): append to a copy.
+				t.doc.Claims, owned[t.doc] = slices.Clip(t.doc.Claims), true
+			}
 			t.doc.Claims = append(t.doc.Claims, rec.claim)
 			continue
 		}
@@ -486,6 +580,7 @@ func (l *linker) checkRefs() {
 }
 
 func (l *linker) checkLinks(doc *Doc) {
+	owned := false // the parsed links are read-only: change a copy
 	for i := range doc.Links {
 		lk := &doc.Links[i]
 		switch lk.Kind {
@@ -507,6 +602,10 @@ func (l *linker) checkLinks(doc *Doc) {
 				l.diags.Add(lk.Pos, CodeUnknownRef, "link to missing heading %q in %q", "#"+lk.Fragment, lk.To+".md")
 			}
 			if t.kind != LinkPage {
+				if !owned {
+					doc.Links, owned = slices.Clone(doc.Links), true
+					lk = &doc.Links[i]
+				}
 				lk.Kind, lk.To = t.kind, t.id
 			}
 		}

@@ -467,7 +467,9 @@ func TestCacheEnv(t *testing.T) {
 }
 
 // TestServeEditMatchesBuild checks incremental serve: after edits (a page,
-// a source file, a new page), the site serve holds, every file rendered,
+// a source file, a new page, a page's claims, a requirement, a page
+// removed, a link to another page's heading and that heading removed and
+// restored), the site serve holds, every file rendered,
 // is byte for byte a cold build of the edited workspace; and the edited
 // page's URL shows the edit.
 func TestServeEditMatchesBuild(t *testing.T) {
@@ -504,6 +506,59 @@ func TestServeEditMatchesBuild(t *testing.T) {
 	writeFixtureFile(t, dir, "content/guides/new.md", []byte("---\ntitle: New\n---\nSee [cart totals](req:REQ-1).\n"))
 	waitFor(t, events, base+"/pages/guides/new/", "cart totals")
 	check("new page")
+
+	// The edits below change what other files' pages show, while those
+	// files are not parsed again: the model is linked anew each time.
+	data, err = os.ReadFile(p)
+	must(t, err)
+	must(t, os.WriteFile(p, bytes.Replace(data, []byte("## Details\n"), []byte("## Details\n\nTotals are summed ([Total](code:cart/cart.go@Cart.Total)).\n"), 1), 0o644))
+	waitFor(t, events, base+"/pages/guides/checkout/", "Totals are summed")
+	check("a page's claims changed")
+	r := filepath.Join(dir, "content", "requirements", "REQ-3.md")
+	data, err = os.ReadFile(r)
+	must(t, err)
+	must(t, os.WriteFile(r, bytes.Replace(bytes.Replace(data, []byte("title: Payments are charged"), []byte("title: Payments are charged once"), 1),
+		[]byte("issues: [DEC-2]\n"), nil, 1), 0o644))
+	waitFor(t, events, base+"/requirements/REQ-3/", "Payments are charged once")
+	check("requirement edit")
+	must(t, os.Remove(filepath.Join(dir, "content", "notes", "raw.md")))
+	waitFor(t, events, base+"/", "Shop wiki")
+	if resp, _ := get(t, base+"/pages/notes/raw/"); resp.StatusCode != 404 {
+		t.Errorf("a removed page's URL answers %d, want 404", resp.StatusCode)
+	}
+	check("page removed")
+	idx := filepath.Join(dir, "content", "index.md")
+	data, err = os.ReadFile(idx)
+	must(t, err)
+	must(t, os.WriteFile(idx, append(data, "Read [the details](guides/checkout.md#details).\n"...), 0o644))
+	waitFor(t, events, base+"/", "the details")
+	check("link to a heading")
+	// The heading goes: the unchanged index page's link breaks.
+	data, err = os.ReadFile(p)
+	must(t, err)
+	must(t, os.WriteFile(p, bytes.Replace(data, []byte("## Details\n"), []byte("## More\n"), 1), 0o644))
+	waitProblem(t, srv, events, "content/index.md", "missing heading")
+	must(t, os.WriteFile(p, data, 0o644))
+	waitFor(t, events, base+"/", "the details")
+	check("heading back")
+}
+
+// waitProblem waits, rebuild by rebuild, until serve's latest build fails
+// with a problem in file that says what.
+func waitProblem(t *testing.T, srv *Server, events <-chan string, file, what string) {
+	t.Helper()
+	deadline := time.Now().Add(serveTimeout)
+	for {
+		nextEventWithin(t, events, serveTimeout)
+		for _, e := range srv.state.Load().errs {
+			if strings.HasPrefix(e, file+":") && strings.Contains(e, what) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve never reported %s: ...%s...; problems: %q", file, what, srv.state.Load().errs)
+		}
+	}
 }
 
 // waitFor waits, rebuild by rebuild, until the page at u holds text.

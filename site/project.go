@@ -48,12 +48,13 @@ func Load(dir string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	return loadIn(ws, nil)
+	return loadIn(ws, nil, nil)
 }
 
-// loadIn is [Load] in an open workspace, with the walks' memo (nil: none);
-// it closes the workspace when it fails.
-func loadIn(ws *Workspace, walks *walkMemo) (*Project, error) {
+// loadIn is [Load] in an open workspace, with the walks' memo and the
+// content parser of earlier loads (nil: none); it closes the workspace
+// when it fails.
+func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, error) {
 	p := &Project{WS: ws, walks: walks}
 	cfgData, err := ws.ReadFile(ConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -69,7 +70,7 @@ func loadIn(ws *Workspace, walks *walkMemo) (*Project, error) {
 		ws.Close()
 		return nil, err
 	}
-	model, diags := claims.Parse(p.Config.Content, files)
+	model, diags := parser.Parse(p.Config.Content, files)
 	if len(diags) > 0 {
 		ws.Close()
 		return nil, diags.Sort()

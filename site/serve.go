@@ -82,8 +82,11 @@ type Server struct {
 	// goroutine's own.
 	reads map[string]readResult
 	walks *walkMemo
-	epoch string // tells this process's builds from another's
-	built int    // rebuilds so far; the builder goroutine's own
+	// parser keeps the content files' parses: a rebuild parses again
+	// only the files whose bytes changed. The builder goroutine's own.
+	parser claims.Parser
+	epoch  string // tells this process's builds from another's
+	built  int    // rebuilds so far; the builder goroutine's own
 
 	state atomic.Pointer[serveState]
 	graph atomic.Pointer[synth.Graph] // the last good site's graph
@@ -271,7 +274,7 @@ func (s *Server) load(ch changeSet) (*Project, error) {
 	// The reads are facts about the files as they are now, whether the
 	// build succeeds or not; later changes come with the next change set.
 	defer func() { s.reads = ws.kept }()
-	return loadIn(ws, s.walks)
+	return loadIn(ws, s.walks, &s.parser)
 }
 
 // fallbackBase is the base URL while no build succeeded: the last good

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -531,6 +532,8 @@ func TestSourceCache(t *testing.T) {
 // default debounce, and to the first response for the page's URL
 // (TRACEWIKI_SERVE_URL, default pages/area00/page00000/) that holds the
 // edit. Run it with -benchtime 5x; the page is restored after.
+// TRACEWIKI_SERVE_CPUPROFILE names a file for a CPU profile of the edits
+// alone (not the first build).
 func BenchmarkServeRebuild(b *testing.B) {
 	dir := os.Getenv("TRACEWIKI_SERVE_SITE")
 	if dir == "" {
@@ -546,6 +549,16 @@ func BenchmarkServeRebuild(b *testing.B) {
 	events := subscribe(b, base)
 	nextEvent(b, events)
 	pageURL := base + srv.BaseURL() + cmp.Or(os.Getenv("TRACEWIKI_SERVE_URL"), "pages/area00/page00000/")
+	if prof := os.Getenv("TRACEWIKI_SERVE_CPUPROFILE"); prof != "" {
+		f, err := os.Create(prof)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { pprof.StopCPUProfile(); f.Close() })
+	}
 	var took, shown []time.Duration
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
