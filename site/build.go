@@ -9,8 +9,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tracewiki/tracewiki/assets"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
 	"github.com/tracewiki/tracewiki/templates"
@@ -57,6 +59,9 @@ type BuildOptions struct {
 	// once the analysis is done; true means the output already holds this
 	// site, and the build stops there ([Site.Reused]).
 	reuse func(key []byte) bool
+	// pages, when set, keeps the pages whose key did not change from the
+	// last build into the same output folder (see [outputPages]).
+	pages outputPages
 }
 
 // Site is a built site, in memory: every output file by slash-separated
@@ -89,6 +94,9 @@ type Site struct {
 	// Linked counts the files hard-linked from the previous output instead
 	// of written, their bytes unchanged ([Project.BuildInto]).
 	Linked int
+	// Kept counts the pages kept from the previous output without being
+	// rendered, their inputs unchanged (see [outputPages]).
+	Kept int
 
 	key, digest []byte     // the site key and the read digest it was made from
 	lazy        *lazyFiles // a lazy build's files, rendered on demand
@@ -157,7 +165,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
 		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache), targets: map[string]*codeanchors.TargetStatus{},
-		lazy: opts.lazy,
+		lazy: opts.lazy, kept: opts.pages,
 	}
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
@@ -199,6 +207,7 @@ type builder struct {
 	findings *synth.Findings
 	drift    synth.DriftJSON
 	symbols  map[string][]synth.Node // symbol and test nodes by path, in node order
+	kept     outputPages             // the last build's pages; nil renders every page
 
 	// What the manifest reports, known before pages render.
 	pageCount int
@@ -211,6 +220,10 @@ type page struct {
 	dir  string // output folder relative to the site root; "" for the home page
 	tmpl string // template name
 	data func(b *builder, root string) (*pageData, any, error)
+	// keyed pages are kept from the last build when their key
+	// ([pageKey]) is the same; the others always render.
+	keyed bool
+	doc   *claims.Doc // the document whose body a keyed page shows, if any
 }
 
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
@@ -239,11 +252,28 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		s.lazy = b.lazyFiles(pages, prefixes)
 		return s, nil
 	}
+	graphJSON, driftJSON, err := b.graphAndDrift()
+	if err != nil {
+		return nil, err
+	}
+	var shared []byte // the pages' shared key; nil keeps no page
+	if b.kept != nil && sink != nil {
+		shared = b.pagesKey(graphJSON, driftJSON)
+	}
 	var out [][2][]byte
 	if sink == nil {
 		out = make([][2][]byte, len(pages))
 	}
-	err := b.p.parallel(len(pages), func(i int) error {
+	var kept atomic.Int64
+	err = b.p.parallel(len(pages), func(i int) error {
+		var key []byte
+		if shared != nil && pages[i].keyed {
+			key = pageKey(shared, pages[i])
+			if b.kept.reusePage(prefixes[i], key) {
+				kept.Add(1)
+				return nil
+			}
+		}
 		html, js, err := b.render(pages[i])
 		if err != nil {
 			return err
@@ -255,11 +285,18 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		if err := sink(prefixes[i]+"index.html", html); err != nil {
 			return err
 		}
-		return sink(prefixes[i]+"index.json", js)
+		if err := sink(prefixes[i]+"index.json", js); err != nil {
+			return err
+		}
+		if key != nil {
+			b.kept.keyPage(prefixes[i], key)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.Kept = int(kept.Load())
 	for i := range out {
 		s.Files[prefixes[i]+"index.html"] = out[i][0]
 		s.Files[prefixes[i]+"index.json"] = out[i][1]
@@ -271,7 +308,7 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		s.Files[name] = data
 		return nil
 	}
-	if err := b.addStatic(put); err != nil {
+	if err := b.addStatic(put, graphJSON, driftJSON); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -300,8 +337,18 @@ func (b *builder) render(pg page) (html, twin []byte, err error) {
 	return buf.Bytes(), twin, err
 }
 
-// addStatic adds the stylesheets, scripts, JSON artifacts and schemas.
-func (b *builder) addStatic(put func(name string, data []byte) error) error {
+// graphAndDrift encodes api/graph.json and api/drift.json.
+func (b *builder) graphAndDrift() (graphJSON, driftJSON []byte, err error) {
+	if graphJSON, err = synth.MarshalJSON(b.graph.JSON()); err != nil {
+		return nil, nil, err
+	}
+	driftJSON, err = synth.MarshalJSON(b.drift)
+	return graphJSON, driftJSON, err
+}
+
+// addStatic adds the stylesheets, scripts, JSON artifacts and schemas;
+// the graph and drift artifacts come encoded.
+func (b *builder) addStatic(put func(name string, data []byte) error, graphJSON, driftJSON []byte) error {
 	err := fs.WalkDir(assets.FS, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -338,19 +385,15 @@ func (b *builder) addStatic(put func(name string, data []byte) error) error {
 	if err := put("api/search.js", append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...)); err != nil {
 		return err
 	}
-	for _, v := range []struct {
+	manifest, err := synth.MarshalJSON(synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated))
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
 		name string
-		v    any
-	}{
-		{"api/graph.json", b.graph.JSON()},
-		{"api/drift.json", b.drift},
-		{"api/manifest.json", synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated)},
-	} {
-		data, err := synth.MarshalJSON(v.v)
-		if err != nil {
-			return err
-		}
-		if err := put(v.name, data); err != nil {
+		data []byte
+	}{{"api/graph.json", graphJSON}, {"api/drift.json", driftJSON}, {"api/manifest.json", manifest}} {
+		if err := put(f.name, f.data); err != nil {
 			return err
 		}
 	}

@@ -330,9 +330,11 @@ func TestCacheEdits(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		edit    func(t *testing.T, dir string)
-		version string // the tool version of the second build; "" the same
+		version string                         // the tool version of the second build; "" the same
+		setup   func(t *testing.T, dir string) // applied before the first build
 	}{
 		{name: "page", edit: edit("content/guides/checkout.md", "Then it charges the card", "Then it charges the credit card")},
+		{name: "page text", edit: edit("content/notes/raw.md", "Inline raw HTML stays text", "Inline raw HTML stays plain text")},
 		{name: "page fence", edit: edit("content/guides/checkout.md", "# Checkout\n", "# Checkout\n\n```go\nfunc f() {}\n```\n")},
 		{name: "requirement", edit: edit("content/requirements/REQ-1.md", "counts every item", "counts each item")},
 		{name: "source file", edit: edit("pay/pay.go", "return -amount", "return 0 - amount")},
@@ -351,9 +353,24 @@ func TestCacheEdits(t *testing.T) {
 		}},
 		{name: "deleted source", edit: func(t *testing.T, dir string) { must(t, os.Remove(filepath.Join(dir, "pay", "pay.go"))) }},
 		{name: "tool version", edit: func(*testing.T, string) {}, version: "a later tracewiki"},
+		// Edits of one document that show on other pages, which a build
+		// keeps when their own inputs did not change (see outputPages).
+		{name: "page title", edit: edit("content/guides/checkout.md", "title: Checkout", "title: Checking out")},
+		{name: "claims moved down", edit: edit("content/guides/checkout.md", "# Checkout\n", "# Checkout\n\nA new first line.\n")},
+		{name: "page another page links to", edit: edit("content/guides/checkout.md", "## Details", "## Details\n\nThe details.\n\n## More"),
+			setup: edit("content/notes/raw.md", "goes nowhere.", "goes nowhere. See [the details](../guides/checkout.md#details).")},
+		{name: "decision mentions a path", edit: edit("content/decisions/DEC-2.md", "goes through pay/pay.go.", "goes through pay/pay.go and cart/cart.go.")},
+		{name: "claim record", edit: edit("content/claims/cart.yaml", "Items carry a SKU", "Items carry an SKU")},
+		{name: "decision date", edit: edit("content/decisions/DEC-1.md", "date: 2026-01-10", "date: 2026-01-11")},
+		{name: "page sources", edit: edit("content/notes/raw.md", "title: Raw HTML\n", "title: Raw HTML\nsources: [docs/raw.txt]\n")},
+		{name: "requirement tags", edit: edit("content/requirements/REQ-2.md", "status: accepted\n", "status: accepted\ntags: [money]\n")},
+		{name: "requirement title", edit: edit("content/requirements/REQ-1.md", "title: Cart totals", "title: Cart sums")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := fixture(t, "shop")
+			if c.setup != nil {
+				c.setup(t, dir)
+			}
 			cacheDir := t.TempDir()
 			warm, err := OpenCache(cacheDir)
 			must(t, err)
@@ -380,6 +397,63 @@ func TestCacheEdits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCachePagesKept checks that a build after an edit of one page's text
+// renders that page and the pages that show every document (home, indexes,
+// search, requirement documents), and keeps the others from the last build
+// unrendered; an edit that changes what other pages show (a title) keeps
+// none.
+func TestCachePagesKept(t *testing.T) {
+	dir := fixture(t, "shop")
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	build := func() *Site {
+		t.Helper()
+		p, err := Load(dir)
+		must(t, err)
+		defer p.Close()
+		o, err := p.Output(out)
+		must(t, err)
+		s, err := p.BuildInto(o, BuildOptions{Frozen: true, Cache: cache}, io.Discard, nil)
+		must(t, err)
+		return s
+	}
+	first := build()
+	if first.Kept != 0 {
+		t.Fatalf("first build kept %d pages", first.Kept)
+	}
+	p, err := Load(dir)
+	must(t, err)
+	s, err := p.Build(BuildOptions{Frozen: true}, io.Discard)
+	must(t, err)
+	b := &builder{p: p, graph: s.Graph}
+	keyed := 0
+	for _, pg := range b.pages() {
+		if pg.keyed {
+			keyed++
+		}
+	}
+	p.Close()
+	if keyed < first.Pages/2 {
+		t.Fatalf("%d of %d pages can be kept: the test proves little", keyed, first.Pages)
+	}
+	page := filepath.Join(dir, "content", "guides", "checkout.md")
+	data, err := os.ReadFile(page)
+	must(t, err)
+	must(t, os.WriteFile(page, append(data, "\nOne more sentence.\n"...), 0o644))
+	if s := build(); s.Kept != keyed-1 {
+		t.Errorf("after a text edit of one page: %d pages kept, want %d (all that can be but the edited one)", s.Kept, keyed-1)
+	}
+	data, err = os.ReadFile(page)
+	must(t, err)
+	must(t, os.WriteFile(page, bytes.Replace(data, []byte("title: Checkout"), []byte("title: Checking out"), 1), 0o644))
+	if s := build(); s.Kept != 0 {
+		t.Errorf("after a title edit: %d pages kept, want none (the title shows on the neighbors' pages)", s.Kept)
+	}
+	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
+		t.Fatalf("the edited build differs from a cold one: %s", diff)
 	}
 }
 

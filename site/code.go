@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -30,36 +31,89 @@ func (p *Project) CodeFiles() ([]string, []string, error) {
 
 // codeFiles is [Project.CodeFiles]; with excludeOutput false it also lists
 // the files in the config's output folder that the globs include.
+//
+// The workspace is walked once, whatever the number of include globs (the
+// default has one per language extension): each file is matched against
+// the globs, and a folder that an exclude glob ending in "/**" covers, or
+// that is a site, is not entered at all.
 func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err error) {
 	exclude := p.Config.Code.Exclude
 	if excludeOutput {
 		exclude = append(slices.Clone(exclude), p.Config.Output+"/**")
 	}
-	sites := &siteDirs{fsys: p.WS.FS()}
-	for _, pattern := range p.Config.Code.Include {
-		err := doublestar.GlobWalk(p.WS.FS(), pattern, func(name string, d fs.DirEntry) error {
-			for _, x := range exclude {
-				if ok, _ := doublestar.Match(x, name); ok {
-					return nil
-				}
-			}
-			if sites.in(name) {
-				return nil
-			}
-			if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
-				notes = append(notes, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
-				return nil
-			}
-			files = append(files, name)
-			return nil
-		}, doublestar.WithFailOnIOErrors(), doublestar.WithFilesOnly(), doublestar.WithNoFollow())
-		if err != nil {
-			return nil, nil, fmt.Errorf("code glob %q: %w", pattern, err)
+	include := newGlobSet(p.Config.Code.Include)
+	var prune []string // folders matching one of these hold only excluded files
+	for _, x := range exclude {
+		if dir, ok := strings.CutSuffix(x, "/**"); ok {
+			prune = append(prune, dir)
 		}
+	}
+	fsys := p.WS.FS()
+	sites := &siteDirs{fsys: fsys}
+	err = fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name != "." && (matchAny(prune, name) || sites.is(name)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !include.match(name) || matchAny(exclude, name) {
+			return nil
+		}
+		if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
+			notes = append(notes, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
+			return nil
+		}
+		files = append(files, name)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("code files: %w", err)
 	}
 	slices.Sort(files)
 	slices.Sort(notes)
-	return slices.Compact(files), slices.Compact(notes), nil
+	return files, notes, nil
+}
+
+// globSet matches a path against several doublestar globs. Globs of the
+// form "**/*.ext", one per language in the default config, are answered by
+// one map lookup on the extension; the others are matched one by one.
+type globSet struct {
+	exts  map[string]bool // ".go" for "**/*.go"
+	other []string
+}
+
+func newGlobSet(globs []string) globSet {
+	s := globSet{exts: map[string]bool{}}
+	for _, g := range globs {
+		if ext, ok := strings.CutPrefix(g, "**/*"); ok && strings.HasPrefix(ext, ".") && strings.Count(ext, ".") == 1 && !strings.ContainsAny(ext, `*?[]{}\/`) {
+			s.exts[ext] = true
+			continue
+		}
+		s.other = append(s.other, g)
+	}
+	return s
+}
+
+func (s globSet) match(name string) bool {
+	base := path.Base(name)
+	if i := strings.LastIndexByte(base, '.'); i >= 0 && s.exts[base[i:]] {
+		return true
+	}
+	return matchAny(s.other, name)
+}
+
+// matchAny reports whether name matches one of the doublestar globs.
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Analysis is one run's view of the workspace: every code file and every

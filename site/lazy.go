@@ -56,10 +56,15 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 	}
 	l.staticOnce.Do(func() {
 		l.static = map[string][]byte{}
+		graphJSON, driftJSON, err := l.b.graphAndDrift()
+		if err != nil {
+			l.staticErr = err
+			return
+		}
 		l.staticErr = l.b.addStatic(func(name string, data []byte) error {
 			l.static[name] = data
 			return nil
-		})
+		}, graphJSON, driftJSON)
 	})
 	if l.staticErr != nil {
 		return nil, true, l.staticErr

@@ -64,6 +64,7 @@ type outputFile struct {
 type outputIndex struct {
 	key   []byte
 	files map[string]outputFile
+	pages map[string][]byte // page prefix → the key it was built from
 }
 
 func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }
@@ -74,7 +75,7 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 	if !ok {
 		return nil
 	}
-	idx := &outputIndex{files: map[string]outputFile{}}
+	idx := &outputIndex{files: map[string]outputFile{}, pages: map[string][]byte{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	if !sc.Scan() {
@@ -88,6 +89,14 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 	}
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
+		if len(f) == 2 { // a page: prefix, key
+			key, err := hex.DecodeString(f[1])
+			if err != nil {
+				return nil
+			}
+			idx.pages[f[0]] = key
+			continue
+		}
 		if len(f) != 6 {
 			return nil
 		}
@@ -115,6 +124,9 @@ func (idx *outputIndex) store(c *Cache, dir string) {
 		o := idx.files[name]
 		fmt.Fprintf(&buf, "%s\t%d\t%o\t%d\t%d\t%x\n", name, o.size, uint32(o.mode), o.mtime, o.ino, o.sum)
 	}
+	for _, prefix := range sortedKeys(idx.pages) {
+		fmt.Fprintf(&buf, "%s\t%x\n", prefix, idx.pages[prefix])
+	}
 	c.Put(outputStage, outputIndexKey(dir), buf.Bytes())
 }
 
@@ -125,11 +137,27 @@ func statOutput(p string) (outputFile, bool) {
 	if err != nil || !st.Mode().IsRegular() {
 		return outputFile{}, false
 	}
+	return outputFileOf(st), true
+}
+
+// statFile describes an open file, just written, as the index records it.
+func statFile(f *os.File) (outputFile, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return outputFile{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return outputFile{}, fmt.Errorf("%s: not a regular file after writing it", f.Name())
+	}
+	return outputFileOf(st), nil
+}
+
+func outputFileOf(st fs.FileInfo) outputFile {
 	o := outputFile{size: st.Size(), mode: st.Mode(), mtime: st.ModTime().UnixNano()}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 		o.ino = uint64(sys.Ino)
 	}
-	return o, true
+	return o
 }
 
 // same reports whether the file on disk is the one the index recorded.
@@ -179,40 +207,125 @@ var errNotIntact = errors.New("output changed")
 // each file whose bytes equal those of the same file in the output folder
 // (as the index recorded it, and still unchanged there) instead of
 // writing it again: an unchanged file keeps its inode and mtime, and costs
-// one link. It records the new index.
+// one link. A page whose key is the one recorded is linked without being
+// rendered ([outputWriter.reusePage]). It records the new index.
 type outputWriter struct {
 	out, dir string // the output folder and the swap folder
 	prev     *outputIndex
 	mu       sync.Mutex
 	next     map[string]outputFile
+	pages    map[string][]byte // page prefix → key, for the new index
 	linked   int
+	dirs     sync.Map // folders of the swap folder made so far
 }
 
 func (w *outputWriter) write(name string, data []byte) error {
-	full := filepath.Join(w.dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		return fmt.Errorf("write site: %w", err)
+	full, err := w.mkdir(name)
+	if err != nil {
+		return err
 	}
 	sum := sha256.Sum256(data)
-	if w.prev != nil {
-		if o, ok := w.prev.files[name]; ok && o.sum == sum {
-			old := filepath.Join(w.out, filepath.FromSlash(name))
-			if disk, ok := statOutput(old); ok && o.same(disk) && os.Link(old, full) == nil {
-				w.record(name, o, true)
-				return nil
-			}
-		}
+	if o, ok := w.previous(name); ok && o.sum == sum && w.link(name, o) {
+		return nil
 	}
-	if err := os.WriteFile(full, data, 0o644); err != nil {
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
 		return fmt.Errorf("write site: %w", err)
 	}
-	o, ok := statOutput(full)
-	if !ok {
-		return fmt.Errorf("write site: %s: not a regular file after writing it", name)
+	_, err = f.Write(data)
+	var o outputFile
+	if err == nil {
+		o, err = statFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write site: %w", err)
 	}
 	o.sum = sum
 	w.record(name, o, false)
 	return nil
+}
+
+// mkdir makes the folder of the output file name in the swap folder, once,
+// and returns the file's path.
+func (w *outputWriter) mkdir(name string) (string, error) {
+	full := filepath.Join(w.dir, filepath.FromSlash(name))
+	dir := filepath.Dir(full)
+	if _, ok := w.dirs.Load(dir); ok {
+		return full, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write site: %w", err)
+	}
+	w.dirs.Store(dir, true)
+	return full, nil
+}
+
+// previous is the last build's record of the file name.
+func (w *outputWriter) previous(name string) (outputFile, bool) {
+	if w.prev == nil {
+		return outputFile{}, false
+	}
+	o, ok := w.prev.files[name]
+	return o, ok
+}
+
+// link hard-links the file name from the output folder into the swap
+// folder when it is still the file the last build recorded as o.
+func (w *outputWriter) link(name string, o outputFile) bool {
+	old := filepath.Join(w.out, filepath.FromSlash(name))
+	if disk, ok := statOutput(old); !ok || !o.same(disk) {
+		return false
+	}
+	if os.Link(old, filepath.Join(w.dir, filepath.FromSlash(name))) != nil {
+		return false
+	}
+	w.record(name, o, true)
+	return true
+}
+
+// pageFiles are the files of a page, after its prefix.
+var pageFiles = [...]string{"index.html", "index.json"}
+
+func (w *outputWriter) reusePage(prefix string, key []byte) bool {
+	if w.prev == nil || !bytes.Equal(w.prev.pages[prefix], key) {
+		return false
+	}
+	var olds [len(pageFiles)]outputFile
+	for i, f := range pageFiles {
+		o, ok := w.prev.files[prefix+f]
+		if !ok {
+			return false
+		}
+		olds[i] = o
+	}
+	if _, err := w.mkdir(prefix + pageFiles[0]); err != nil {
+		return false
+	}
+	for i, f := range pageFiles {
+		if !w.link(prefix+f, olds[i]) {
+			// Render the page after all: take back what was linked, so
+			// writing it cannot reach the old folder's files.
+			for _, g := range pageFiles[:i] {
+				os.Remove(filepath.Join(w.dir, filepath.FromSlash(prefix+g)))
+				w.forget(prefix + g)
+			}
+			return false
+		}
+	}
+	w.keyPage(prefix, key)
+	return true
+}
+
+func (w *outputWriter) keyPage(prefix string, key []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pages == nil {
+		w.pages = map[string][]byte{}
+	}
+	w.pages[prefix] = key
 }
 
 func (w *outputWriter) record(name string, o outputFile, linked bool) {
@@ -225,4 +338,12 @@ func (w *outputWriter) record(name string, o outputFile, linked bool) {
 	if linked {
 		w.linked++
 	}
+}
+
+// forget drops a file recorded as linked.
+func (w *outputWriter) forget(name string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.next, name)
+	w.linked--
 }

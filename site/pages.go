@@ -140,6 +140,9 @@ func (b *builder) pages() []page {
 				tmpl = "document"
 			}
 			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+			if n.Type != synth.TypeDocument {
+				out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
+			}
 		}
 		if n.Type == synth.TypeTest {
 			files[n.Path] = true
@@ -154,8 +157,23 @@ func (b *builder) pages() []page {
 				State: string(codeanchors.Unknown), Reason: string(codeanchors.TargetMissing), Why: codeanchors.TargetMissing.Why(b.lang)}
 		}
 		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+		out[len(out)-1].keyed = true
 	}
 	return out
+}
+
+// doc is the document of a requirement, decision or wiki page node; nil
+// for other nodes.
+func (b *builder) doc(n synth.Node) *claims.Doc {
+	switch n.Type {
+	case synth.TypeRequirement:
+		return &b.requirement(n.Label).Doc
+	case synth.TypeDecision:
+		return &b.decision(n.Label).Doc
+	case synth.TypePage:
+		return &b.wiki(n.ID.Key).Doc
+	}
+	return nil
 }
 
 // nodePage is the page of one node: its facts, body, links, code, claims

@@ -113,11 +113,18 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 // path with its bytes (or the error reading it gave), in path order. A
 // build's output is a function of what it read, so two builds that read
 // the same (with the same options and tool) make the same site.
-func (w *Workspace) ReadDigest() []byte {
+func (w *Workspace) ReadDigest() []byte { return w.readDigest(nil) }
+
+// readDigest is [Workspace.ReadDigest] without the files for which skip
+// is true.
+func (w *Workspace) readDigest(skip func(p string) bool) []byte {
 	w.readsMu.Lock()
 	defer w.readsMu.Unlock()
 	h := sha256.New()
 	for _, p := range slices.Sorted(maps.Keys(w.reads)) {
+		if skip != nil && skip(p) {
+			continue
+		}
 		sum := w.reads[p]
 		fmt.Fprintf(h, "%d:%s", len(p), p)
 		h.Write(sum[:])

@@ -216,6 +216,7 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		if ow.prev != nil && len(ow.prev.key) > 0 {
 			opts.reuse = func(key []byte) bool { return bytes.Equal(key, ow.prev.key) && ow.prev.intact(o.Dir) }
 		}
+		opts.pages = ow
 	}
 	opts.Sink = ow.write
 	s, err := p.Build(opts, notes)
@@ -231,9 +232,10 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		return nil, err
 	}
 	if opts.Cache != nil {
-		idx := &outputIndex{key: s.key, files: ow.next}
+		idx := &outputIndex{key: s.key, files: ow.next, pages: ow.pages}
 		if !bytes.Equal(s.digest, p.WS.ReadDigest()) {
-			idx.key = nil // read more while rendering: the key missed an input
+			// Read more while rendering: the keys missed an input.
+			idx.key, idx.pages = nil, nil
 		}
 		idx.store(opts.Cache, o.Dir)
 	}

@@ -1,0 +1,103 @@
+package site
+
+import (
+	"encoding/json"
+
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// A build into an output folder it wrote before renders again only the
+// pages whose inputs changed; the others are hard-linked from the last
+// build (see [outputWriter.reusePage]). A page's inputs are named by its
+// key: what every page may read, the same for all pages of a build
+// ([builder.pagesKey]), and the page's own Markdown body.
+//
+// Every node page except a requirement document's reads the text of at
+// most its own document: other documents reach it through the graph
+// (titles, states, edges), their outline (headings, claims, links) and the
+// drift list, all in the shared part. Pages that show other documents' text
+// (the home page, the document pages, the indexes and the search page)
+// are rendered every time; there are a few of them.
+
+// outputPages is where a build keeps its pages from the last build's.
+type outputPages interface {
+	// reusePage puts the files of the page at prefix ("dir/") from the
+	// last build into the new one when that page was built with key, and
+	// reports whether it did.
+	reusePage(prefix string, key []byte) bool
+	// keyPage records that the page at prefix was just written from key.
+	keyPage(prefix string, key []byte)
+}
+
+// pagesKey is the shared part of every page's key: the site's inputs
+// ([Project.siteKey]) but for the bodies of the content documents, which
+// are in their own page's key, and what the build made of the bodies that
+// a page may show: the documents' outline, the graph and the drift list.
+// Nil when the outline cannot be encoded; then no page is reused.
+func (b *builder) pagesKey(graphJSON, driftJSON []byte) []byte {
+	outline, files, err := outline(b.p.Model)
+	if err != nil {
+		return nil
+	}
+	lock, err := b.a.Lock.Marshal()
+	if err != nil {
+		return nil
+	}
+	// A document's file that is also code (a target names it) is read
+	// for its lines too: it stays in.
+	reads := b.p.WS.readDigest(func(p string) bool { return files[p] && b.a.Sources[p] == nil })
+	return cacheKey([]byte("pages"), reads, outline, graphJSON, driftJSON, lock, []byte(b.baseURL),
+		[]byte(b.forge.kind), []byte(b.forge.repo), []byte(b.forge.commit), []byte(b.lang), []byte(b.title))
+}
+
+// pageKey is the key of one page: the shared key, the page's place and
+// template, and its document's body.
+func pageKey(shared []byte, pg page) []byte {
+	parts := [][]byte{[]byte("page"), shared, []byte(pg.dir), []byte(pg.tmpl)}
+	if d := pg.doc; d != nil {
+		parts = append(parts, []byte(d.File), []byte{byte(d.BodyLine >> 24), byte(d.BodyLine >> 16), byte(d.BodyLine >> 8), byte(d.BodyLine)}, d.Body)
+	}
+	return cacheKey(parts...)
+}
+
+// outline encodes every document of the model without its body, and
+// returns the files those documents were read from: a file that holds a
+// document is, but for its body, all in its outline.
+func outline(m *claims.Model) ([]byte, map[string]bool, error) {
+	files := map[string]bool{}
+	strip := func(d claims.Doc) claims.Doc {
+		if d.BodyLine > 0 {
+			files[d.File] = true
+		}
+		d.Body = nil
+		return d
+	}
+	var o struct {
+		Requirements []claims.Requirement
+		Decisions    []claims.Decision
+		Pages        []claims.Page
+		Documents    []claims.Document
+	}
+	for _, r := range m.Requirements {
+		c := *r
+		c.Doc = strip(c.Doc)
+		o.Requirements = append(o.Requirements, c)
+	}
+	for _, d := range m.Decisions {
+		c := *d
+		c.Doc = strip(c.Doc)
+		o.Decisions = append(o.Decisions, c)
+	}
+	for _, p := range m.Pages {
+		c := *p
+		c.Doc = strip(c.Doc)
+		o.Pages = append(o.Pages, c)
+	}
+	for _, d := range m.Documents {
+		c := *d
+		c.Doc = strip(c.Doc)
+		o.Documents = append(o.Documents, c)
+	}
+	data, err := json.Marshal(o)
+	return data, files, err
+}
