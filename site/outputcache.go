@@ -256,7 +256,17 @@ func (w *outputWriter) mkdir(name string) (string, error) {
 	if _, ok := w.dirs.Load(dir); ok {
 		return full, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Pages come parent first, so the parent is usually made already:
+	// one mkdir, not MkdirAll's stats up the path.
+	var err error
+	if _, ok := w.dirs.Load(filepath.Dir(dir)); ok || dir == w.dir {
+		if err = os.Mkdir(dir, 0o755); errors.Is(err, fs.ErrExist) {
+			err = nil // another page's file made it first
+		}
+	} else {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
 		return "", fmt.Errorf("write site: %w", err)
 	}
 	w.dirs.Store(dir, true)
