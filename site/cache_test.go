@@ -446,6 +446,20 @@ func TestCachePagesKept(t *testing.T) {
 	if s := build(); s.Kept != keyed-1 {
 		t.Errorf("after a text edit of one page: %d pages kept, want %d (all that can be but the edited one)", s.Kept, keyed-1)
 	}
+	// A kept page's file changed by hand in the output is rendered again.
+	decision := filepath.Join(out, "decisions", "DEC-1", "index.html")
+	old, err := os.ReadFile(decision)
+	must(t, err)
+	must(t, os.WriteFile(decision, []byte("changed by hand"), 0o644))
+	must(t, os.WriteFile(page, append(data, "\nTwo more sentences.\n"...), 0o644))
+	if s := build(); s.Kept != keyed-2 {
+		t.Errorf("after a hand edit of one kept page and a text edit of another: %d pages kept, want %d", s.Kept, keyed-2)
+	}
+	if got, _ := os.ReadFile(decision); !bytes.Equal(got, old) {
+		t.Errorf("the page changed by hand was kept:\n%s", got)
+	}
+	data, err = os.ReadFile(page)
+	must(t, err)
 	data, err = os.ReadFile(page)
 	must(t, err)
 	must(t, os.WriteFile(page, bytes.Replace(data, []byte("title: Checkout"), []byte("title: Checking out"), 1), 0o644))
