@@ -1,9 +1,6 @@
 package csharp
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -69,76 +65,22 @@ func corpusSources(tb testing.TB) []source {
 	return files
 }
 
-// refResult is one line of testdata/csref.js's output.
-type refResult struct {
-	Path      string            `json:"path"`
-	Symbols   []json.RawMessage `json:"symbols"`
-	Ambiguous []string          `json:"ambiguous"`
-	Error     string            `json:"error"`
-}
-
 // runRef writes files under dir and runs testdata/csref.js on them.
-func runRef(t *testing.T, dir string, files []source) []refResult {
+func runRef(t *testing.T, dir string, files []source) []langtest.RefResult {
 	t.Helper()
-	modules := nodeModules(t, referencePackages...)
 	script, err := filepath.Abs(filepath.Join("testdata", "csref.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list bytes.Buffer
+	var paths []string
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.src, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		list.WriteString(p + "\n")
+		langtest.WriteFile(t, p, f.src)
+		paths = append(paths, p)
 	}
 	cmd := exec.Command("node", script)
-	cmd.Env = append(os.Environ(), "NODE_MODULES="+modules)
-	cmd.Stdin = &list
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node csref.js: %v\n%s", err, stderr.Bytes())
-	}
-	var res []refResult
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var r refResult
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("csref.js output %q: %v", sc.Bytes(), err)
-		}
-		res = append(res, r)
-	}
-	if len(res) != len(files) {
-		t.Fatalf("csref.js: %d results for %d files\n%s", len(res), len(files), stderr.Bytes())
-	}
-	return res
-}
-
-// refFile converts tree-sitter's result for the file at path: symbols
-// [name, kind, start, end], where a test file's symbols are all tests (the
-// file rule).
-func refFile(t *testing.T, path string, r refResult) langtest.RefFile {
-	t.Helper()
-	ref := langtest.RefFile{Ambiguous: r.Ambiguous, Error: r.Error}
-	for _, raw := range r.Symbols {
-		var v [4]any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatalf("%s: reference symbol %s: %v", path, raw, err)
-		}
-		kind := v[1].(string)
-		if lang.IsTest(Language, path, "") {
-			kind = lang.KindTest
-		}
-		ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: v[0].(string), Kind: kind, Start: int(v[2].(float64)), End: int(v[3].(float64))})
-	}
-	return ref
+	cmd.Env = append(os.Environ(), "NODE_MODULES="+nodeModules(t, referencePackages...))
+	return langtest.RunReference[langtest.RefResult](t, cmd, paths)
 }
 
 // TestConformance compares Extract with tree-sitter-c-sharp
@@ -159,7 +101,7 @@ func TestConformance(t *testing.T) {
 		if (err != nil) != (refs[i].Error != "") {
 			t.Errorf("%s: Extract error %v; tree-sitter error %q", c.File, err, refs[i].Error)
 		}
-		golden.Add(c.Path, f, err, refFile(t, c.Path, refs[i]))
+		golden.Add(c.Path, f, err, refs[i].RefFile(t, Language, c.Path))
 	}
 	golden.Report(t, "testdata", langtest.Golden)
 
@@ -172,7 +114,7 @@ func TestConformance(t *testing.T) {
 		if f != nil {
 			nsyms += len(f.Symbols)
 		}
-		a.Add(s.path, f, err, refFile(t, s.path, refs[i]))
+		a.Add(s.path, f, err, refs[i].RefFile(t, Language, s.path))
 	}
 	a.Report(t, fmt.Sprintf("npm %v, %d symbols, %v", corpusPackages, nsyms, time.Since(start).Round(time.Millisecond)), langtest.Corpus)
 }

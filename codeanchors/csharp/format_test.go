@@ -49,13 +49,7 @@ func TestFormatters(t *testing.T) {
 	tmp := t.TempDir()
 	write := func(root string, files []source) {
 		for _, f := range files {
-			p := filepath.Join(root, filepath.FromSlash(f.path))
-			if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.src, 0o666); err != nil {
-				t.Fatal(err)
-			}
+			langtest.WriteFile(t, filepath.Join(root, filepath.FromSlash(f.path)), f.src)
 		}
 	}
 	var golden []source

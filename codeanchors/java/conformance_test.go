@@ -2,12 +2,8 @@ package java
 
 import (
 	"archive/zip"
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -15,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -92,74 +87,20 @@ func lookJava(tb testing.TB, tool string) string {
 	return p
 }
 
-// refResult is one line of testdata/JavaRef.java's output.
-type refResult struct {
-	Path      string            `json:"path"`
-	Symbols   []json.RawMessage `json:"symbols"`
-	Ambiguous []string          `json:"ambiguous"`
-	Error     string            `json:"error"`
-}
-
 // runRef writes files under dir and runs testdata/JavaRef.java on them.
-func runRef(t *testing.T, dir string, files []source) []refResult {
+func runRef(t *testing.T, dir string, files []source) []langtest.RefResult {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("testdata", "JavaRef.java"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list bytes.Buffer
+	var paths []string
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.src, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		list.WriteString(p + "\n")
+		langtest.WriteFile(t, p, f.src)
+		paths = append(paths, p)
 	}
-	cmd := exec.Command(lookJava(t, "java"), "-Xss8m", script)
-	cmd.Stdin = &list
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("java JavaRef.java: %v\n%s", err, stderr.Bytes())
-	}
-	var res []refResult
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var r refResult
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("JavaRef.java output %q: %v", sc.Bytes(), err)
-		}
-		res = append(res, r)
-	}
-	if len(res) != len(files) {
-		t.Fatalf("JavaRef.java: %d results for %d files\n%s", len(res), len(files), stderr.Bytes())
-	}
-	return res
-}
-
-// refFile converts javac's result for the file at path: symbols
-// [name, kind, start, end], where a test file's symbols are all tests (the
-// file rule, not javac's).
-func refFile(t *testing.T, path string, r refResult) langtest.RefFile {
-	t.Helper()
-	ref := langtest.RefFile{Ambiguous: r.Ambiguous, Error: r.Error}
-	for _, raw := range r.Symbols {
-		var v [4]any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatalf("%s: reference symbol %s: %v", path, raw, err)
-		}
-		kind := v[1].(string)
-		if lang.IsTest(Language, path, "") {
-			kind = lang.KindTest
-		}
-		ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: v[0].(string), Kind: kind, Start: int(v[2].(float64)), End: int(v[3].(float64))})
-	}
-	return ref
+	return langtest.RunReference[langtest.RefResult](t, exec.Command(lookJava(t, "java"), "-Xss8m", script), paths)
 }
 
 // TestConformance compares Extract with javac's parser
@@ -183,7 +124,7 @@ func TestConformance(t *testing.T) {
 		if (err != nil) != (refs[i].Error != "") {
 			t.Errorf("%s: Extract error %v; javac error %q", c.File, err, refs[i].Error)
 		}
-		golden.Add(c.Path, f, err, refFile(t, c.Path, refs[i]))
+		golden.Add(c.Path, f, err, refs[i].RefFile(t, Language, c.Path))
 	}
 	golden.Report(t, "testdata", langtest.Golden)
 
@@ -199,7 +140,7 @@ func TestConformance(t *testing.T) {
 		if f != nil {
 			nsyms += len(f.Symbols)
 		}
-		a.Add(s.path, f, err, refFile(t, s.path, refs[i]))
+		a.Add(s.path, f, err, refs[i].RefFile(t, Language, s.path))
 	}
 	a.Report(t, fmt.Sprintf("JDK src.zip %v, %d symbols, %v", corpusModules, nsyms, time.Since(start).Round(time.Millisecond)), langtest.Corpus)
 }

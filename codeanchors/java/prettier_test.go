@@ -39,11 +39,11 @@ func TestPrettier(t *testing.T) {
 		if _, err := Extract(c.Path, c.Src); err != nil {
 			continue
 		}
-		writeFile(t, filepath.Join(golden, filepath.Base(c.File), c.Path), c.Src)
+		langtest.WriteFile(t, filepath.Join(golden, filepath.Base(c.File), c.Path), c.Src)
 	}
 	corpus := filepath.Join(tmp, "corpus")
 	for _, s := range jdkSources(t, corpusModules)[:prettierCorpusFiles] {
-		writeFile(t, filepath.Join(corpus, filepath.FromSlash(s.path)), s.src)
+		langtest.WriteFile(t, filepath.Join(corpus, filepath.FromSlash(s.path)), s.src)
 	}
 	script, err := filepath.Abs(filepath.Join("testdata", "prettier.js"))
 	if err != nil {
@@ -81,16 +81,6 @@ func TestPrettier(t *testing.T) {
 				t.Errorf("prettier %s style changed the token hash of %d/%d corpus symbols", style, total-same, total)
 			}
 		}
-	}
-}
-
-func writeFile(t *testing.T, p string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o666); err != nil {
-		t.Fatal(err)
 	}
 }
 

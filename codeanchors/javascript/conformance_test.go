@@ -1,9 +1,7 @@
 package javascript
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -37,27 +35,7 @@ func runTSRef(t *testing.T, ts string, files []string) []tsrefResult {
 	}
 	cmd := exec.Command("node", script)
 	cmd.Env = append(os.Environ(), "TSREF_TS="+ts)
-	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node tsref.js: %v\n%s", err, stderr.Bytes())
-	}
-	var res []tsrefResult
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var r tsrefResult
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("tsref.js output %q: %v", sc.Bytes(), err)
-		}
-		res = append(res, r)
-	}
-	if len(res) != len(files) {
-		t.Fatalf("tsref.js: %d results for %d files", len(res), len(files))
-	}
-	return res
+	return langtest.RunReference[tsrefResult](t, cmd, files)
 }
 
 // refFile converts tsref.js's result: symbols "name kind start-end". A
@@ -167,13 +145,7 @@ func TestJSPrettier(t *testing.T) {
 		if _, err := Extract(c.Path, c.Src); err != nil {
 			continue
 		}
-		p := filepath.Join(corpus, filepath.FromSlash(c.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, c.Src, 0o666); err != nil {
-			t.Fatal(err)
-		}
+		langtest.WriteFile(t, filepath.Join(corpus, filepath.FromSlash(c.Path)), c.Src)
 	}
 	script, err := filepath.Abs(filepath.Join("testdata", "extract", "prettier.js"))
 	if err != nil {

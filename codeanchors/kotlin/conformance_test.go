@@ -2,10 +2,8 @@ package kotlin_test
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tracewiki/tracewiki/codeanchors/kotlin"
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -111,74 +108,28 @@ func kotlinFiles(tb testing.TB, tgz, prefix string) []source {
 	}
 }
 
-// refResult is one line of testdata/ktref.js's output.
-type refResult struct {
-	Path      string   `json:"path"`
-	Symbols   [][4]any `json:"symbols"`
-	Ambiguous []string `json:"ambiguous"`
-	Error     string   `json:"error"`
-}
-
 // reference writes files under a temporary folder, runs testdata/ktref.js
 // on them, and returns what it says of each, in order.
 func reference(t *testing.T, files []source) []langtest.RefFile {
 	t.Helper()
-	modules := referenceModules(t)
 	script, err := filepath.Abs(filepath.Join("testdata", "ktref.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var list bytes.Buffer
+	var paths []string
 	for i, f := range files {
 		p := filepath.Join(dir, fmt.Sprint(i), filepath.FromSlash(f.path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.src, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		list.WriteString(p + "\n")
+		langtest.WriteFile(t, p, f.src)
+		paths = append(paths, p)
 	}
 	cmd := exec.Command("node", script)
-	cmd.Env = append(os.Environ(), "NODE_MODULES="+modules)
-	cmd.Stdin = &list
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node ktref.js: %v\n%s", err, stderr.Bytes())
-	}
+	cmd.Env = append(os.Environ(), "NODE_MODULES="+referenceModules(t))
 	var refs []langtest.RefFile
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var r refResult
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("ktref.js output %q: %v", sc.Bytes(), err)
-		}
-		rf := langtest.RefFile{Ambiguous: r.Ambiguous, Error: r.Error}
-		for _, s := range r.Symbols {
-			rf.Symbols = append(rf.Symbols, langtest.RefSymbol{Name: s[0].(string), Kind: s[1].(string),
-				Start: int(s[2].(float64)), End: int(s[3].(float64))})
-		}
-		refs = append(refs, rf)
-	}
-	if len(refs) != len(files) {
-		t.Fatalf("ktref.js: %d results for %d files\n%s", len(refs), len(files), stderr.Bytes())
+	for i, r := range langtest.RunReference[langtest.RefResult](t, cmd, paths) {
+		refs = append(refs, r.RefFile(t, kotlin.Language, files[i].path))
 	}
 	return refs
-}
-
-// testKinds makes every reference symbol of a test file a test: the file
-// rule is tracewiki's, not the grammar's.
-func testKinds(path string, r langtest.RefFile) langtest.RefFile {
-	if lang.IsTest(kotlin.Language, path, "") {
-		for i := range r.Symbols {
-			r.Symbols[i].Kind = lang.KindTest
-		}
-	}
-	return r
 }
 
 // TestConformance compares Extract with tree-sitter-kotlin
@@ -203,7 +154,7 @@ func TestConformance(t *testing.T) {
 			t.Errorf("%s: Extract error %v where tree-sitter parses", s.path, err)
 		}
 		if err == nil {
-			g.Add(s.path, f, err, testKinds(s.path, refs[i]))
+			g.Add(s.path, f, err, refs[i])
 		}
 	}
 	g.Report(t, "testdata", langtest.Golden)
@@ -213,7 +164,7 @@ func TestConformance(t *testing.T) {
 	a := langtest.Agreement{Reference: "tree-sitter"}
 	for i, s := range corpus {
 		f, err := kotlin.Extract(s.path, s.src)
-		a.Add(s.path, f, err, testKinds(s.path, refs[i]))
+		a.Add(s.path, f, err, refs[i])
 	}
 	a.Report(t, fmt.Sprintf("npm %v, %v", corpusPackages, time.Since(start).Round(time.Millisecond)), langtest.Corpus)
 }

@@ -1,9 +1,6 @@
 package php
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -37,31 +34,10 @@ type refFile struct {
 }
 
 // reference runs testdata/phpref.js over the files.
-func reference(t *testing.T, files []string) map[string]refFile {
+func reference(t *testing.T, files []string) []refFile {
 	t.Helper()
-	dir := langtest.NPMPackage(t, "php-parser@"+phpParserVersion)
-	cmd := exec.Command("node", filepath.Join("testdata", "phpref.js"), dir)
-	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node phpref.js: %v\n%s", err, stderr.Bytes())
-	}
-	refs := map[string]refFile{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var r refFile
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("phpref.js output %q: %v", sc.Bytes(), err)
-		}
-		refs[r.Path] = r
-	}
-	if len(refs) != len(files) {
-		t.Fatalf("phpref.js answered for %d of %d files", len(refs), len(files))
-	}
-	return refs
+	cmd := exec.Command("node", filepath.Join("testdata", "phpref.js"), langtest.NPMPackage(t, "php-parser@"+phpParserVersion))
+	return langtest.RunReference[refFile](t, cmd, files)
 }
 
 // compare compares Extract with the reference over files: a name the
@@ -70,8 +46,11 @@ func compare(t *testing.T, files []string, read func(string) []byte) *langtest.A
 	t.Helper()
 	refs := reference(t, files)
 	a := &langtest.Agreement{Reference: "php-parser"}
-	for _, p := range files {
-		r := refs[p]
+	for i, p := range files {
+		r := refs[i]
+		if r.Path != p {
+			t.Fatalf("the reference answered for %s in the place of %s", r.Path, p)
+		}
 		ref := langtest.RefFile{Error: r.Error}
 		for _, s := range r.Symbols {
 			ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: s.Name, Start: s.Start, End: s.End})

@@ -1,9 +1,6 @@
 package ruby
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -39,30 +36,10 @@ type prismFile struct {
 }
 
 // prismSymbols runs testdata/rubyref.js over the files.
-func prismSymbols(t *testing.T, files []string) map[string]prismFile {
+func prismSymbols(t *testing.T, files []string) []prismFile {
 	t.Helper()
 	cmd := exec.Command("node", filepath.Join("testdata", "rubyref.js"), langtest.NPMPackage(t, prismPackage+"@"+prismVersion))
-	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node rubyref.js: %v\n%s", err, stderr.Bytes())
-	}
-	refs := map[string]prismFile{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var r prismFile
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("rubyref.js output %q: %v", sc.Bytes(), err)
-		}
-		refs[r.Path] = r
-	}
-	if len(refs) != len(files) {
-		t.Fatalf("rubyref.js answered for %d of %d files", len(refs), len(files))
-	}
-	return refs
+	return langtest.RunReference[prismFile](t, cmd, files)
 }
 
 // agreement compares Extract with Prism over files, read by read.
@@ -70,8 +47,11 @@ func agreement(t *testing.T, files []string, read func(string) []byte) *langtest
 	t.Helper()
 	refs := prismSymbols(t, files)
 	a := &langtest.Agreement{Reference: "Prism"}
-	for _, p := range files {
-		r := refs[p]
+	for i, p := range files {
+		r := refs[i]
+		if r.Path != p {
+			t.Fatalf("the reference answered for %s in the place of %s", r.Path, p)
+		}
 		ref := langtest.RefFile{Error: r.Error}
 		for _, s := range r.Symbols {
 			ref.Symbols = append(ref.Symbols, langtest.RefSymbol{Name: s.Name, Start: s.Start, End: s.End})

@@ -1,11 +1,8 @@
 package rust
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -99,28 +96,7 @@ type synResult struct {
 // runSynref runs the reference on files, each "PATH\tREL".
 func runSynref(t *testing.T, bin string, files []string) []synResult {
 	t.Helper()
-	cmd := exec.Command(bin)
-	cmd.Stdin = strings.NewReader(strings.Join(files, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("synref: %v\n%s", err, stderr.Bytes())
-	}
-	var res []synResult
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var r synResult
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("synref output %q: %v", sc.Bytes(), err)
-		}
-		res = append(res, r)
-	}
-	if len(res) != len(files) {
-		t.Fatalf("synref: %d results for %d files", len(res), len(files))
-	}
-	return res
+	return langtest.RunReference[synResult](t, exec.Command(bin), files)
 }
 
 // refFile converts syn's result: symbols "name kind start-end".
