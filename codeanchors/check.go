@@ -2,6 +2,7 @@ package codeanchors
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -34,10 +35,11 @@ type Referenced struct {
 func Targets(m *claims.Model) []Referenced {
 	byRef := map[string]*Referenced{}
 	add := func(t claims.Target, u Use) {
-		r := byRef[t.String()]
+		key := t.String()
+		r := byRef[key]
 		if r == nil {
 			r = &Referenced{Target: t}
-			byRef[t.String()] = r
+			byRef[key] = r
 		}
 		r.Uses = append(r.Uses, u)
 	}
@@ -64,15 +66,18 @@ func Targets(m *claims.Model) []Referenced {
 	for _, p := range m.Pages {
 		addClaims(claims.PageNode(p.Path), p.Doc)
 	}
-	out := make([]Referenced, 0, len(byRef))
-	for _, r := range byRef {
+	// Sorted by the refs, as keyed: a comparison that wrote each ref
+	// would cost two strings per comparison.
+	refs := slices.Sorted(maps.Keys(byRef))
+	out := make([]Referenced, len(refs))
+	for i, ref := range refs {
+		r := byRef[ref]
 		slices.SortFunc(r.Uses, func(a, b Use) int {
 			return cmp.Or(a.Node.Compare(b.Node), cmp.Compare(a.Role, b.Role),
 				cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 		})
-		out = append(out, *r)
+		out[i] = *r
 	}
-	slices.SortFunc(out, func(a, b Referenced) int { return cmp.Compare(a.Target.String(), b.Target.String()) })
 	return out
 }
 
@@ -125,18 +130,25 @@ type Report struct {
 // treated as a missing file. Check is the only place that derives
 // implemented, tested and verified.
 func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
-	rep := &Report{}
-	state := map[string]State{}
-	resolved := map[string]Resolution{}
-	for _, ref := range Targets(m) {
+	return CheckTargets(m, Targets(m), l, sources)
+}
+
+// CheckTargets is [Check] with m's targets, [Targets](m), already
+// collected: a caller that needs them too collects them once.
+func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[string]*Source) *Report {
+	rep := &Report{Targets: make([]TargetStatus, 0, len(targets))}
+	state := make(map[string]State, len(targets))
+	resolved := make(map[string]Resolution, len(targets))
+	for _, ref := range targets {
+		key := ref.Target.String()
 		ts := TargetStatus{Referenced: ref}
-		if a, ok := l.Anchors[ref.Target.String()]; ok {
+		if a, ok := l.Anchors[key]; ok {
 			ts.Anchor = &a
 		}
 		res := ResolveIn(ref.Target, ts.Anchor, sources[ref.Target.Path])
-		resolved[ref.Target.String()] = res
+		resolved[key] = res
 		ts.Verdict = Judge(ts.Anchor, res)
-		state[ref.Target.String()] = ts.Verdict.State
+		state[key] = ts.Verdict.State
 		rep.Targets = append(rep.Targets, ts)
 	}
 	revision := map[string]string{}

@@ -555,7 +555,7 @@ func TestCacheEnv(t *testing.T) {
 }
 
 // TestServeEditMatchesBuild checks incremental serve: after edits (a page,
-// a source file, a new page, a page's claims, a requirement, a page
+// a source file, the lock, a new page, a page's claims, a requirement, a page
 // removed, a link to another page's heading and that heading removed and
 // restored), the site serve holds, every file rendered,
 // is byte for byte a cold build of the edited workspace; and the edited
@@ -591,6 +591,17 @@ func TestServeEditMatchesBuild(t *testing.T) {
 	must(t, os.WriteFile(q, bytes.Replace(data, []byte("return -amount"), []byte("return 0 - amount"), 1), 0o644))
 	waitFor(t, events, base+"/code/pay/pay.go/", "0 - amount")
 	check("source edit")
+	// The lock changes (the edited code recaptured): serve parses it again.
+	lp, err := Load(dir)
+	must(t, err)
+	res, err := lp.Capture(CaptureOptions{Stale: true, By: "test"}, io.Discard)
+	lp.Close()
+	must(t, err)
+	if len(res.Captured) == 0 {
+		t.Fatal("the source edit left nothing to recapture")
+	}
+	nextEvent(t, events)
+	check("lock edit")
 	writeFixtureFile(t, dir, "content/guides/new.md", []byte("---\ntitle: New\n---\nSee [cart totals](req:REQ-1).\n"))
 	waitFor(t, events, base+"/pages/guides/new/", "cart totals")
 	check("new page")

@@ -93,7 +93,7 @@ func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit
 	default:
 		// The targets never captured: no judgement needed, so a build
 		// judges drift once, after capturing.
-		for _, r := range codeanchors.Targets(p.Model) {
+		for _, r := range p.targets() {
 			if _, ok := l.Anchors[r.Target.String()]; !ok {
 				targets = append(targets, r.Target)
 			}

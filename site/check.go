@@ -67,7 +67,7 @@ func (p *Project) Findings(lang string) (*synth.Findings, error) {
 // targetPaths lists the file of every code target the content references.
 func (p *Project) targetPaths() []string {
 	var paths []string
-	for _, r := range codeanchors.Targets(p.Model) {
+	for _, r := range p.targets() {
 		paths = append(paths, r.Target.Path)
 	}
 	return paths

@@ -23,7 +23,11 @@ import (
 // error that names it and says how to recover, and it is left exactly as
 // it is.
 func (p *Project) ReadLock() (*codeanchors.Lock, error) {
-	l, err := p.readLock()
+	return p.corruptHint(p.readLock())
+}
+
+// corruptHint adds to a corrupt lock's error how to repair it.
+func (p *Project) corruptHint(l *codeanchors.Lock, err error) (*codeanchors.Lock, error) {
 	if errors.Is(err, codeanchors.ErrCorruptLock) {
 		err = fmt.Errorf("%w\n%s is never overwritten: repair it by hand, or run \"tracewiki capture\" to keep it aside and start a new lock", err, p.Config.Lock)
 	}
@@ -32,7 +36,12 @@ func (p *Project) ReadLock() (*codeanchors.Lock, error) {
 
 // readLock reads and parses the lock.
 func (p *Project) readLock() (*codeanchors.Lock, error) {
-	data, err := p.WS.ReadFileLimit(p.Config.Lock, codeanchors.MaxLockBytes)
+	return p.parseLock(p.WS.ReadFileLimit(p.Config.Lock, codeanchors.MaxLockBytes))
+}
+
+// parseLock parses the lock's bytes as read: a lock that does not exist is
+// empty.
+func (p *Project) parseLock(data []byte, err error) (*codeanchors.Lock, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return codeanchors.NewLock(), nil
 	}

@@ -164,7 +164,7 @@ func (s *MCPServer) reload() {
 		if k, err = p.Knowledge(); err == nil {
 			s.state.Store(&mcpState{k: k, lang: p.Config.Language})
 			s.cache.swap()
-			s.w.watchTargets(p.Model)
+			s.w.watchTargets(p.targets())
 			s.syncResources(k)
 			fmt.Fprintf(s.log, "tracewiki: mcp: %d nodes, %d code resources, in %v\n",
 				len(k.Graph().Nodes), len(s.uris), time.Since(start).Round(time.Millisecond))

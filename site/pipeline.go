@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"slices"
@@ -63,7 +64,7 @@ type Captured struct {
 // the corrupt file aside.
 func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error) {
 	if frozen {
-		l, err := p.ReadLock()
+		l, err := p.frozenLock()
 		if err != nil {
 			return nil, err
 		}
@@ -78,6 +79,34 @@ func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error)
 	}
 	by, at := p.captureStamp(by)
 	return &Captured{Lock: l, Result: p.captureInto(l, CaptureOptions{By: by}, nil, ld.Sources, at, by)}, nil
+}
+
+// lockMemo is a parsed lock with the bytes it was parsed from: serve's
+// frozen rebuilds, which only read the lock, parse it again only when its
+// bytes change.
+type lockMemo struct {
+	data []byte
+	lock *codeanchors.Lock
+}
+
+// frozenLock is [Project.ReadLock] for a frozen build, which never changes
+// the lock: with p.locks set, a lock whose bytes are those of the last
+// call is not parsed again.
+func (p *Project) frozenLock() (*codeanchors.Lock, error) {
+	m := p.locks
+	if m == nil {
+		return p.ReadLock()
+	}
+	data, err := p.WS.ReadFileLimit(p.Config.Lock, codeanchors.MaxLockBytes)
+	if err == nil && m.lock != nil && bytes.Equal(data, m.data) {
+		return m.lock, nil
+	}
+	l, err := p.corruptHint(p.parseLock(data, err))
+	m.data, m.lock = nil, nil
+	if err == nil && data != nil {
+		m.data, m.lock = data, l
+	}
+	return l, err
 }
 
 // WriteCapture records what a build captured in the lock file, under the
@@ -131,7 +160,18 @@ func (p *Project) judge(l *codeanchors.Lock, sources map[string]*codeanchors.Sou
 	if testHookJudge != nil {
 		testHookJudge(p)
 	}
-	return codeanchors.Check(p.Model, l, sources)
+	return codeanchors.CheckTargets(p.Model, p.targets(), l, sources)
+}
+
+// targets is [codeanchors.Targets] of the model, collected once: the
+// load, capture and analysis stages and serve's watcher all ask.
+func (p *Project) targets() []codeanchors.Referenced {
+	p.targetsMu.Lock()
+	defer p.targetsMu.Unlock()
+	if p.targetsOf != p.Model {
+		p.targetsOf, p.targetList = p.Model, codeanchors.Targets(p.Model)
+	}
+	return p.targetList
 }
 
 // testHookJudge, when set by a test, is called once per drift judgement,

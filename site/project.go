@@ -31,6 +31,13 @@ type Project struct {
 	// used instead of walking (serve, when no file was created or removed
 	// since), those it lacks are recorded.
 	walks *walkMemo
+
+	// locks, when set, keeps the lock frozen builds read (serve).
+	locks *lockMemo
+
+	targetsMu  sync.Mutex
+	targetsOf  *claims.Model // the model targetList was collected from
+	targetList []codeanchors.Referenced
 }
 
 // walkMemo is what the content and code walks found.

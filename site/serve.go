@@ -85,8 +85,9 @@ type Server struct {
 	// parser keeps the content files' parses: a rebuild parses again
 	// only the files whose bytes changed. The builder goroutine's own.
 	parser claims.Parser
-	epoch  string // tells this process's builds from another's
-	built  int    // rebuilds so far; the builder goroutine's own
+	locks  lockMemo // the lock as last parsed; the builder goroutine's own
+	epoch  string   // tells this process's builds from another's
+	built  int      // rebuilds so far; the builder goroutine's own
 
 	state atomic.Pointer[serveState]
 	graph atomic.Pointer[synth.Graph] // the last good site's graph
@@ -248,7 +249,7 @@ func (s *Server) rebuild(ch changeSet) {
 	s.graph.Store(built.Graph)
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
 	s.cache.swap()
-	s.w.watchTargets(p.Model)
+	s.w.watchTargets(p.targets())
 }
 
 // load loads the workspace for a rebuild after the changes ch: files not
@@ -274,7 +275,11 @@ func (s *Server) load(ch changeSet) (*Project, error) {
 	// The reads are facts about the files as they are now, whether the
 	// build succeeds or not; later changes come with the next change set.
 	defer func() { s.reads = ws.kept }()
-	return loadIn(ws, s.walks, &s.parser)
+	p, err := loadIn(ws, s.walks, &s.parser)
+	if err == nil {
+		p.locks = &s.locks
+	}
+	return p, err
 }
 
 // fallbackBase is the base URL while no build succeeded: the last good

@@ -14,7 +14,6 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/fsnotify/fsnotify"
-	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
@@ -233,9 +232,9 @@ func (s *watcher) watchTree(rel string) error {
 
 // watchTargets watches the folders of referenced files that the tree walk
 // skipped (a claim may point into an excluded folder).
-func (s *watcher) watchTargets(m *claims.Model) {
+func (s *watcher) watchTargets(targets []codeanchors.Referenced) {
 	dirs := map[string]bool{}
-	for _, r := range codeanchors.Targets(m) {
+	for _, r := range targets {
 		dirs[path.Dir(r.Target.Path)] = true
 	}
 	for _, d := range sortedKeys(dirs) {

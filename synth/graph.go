@@ -204,20 +204,26 @@ func (b *builder) node(id NodeID) *Node {
 func (b *builder) edge(src, dst NodeID, rel, kind string, v *codeanchors.Verdict) {
 	e := Edge{Src: src, Dst: dst, Relation: rel, Kind: kind}
 	if v != nil {
-		e.State, e.Reason = string(v.State), string(v.Reason)
-		e.Stale = v.State == codeanchors.Stale
-		e.Why = v.Why(b.in.Lang)
-		if e.Why == "" {
-			e.Why = v.Note
-		}
+		b.judged(&e, v)
 	}
 	b.edges = append(b.edges, e)
+}
+
+// judged sets an edge's state, reason, staleness and why from a verdict.
+func (b *builder) judged(e *Edge, v *codeanchors.Verdict) {
+	e.State, e.Reason = string(v.State), string(v.Reason)
+	e.Stale = v.State == codeanchors.Stale
+	e.Why = v.Why(b.in.Lang)
+	if e.Why == "" {
+		e.Why = v.Note
+	}
 }
 
 // Build draws the graph: linear in the model's links, the report and the
 // index's edges.
 func Build(in Input) *Graph {
 	b := &builder{in: in, nodes: map[NodeID]*Node{}, targets: map[NodeID][]string{}}
+	b.edges = make([]Edge, 0, edgesAbout(in))
 	b.addRequirements()
 	b.addDocs()
 	b.addTargets()
@@ -226,6 +232,35 @@ func Build(in Input) *Graph {
 	b.addMentions()
 	b.markStale()
 	return b.finish()
+}
+
+// edgesAbout is about how many edges Build adds, at least: the builder
+// appends each edge to one slice, which would otherwise grow (and copy)
+// some twenty times on a large workspace.
+func edgesAbout(in Input) int {
+	n := 0
+	if in.Index != nil {
+		n += len(in.Index.Edges)
+	}
+	if r := in.Report; r != nil {
+		n += len(r.Evidence) + len(r.Parents)
+		for i := range r.Targets {
+			n += len(r.Targets[i].Uses)
+		}
+	}
+	if m := in.Model; m != nil {
+		n += len(m.Documents)
+		for _, r := range m.Requirements {
+			n += 1 + len(r.Issues) + len(r.Doc.Links)
+		}
+		for _, d := range m.Decisions {
+			n += len(d.Supersedes) + len(d.Doc.Links)
+		}
+		for _, p := range m.Pages {
+			n += len(p.Doc.Links)
+		}
+	}
+	return n
 }
 
 func (b *builder) addRequirements() {
@@ -349,8 +384,12 @@ func (b *builder) addTargets() {
 		n.Why = v.Why(b.in.Lang)
 		n.Moved, n.Reformatted = v.Moved, v.Reformatted
 		n.Start, n.End = v.Start, v.End
+		// Every use of the target has its verdict: judged once.
+		e := Edge{Dst: id, Relation: Declared}
+		b.judged(&e, &ts.Verdict)
 		for _, u := range ts.Uses {
-			b.edge(u.Node, id, Declared, u.Role, &ts.Verdict)
+			e.Src, e.Kind = u.Node, u.Role
+			b.edges = append(b.edges, e)
 		}
 	}
 }
@@ -398,9 +437,13 @@ func (b *builder) addIndex() {
 // path and requirement id its title or body names, unless a declared link
 // already joins them.
 func (b *builder) addMentions() {
+	if len(b.in.Model.Decisions) == 0 {
+		return
+	}
 	declared := map[[2]NodeID]bool{}
 	for _, e := range b.edges {
-		if e.Relation != Located {
+		// Only a decision's own declared links are asked about.
+		if e.Relation != Located && (e.Src.Type == TypeDecision || e.Dst.Type == TypeDecision) {
 			declared[[2]NodeID{e.Src, e.Dst}] = true
 			declared[[2]NodeID{e.Dst, e.Src}] = true
 		}
@@ -461,29 +504,60 @@ func (b *builder) markStale() {
 
 func (b *builder) finish() *Graph {
 	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[NodeID]int32, len(b.nodes)), byPath: map[string][]int32{}, index: b.in.Index}
-	g.Nodes = make([]Node, 0, len(b.nodes))
+	// Nodes and edges are large structs: sort pointers and indexes, then
+	// copy each once.
+	nodes := make([]*Node, 0, len(b.nodes))
 	for _, n := range b.nodes {
-		g.Nodes = append(g.Nodes, *n)
+		nodes = append(nodes, n)
 	}
-	slices.SortFunc(g.Nodes, compareNodes)
-	for i, n := range g.Nodes {
+	slices.SortFunc(nodes, func(a, b *Node) int { return compareNodes(*a, *b) })
+	g.Nodes = make([]Node, len(nodes))
+	for i, n := range nodes {
+		g.Nodes[i] = *n
 		g.ids[n.ID] = int32(i)
 	}
 	// Drop edges to nodes that do not exist (a link the parser already
-	// reported), sort, and keep one edge per src, dst, kind.
-	edges := slices.DeleteFunc(b.edges, func(e Edge) bool {
-		_, okS := g.ids[e.Src]
-		_, okD := g.ids[e.Dst]
-		return !okS || !okD
+	// reported), sort by src, dst, kind and relation (stably: the order
+	// added breaks ties), and keep one edge per src, dst, kind: the first.
+	// The ends compare as their places in id order, numbers; the large
+	// edges are sorted as small keys, then copied once.
+	rank := idOrder(g.Nodes)
+	type edgeKey struct {
+		ends     uint64 // the ends' ranks in id order
+		src, dst int32  // the ends' node indexes
+		i        int32  // the edge's index in b.edges
+	}
+	keys := make([]edgeKey, 0, len(b.edges))
+	for i := range b.edges {
+		e := &b.edges[i]
+		s, okS := g.ids[e.Src]
+		d, okD := g.ids[e.Dst]
+		if okS && okD {
+			keys = append(keys, edgeKey{uint64(rank[s])<<32 | uint64(rank[d]), s, d, int32(i)})
+		}
+	}
+	slices.SortFunc(keys, func(x, y edgeKey) int {
+		if c := cmp.Compare(x.ends, y.ends); c != 0 {
+			return c
+		}
+		ex, ey := &b.edges[x.i], &b.edges[y.i]
+		return cmp.Or(cmp.Compare(ex.Kind, ey.Kind), cmp.Compare(ex.Relation, ey.Relation), cmp.Compare(x.i, y.i))
 	})
-	slices.SortStableFunc(edges, compareEdges)
-	g.Edges = slices.CompactFunc(edges, func(a, b Edge) bool { return a.Src == b.Src && a.Dst == b.Dst && a.Kind == b.Kind })
+	g.Edges = make([]Edge, 0, len(keys))
+	g.ends = make([][2]int32, 0, len(keys))
+	for j, k := range keys {
+		e := &b.edges[k.i]
+		if j > 0 && keys[j-1].ends == k.ends && b.edges[keys[j-1].i].Kind == e.Kind {
+			continue // the same src, dst and kind as the edge kept before
+		}
+		g.Edges = append(g.Edges, *e)
+		g.ends = append(g.ends, [2]int32{k.src, k.dst})
+	}
+	b.edges = nil
 
 	g.adj = make([][]int32, len(g.Nodes))
-	g.ends = make([][2]int32, len(g.Edges))
-	for i, e := range g.Edges {
-		s, d := g.ids[e.Src], g.ids[e.Dst]
-		g.ends[i] = [2]int32{s, d}
+	for i, se := range g.ends {
+		s, d := se[0], se[1]
 		g.adj[s] = append(g.adj[s], int32(i))
 		if d != s {
 			g.adj[d] = append(g.adj[d], int32(i))
@@ -529,11 +603,39 @@ func (g *Graph) Node(id NodeID) (Node, bool) {
 	return g.Nodes[i], true
 }
 
+// idOrder returns each node's place in id order (type, then key), the
+// order of edges' ends, for nodes sorted by [compareNodes]: type rank,
+// then id. Each type's nodes are then one run in key order, and id order
+// is those runs ordered by type.
+func idOrder(nodes []Node) []int32 {
+	type run struct {
+		typ        claims.NodeType
+		start, end int
+	}
+	var runs []run
+	for i, n := range nodes {
+		if len(runs) == 0 || runs[len(runs)-1].typ != n.Type {
+			runs = append(runs, run{n.Type, i, i})
+		}
+		runs[len(runs)-1].end = i + 1
+	}
+	slices.SortFunc(runs, func(a, b run) int { return cmp.Compare(a.typ, b.typ) })
+	rank := make([]int32, len(nodes))
+	next := int32(0)
+	for _, r := range runs {
+		for i := r.start; i < r.end; i++ {
+			rank[i] = next
+			next++
+		}
+	}
+	return rank
+}
+
 func compareNodes(a, b Node) int {
 	return cmp.Or(cmp.Compare(a.Type.Rank(), b.Type.Rank()), a.ID.Compare(b.ID))
 }
 
-func compareEdges(a, b Edge) int {
+func compareEdges(a, b *Edge) int {
 	return cmp.Or(a.Src.Compare(b.Src), a.Dst.Compare(b.Dst), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Relation, b.Relation))
 }
 

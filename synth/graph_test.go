@@ -164,7 +164,7 @@ func checkShape(t *testing.T, q Query, nb Neighborhood) {
 	if !slices.IsSortedFunc(nb.Nodes, compareNodes) {
 		t.Errorf("%+v: nodes not in type, id order", q)
 	}
-	if !slices.IsSortedFunc(nb.Edges, compareEdges) {
+	if !slices.IsSortedFunc(nb.Edges, func(a, b Edge) int { return compareEdges(&a, &b) }) {
 		t.Errorf("%+v: edges not in src, dst, kind order", q)
 	}
 	in := map[NodeID]bool{}
@@ -280,5 +280,43 @@ func BenchmarkNeighborhood(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i), "ns/query")
 		})
+	}
+}
+
+// TestFinishEdgeOrder checks the graph's edges against their definition on
+// random edges, many duplicate or dangling, between nodes of every type:
+// the edges whose ends exist, sorted stably by src, dst, kind and relation,
+// one per src, dst and kind (the first added); and each edge's ends.
+func TestFinishEdgeOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 20 {
+		b := &builder{in: Input{Model: &claims.Model{}}, nodes: map[NodeID]*Node{}, targets: map[NodeID][]string{}}
+		var ids []NodeID
+		for _, typ := range claims.NodeTypes {
+			for k := range 1 + rng.IntN(6) {
+				id := NodeID{Type: typ, Key: fmt.Sprintf("k%d", rng.IntN(4)*10+k)}
+				b.node(id)
+				ids = append(ids, id)
+			}
+		}
+		ids = append(ids, NodeID{Type: TypeFile, Key: "missing.go"}, NodeID{Type: "zz-unknown", Key: "x"})
+		kinds := []string{KindLinks, KindContains, KindMentions}
+		rels := []string{Declared, Located}
+		for i := range 200 {
+			b.edge(ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))], rels[rng.IntN(len(rels))], kinds[rng.IntN(len(kinds))], nil)
+			b.edges[len(b.edges)-1].Why = fmt.Sprint(i) // tells duplicates apart
+		}
+		want := slices.DeleteFunc(slices.Clone(b.edges), func(e Edge) bool { return b.nodes[e.Src] == nil || b.nodes[e.Dst] == nil })
+		slices.SortStableFunc(want, func(a, b Edge) int { return compareEdges(&a, &b) })
+		want = slices.CompactFunc(want, func(a, b Edge) bool { return a.Src == b.Src && a.Dst == b.Dst && a.Kind == b.Kind })
+		g := b.finish()
+		if !slices.Equal(g.Edges, want) {
+			t.Fatalf("round %d: edges\n%v\nwant\n%v", round, g.Edges, want)
+		}
+		for i, e := range g.Edges {
+			if g.Nodes[g.ends[i][0]].ID != e.Src || g.Nodes[g.ends[i][1]].ID != e.Dst {
+				t.Fatalf("round %d: edge %d (%v) has ends %v", round, i, e, g.ends[i])
+			}
+		}
 	}
 }
