@@ -241,9 +241,7 @@ func parseSdoc(f File, files map[string]File, depth int) ([]sdocNode, error) {
 			inRels = key == "RELATIONS"
 			continue
 		}
-		if strings.HasPrefix(key, "- ") { // grammar lists: - TAG: X, - TITLE: F
-			key = strings.TrimPrefix(key, "- ")
-		}
+		key = strings.TrimPrefix(key, "- ") // grammar lists: - TAG: X, - TITLE: F
 		if val == ">>>" {
 			var b []string
 			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "<<<"; i++ {

@@ -460,8 +460,6 @@ func TestCachePagesKept(t *testing.T) {
 	}
 	data, err = os.ReadFile(page)
 	must(t, err)
-	data, err = os.ReadFile(page)
-	must(t, err)
 	must(t, os.WriteFile(page, bytes.Replace(data, []byte("title: Checkout"), []byte("title: Checking out"), 1), 0o644))
 	if s := build(); s.Kept != 0 {
 		t.Errorf("after a title edit: %d pages kept, want none (the title shows on the neighbors' pages)", s.Kept)

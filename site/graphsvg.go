@@ -245,8 +245,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 	rowsOut := len(st.out) + min(st.hiddenOut, 1)
 	var w, h int
 	var centerAt svgBoxAt
-	inAt := func(i int) svgBoxAt { return svgBoxAt{} }
-	outAt := inAt
+	var inAt, outAt func(i int) svgBoxAt
 	class := "wide"
 	if narrow {
 		class = "narrow"

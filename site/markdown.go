@@ -113,7 +113,7 @@ func (r *docRender) link(w util.BufWriter, src []byte, node ast.Node, entering b
 	if t, ok := codeTarget(dest); ok {
 		// A link written as [code](code:PATH@SYMBOL) shows the target the
 		// author wrote, not the word "code".
-		plain := strings.EqualFold(strings.TrimSpace(string(n.Text(src))), "code")
+		plain := strings.EqualFold(strings.TrimSpace(plainText(n, src)), "code")
 		r.claimLink(w, t, entering, plain)
 		if plain && entering {
 			return ast.WalkSkipChildren, nil
@@ -223,4 +223,24 @@ func (r *docRender) htmlBlock(w util.BufWriter, src []byte, node ast.Node, enter
 		w.WriteString("</pre>\n")
 	}
 	return ast.WalkSkipChildren, nil
+}
+
+// plainText is the text of an inline node's descendants, as written
+// (goldmark's Node.Text, which it deprecates).
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch c := c.(type) {
+		case *ast.Text:
+			if entering {
+				b.Write(c.Segment.Value(src))
+			}
+		case *ast.String:
+			if entering {
+				b.Write(c.Value)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }

@@ -254,13 +254,6 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 	d.OpenNeighbors = len(d.Neighbors) <= 6
 }
 
-func yesNo(v *bool, what string) cell {
-	if v != nil && *v {
-		return cell{Text: "yes", Badge: "yes", Title: what}
-	}
-	return cell{Text: "no", Badge: "no", Title: "not " + what}
-}
-
 func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error {
 	r := b.requirement(n.Label)
 	d.Facts = append(d.Facts, fact{Name: "revision", Value: short(n.Revision)})

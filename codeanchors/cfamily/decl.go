@@ -34,15 +34,13 @@ type scope struct {
 // parser reads the declarations of the code tokens (directives and
 // branches left out removed) with their brackets matched.
 type parser struct {
-	l      *lexer
-	src    []byte
-	starts []int   // line starts
-	code   []int32 // indices into l.toks
-	match  []int32 // the position of the matching bracket, or -1
-	decls  []decl
-	calls  []lang.Call
-	// callOwner[i] is the decl index of calls[i]
-	callOwner  []int
+	l          *lexer
+	src        []byte
+	starts     []int   // line starts
+	code       []int32 // indices into l.toks
+	match      []int32 // the position of the matching bracket, or -1
+	decls      []decl
+	calls      []lang.Call
 	namespaces map[string]bool
 	macroEnds  map[string]string // function-like macro name → the last token of its body
 	err        *scanError

@@ -1011,7 +1011,7 @@ func (s *rscan) require(feature string) {
 func normString(lit []byte) string {
 	if len(lit) >= 2 && lit[0] == '\'' && lit[len(lit)-1] == '\'' {
 		body := lit[1 : len(lit)-1]
-		if bytes.IndexAny(body, "\\\"#") < 0 {
+		if !bytes.ContainsAny(body, "\\\"#") {
 			return "\"" + string(body) + "\""
 		}
 	}
