@@ -17,6 +17,8 @@ import (
 	chtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/tracewiki/tracewiki/site/golex"
 )
 
 // Highlighting themes: one light, one dark, switched by the theme toggle
@@ -248,11 +250,24 @@ func (h *highlighter) langLexer(lang string) chroma.Lexer {
 	return l
 }
 
-// tokenise lexes src with l, deterministically. The lexers come through
-// [untimed], so a regular expression no longer gives up after chroma's
-// 250 ms; as a second guard, a result with Error tokens is only trusted once
-// two lexings in a row agree (a real syntax error is the same every time).
+// tokenise lexes src with l, deterministically. Go is lexed by [golex],
+// which returns chroma's Go lexer's tokens about fifty times faster, or
+// leaves the text to chroma.
 func tokenise(l chroma.Lexer, src string) ([]chroma.Token, error) {
+	if l.Config().Name == lexers.Go.Config().Name {
+		if tokens, ok := golex.Tokens(src); ok {
+			return tokens, nil
+		}
+	}
+	return chromaTokenise(l, src)
+}
+
+// chromaTokenise lexes src with l's regular expressions. The lexers come
+// through [untimed], so a regular expression no longer gives up after
+// chroma's 250 ms; as a second guard, a result with Error tokens is only
+// trusted once two lexings in a row agree (a real syntax error is the same
+// every time).
+func chromaTokenise(l chroma.Lexer, src string) ([]chroma.Token, error) {
 	l = chroma.Coalesce(l)
 	prev, err := chroma.Tokenise(l, nil, src)
 	if err != nil || !slices.ContainsFunc(prev, func(t chroma.Token) bool { return t.Type == chroma.Error }) {

@@ -1,0 +1,261 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/tracewiki/tracewiki/site/golex"
+)
+
+// chromaGo is the highlighter's chroma Go lexer, the one golex stands in
+// for.
+var chromaGo = sync.OnceValue(func() chroma.Lexer { return untimed(lexers.Get("go")) })
+
+// compareGo lexes src with golex and with chroma's Go lexer. It returns
+// whether golex left src to chroma, and an error describing the first
+// difference when both lexed it and they differ.
+func compareGo(src string) (fallback bool, err error) {
+	fast, ok := golex.Tokens(src)
+	if !ok {
+		return true, nil
+	}
+	slow, err := chromaTokenise(chromaGo(), src)
+	if err != nil {
+		return false, err
+	}
+	if slices.Equal(fast, slow) {
+		return false, nil
+	}
+	i := 0
+	for i < len(fast) && i < len(slow) && fast[i] == slow[i] {
+		i++
+	}
+	at := func(ts []chroma.Token) string {
+		var b strings.Builder
+		for _, t := range ts[max(0, i-2):min(len(ts), i+3)] {
+			fmt.Fprintf(&b, " %s:%q", t.Type, t.Value)
+		}
+		return b.String()
+	}
+	off := 0
+	for _, t := range slow[:i] {
+		off += len(t.Value)
+	}
+	return false, fmt.Errorf("token %d (byte %d) differs:\n golex: %s\nchroma: %s", i, off, at(fast), at(slow))
+}
+
+// goCorpus returns a deterministic sample of Go's own sources (about one
+// file in seven, testdata folders included, whose odd syntax is the point),
+// up to budget bytes, and every Go file of this repository.
+func goCorpus(t *testing.T, budget int) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	goroot := filepath.Join(runtime.GOROOT(), "src")
+	var paths []string
+	err := filepath.WalkDir(goroot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			h := fnv.New32a()
+			h.Write([]byte(filepath.ToSlash(p[len(goroot):])))
+			if h.Sum32()%7 == 0 {
+				paths = append(paths, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Spread the budget: the sample in an order fixed by the hash, not
+	// the folders'.
+	slices.SortFunc(paths, func(a, b string) int {
+		return cmp.Or(cmp.Compare(fnvOf(a), fnvOf(b)), strings.Compare(a, b))
+	})
+	total := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 64<<10 {
+			continue // large generated tables cost chroma much, teach little
+		}
+		if total+len(b) > budget {
+			continue
+		}
+		total += len(b)
+		files["GOROOT/src"+filepath.ToSlash(p[len(goroot):])] = string(b)
+	}
+	root := filepath.Join("..")
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files["tracewiki/"+filepath.ToSlash(p[len(root)+1:])] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func fnvOf(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}
+
+// fragments returns texts as the highlighter lexes them from src: each
+// top-level declaration's lines (from its doc comment, and from the
+// declaration itself), at most MaxFragmentLines, joined with a final
+// newline; and fence-like windows of a few lines starting anywhere (inside
+// a comment or a raw string too).
+func fragments(name, src string) []string {
+	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+	text := func(start, end int) string {
+		end = min(end, len(lines), start+MaxFragmentLines-1)
+		return strings.Join(lines[start-1:end], "\n") + "\n"
+	}
+	var out []string
+	fset := token.NewFileSet()
+	if f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+		for _, d := range f.Decls {
+			start, end := fset.Position(d.Pos()).Line, fset.Position(d.End()).Line
+			out = append(out, text(start, end))
+			var doc *ast.CommentGroup
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				doc = d.Doc
+			case *ast.GenDecl:
+				doc = d.Doc
+			}
+			if doc != nil {
+				out = append(out, text(fset.Position(doc.Pos()).Line, end))
+			}
+		}
+	}
+	h := fnvOf(name)
+	for start := 1 + int(h%17); start <= len(lines); start += 40 + int(h%23) {
+		out = append(out, text(start, start+3+int(h%9)))
+	}
+	return out
+}
+
+// TestGoLexerCorpus compares golex with chroma's Go lexer on Go's own
+// sources (a sample) and this repository's, whole files and fragments:
+// every text golex lexes must give chroma's tokens exactly.
+func TestGoLexerCorpus(t *testing.T) {
+	budget := 1 << 20
+	if testing.Short() {
+		budget = 128 << 10
+	}
+	files := goCorpus(t, budget)
+	type job struct{ name, src string }
+	var jobs []job
+	for name, src := range files {
+		jobs = append(jobs, job{name, src})
+		for i, f := range fragments(name, src) {
+			jobs = append(jobs, job{fmt.Sprintf("%s#%d", name, i), f})
+		}
+	}
+	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.name, b.name) })
+	var texts, bytes, fallbacks atomic.Int64
+	var mu sync.Mutex
+	var failed []string
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					return
+				}
+				j := jobs[i]
+				fb, err := compareGo(j.src)
+				texts.Add(1)
+				bytes.Add(int64(len(j.src)))
+				if fb {
+					fallbacks.Add(1)
+					t.Logf("%s: left to chroma", j.name)
+				}
+				if err != nil {
+					mu.Lock()
+					failed = append(failed, fmt.Sprintf("%s: %v", j.name, err))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	slices.Sort(failed)
+	for _, f := range failed[:min(len(failed), 20)] {
+		t.Error(f)
+	}
+	if len(failed) > 0 {
+		t.Errorf("%d of %d texts differ", len(failed), texts.Load())
+	}
+	t.Logf("compared %d files, %d texts in all (with fragments), %d bytes; %d left to chroma",
+		len(files), texts.Load(), bytes.Load(), fallbacks.Load())
+	if fallbacks.Load()*100 > texts.Load() {
+		t.Errorf("golex left %d of %d texts to chroma, more than 1%%", fallbacks.Load(), texts.Load())
+	}
+}
+
+// FuzzGoLexer checks that golex, on any text, returns chroma's Go lexer's
+// tokens or leaves the text to chroma. The seeds are quirky snippets and
+// small files of Go's own sources.
+func FuzzGoLexer(f *testing.F) {
+	for _, s := range []string{
+		"package p\n\nfunc f(x int) string { return fmt.Sprint(len(x), 'a', `raw`, \"s\\\"\") }\n",
+		"len (x) any(y) float(z) 0x_1F 0b1 0B1 1.e5 .5i 1e+3i 0777 08 '\\1234' '''\n",
+		"/* a */ /\\\n* b *\\\n/ //go:build x\n// c\n\"open\n`{{.X}}` `{`",
+		"x\u200dif if\u200d é9 ٣ 1٣i\u00a0\u2003\r\n$@#?\\~",
+	} {
+		f.Add(s)
+	}
+	dir := filepath.Join(runtime.GOROOT(), "src", "go", "printer", "testdata")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 4<<10 {
+			f.Add(string(b))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if strings.Count(src, `\\`) > 12 {
+			// chroma's string rule backtracks 2^n times over n escaped
+			// backslashes when no quote closes the string (golex does
+			// not: it tells no match at once), and would stall the
+			// fuzzer for its 30 s match limit.
+			return
+		}
+		if _, err := compareGo(src); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
