@@ -170,7 +170,7 @@ func fragments(name, src string) []string {
 // sources (a sample) and this repository's, whole files and fragments:
 // every text golex lexes must give chroma's tokens exactly.
 func TestGoLexerCorpus(t *testing.T) {
-	budget := 1 << 20
+	budget := 768 << 10
 	if testing.Short() {
 		budget = 128 << 10
 	}
@@ -179,6 +179,9 @@ func TestGoLexerCorpus(t *testing.T) {
 	var jobs []job
 	for name, src := range files {
 		jobs = append(jobs, job{name, src})
+		if fnvOf(name)%2 != 0 {
+			continue // fragments of half the files: chroma is slow
+		}
 		for i, f := range fragments(name, src) {
 			jobs = append(jobs, job{fmt.Sprintf("%s#%d", name, i), f})
 		}
