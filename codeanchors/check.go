@@ -2,7 +2,6 @@ package codeanchors
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -33,15 +32,23 @@ type Referenced struct {
 // Targets collects every code target the model references: requirement
 // implements and tests links and every claim with a target, in ref order.
 func Targets(m *claims.Model) []Referenced {
-	byRef := map[string]*Referenced{}
+	// Every use, with the index of its target (by ref) in first-use order;
+	// then each target's uses are placed in one shared array (a counting
+	// sort), not appended target by target.
+	byRef := map[string]int32{}
+	var firsts []claims.Target // each ref's target as first used
+	var refs []string
+	var uses []Use
+	var of []int32 // the target of each use
 	add := func(t claims.Target, u Use) {
 		key := t.String()
-		r := byRef[key]
-		if r == nil {
-			r = &Referenced{Target: t}
-			byRef[key] = r
+		i, ok := byRef[key]
+		if !ok {
+			i = int32(len(firsts))
+			byRef[key] = i
+			firsts, refs = append(firsts, t), append(refs, key)
 		}
-		r.Uses = append(r.Uses, u)
+		uses, of = append(uses, u), append(of, i)
 	}
 	addClaims := func(node claims.NodeID, d claims.Doc) {
 		for _, c := range d.Claims {
@@ -66,17 +73,34 @@ func Targets(m *claims.Model) []Referenced {
 	for _, p := range m.Pages {
 		addClaims(claims.PageNode(p.Path), p.Doc)
 	}
+	start := make([]int, len(firsts)+1) // target i's uses are all[start[i]:start[i+1]]
+	for _, i := range of {
+		start[i+1]++
+	}
+	for i := range firsts {
+		start[i+1] += start[i]
+	}
+	all := make([]Use, len(uses))
+	next := slices.Clone(start[:len(firsts)])
+	for j, i := range of {
+		all[next[i]] = uses[j]
+		next[i]++
+	}
 	// Sorted by the refs, as keyed: a comparison that wrote each ref
 	// would cost two strings per comparison.
-	refs := slices.Sorted(maps.Keys(byRef))
-	out := make([]Referenced, len(refs))
-	for i, ref := range refs {
-		r := byRef[ref]
-		slices.SortFunc(r.Uses, func(a, b Use) int {
+	order := make([]int32, len(firsts))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(refs[a], refs[b]) })
+	out := make([]Referenced, len(order))
+	for k, i := range order {
+		us := all[start[i]:start[i+1]:start[i+1]]
+		slices.SortFunc(us, func(a, b Use) int {
 			return cmp.Or(a.Node.Compare(b.Node), cmp.Compare(a.Role, b.Role),
 				cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 		})
-		out[i] = *r
+		out[k] = Referenced{Target: firsts[i], Uses: us}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"slices"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -149,8 +150,26 @@ func (p *Project) analyzeLoaded(ld *Loaded, l *codeanchors.Lock) *Analysis {
 			a.Unparsed = append(a.Unparsed, s.ParseErr)
 		}
 	}
-	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: p.projectFiles(ld.Code)})
+	project := p.projectFiles(ld.Code)
+	if m := p.indexes; m != nil && m.index != nil && slices.Equal(m.files, files) && maps.EqualFunc(m.project, project, bytes.Equal) {
+		a.Index = m.index
+		return a
+	}
+	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: project})
+	if m := p.indexes; m != nil {
+		*m = indexMemo{files: files, project: project, index: a.Index}
+	}
 	return a
+}
+
+// indexMemo is a code index with what it was built from: serve's rebuilds
+// build the index again only when a code file's parse (a source whose
+// bytes changed is parsed anew, see [sourceCache]) or a project file
+// changes. An index is read-only once built.
+type indexMemo struct {
+	files   []*codeanchors.File
+	project map[string][]byte
+	index   *codeanchors.Index
 }
 
 // judge judges the drift of every link of the model against l and the

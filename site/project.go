@@ -34,6 +34,8 @@ type Project struct {
 
 	// locks, when set, keeps the lock frozen builds read (serve).
 	locks *lockMemo
+	// indexes, when set, keeps the code index of the last build (serve).
+	indexes *indexMemo
 
 	targetsMu  sync.Mutex
 	targetsOf  *claims.Model // the model targetList was collected from

@@ -86,8 +86,10 @@ type Server struct {
 	// only the files whose bytes changed. The builder goroutine's own.
 	parser claims.Parser
 	locks  lockMemo // the lock as last parsed; the builder goroutine's own
-	epoch  string   // tells this process's builds from another's
-	built  int      // rebuilds so far; the builder goroutine's own
+	// indexes is the code index as last built; the builder goroutine's own.
+	indexes indexMemo
+	epoch   string // tells this process's builds from another's
+	built   int    // rebuilds so far; the builder goroutine's own
 
 	state atomic.Pointer[serveState]
 	graph atomic.Pointer[synth.Graph] // the last good site's graph
@@ -277,7 +279,7 @@ func (s *Server) load(ch changeSet) (*Project, error) {
 	defer func() { s.reads = ws.kept }()
 	p, err := loadIn(ws, s.walks, &s.parser)
 	if err == nil {
-		p.locks = &s.locks
+		p.locks, p.indexes = &s.locks, &s.indexes
 	}
 	return p, err
 }

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -533,7 +534,8 @@ func TestSourceCache(t *testing.T) {
 // (TRACEWIKI_SERVE_URL, default pages/area00/page00000/) that holds the
 // edit. Run it with -benchtime 5x; the page is restored after.
 // TRACEWIKI_SERVE_CPUPROFILE names a file for a CPU profile of the edits
-// alone (not the first build).
+// alone (not the first build), TRACEWIKI_SERVE_MEMPROFILE one for a heap
+// profile after them.
 func BenchmarkServeRebuild(b *testing.B) {
 	dir := os.Getenv("TRACEWIKI_SERVE_SITE")
 	if dir == "" {
@@ -585,6 +587,17 @@ func BenchmarkServeRebuild(b *testing.B) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		shown = append(shown, time.Since(start))
+	}
+	if prof := os.Getenv("TRACEWIKI_SERVE_MEMPROFILE"); prof != "" {
+		f, err := os.Create(prof)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
 	}
 	slices.Sort(took)
 	slices.Sort(shown)

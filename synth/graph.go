@@ -506,15 +506,20 @@ func (b *builder) finish() *Graph {
 	g := &Graph{ProjectID: b.in.ProjectID, ids: make(map[NodeID]int32, len(b.nodes)), byPath: map[string][]int32{}, index: b.in.Index}
 	// Nodes and edges are large structs: sort pointers and indexes, then
 	// copy each once.
-	nodes := make([]*Node, 0, len(b.nodes))
-	for _, n := range b.nodes {
-		nodes = append(nodes, n)
+	type nodeKey struct {
+		rank int // the type's
+		n    *Node
 	}
-	slices.SortFunc(nodes, func(a, b *Node) int { return compareNodes(*a, *b) })
+	nodes := make([]nodeKey, 0, len(b.nodes))
+	for _, n := range b.nodes {
+		nodes = append(nodes, nodeKey{n.Type.Rank(), n})
+	}
+	// compareNodes, with each type's rank found once.
+	slices.SortFunc(nodes, func(a, b nodeKey) int { return cmp.Or(cmp.Compare(a.rank, b.rank), a.n.ID.Compare(b.n.ID)) })
 	g.Nodes = make([]Node, len(nodes))
-	for i, n := range nodes {
-		g.Nodes[i] = *n
-		g.ids[n.ID] = int32(i)
+	for i, k := range nodes {
+		g.Nodes[i] = *k.n
+		g.ids[k.n.ID] = int32(i)
 	}
 	// Drop edges to nodes that do not exist (a link the parser already
 	// reported), sort by src, dst, kind and relation (stably: the order
