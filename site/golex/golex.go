@@ -450,34 +450,36 @@ func (l *lexer) word(p int) int {
 	return s + 1
 }
 
+// exponentI matches ([Ee][-+]\d+)?i at i.
+func (l *lexer) exponentI(i int) (int, bool) {
+	if isExp(l.at(i)) && isSign(l.at(i+1)) {
+		if m := l.digits(i + 2); m > i+2 && l.at(m) == 'i' {
+			return m + 1, true
+		}
+	}
+	if l.at(i) == 'i' {
+		return i + 1, true
+	}
+	return 0, false
+}
+
+// exponent matches [eE][+\-]?\d+ at i.
+func (l *lexer) exponent(i int) (int, bool) {
+	if !isExp(l.at(i)) {
+		return 0, false
+	}
+	s := i + 1
+	if isSign(l.at(s)) {
+		s++
+	}
+	if m := l.digits(s); m > s {
+		return m, true
+	}
+	return 0, false
+}
+
 // number matches the number rules at p (a digit or "."), in their order.
 func (l *lexer) number(p int) (int, chroma.TokenType, bool) {
-	// exponentI matches ([Ee][-+]\d+)?i at i.
-	exponentI := func(i int) (int, bool) {
-		if isExp(l.at(i)) && isSign(l.at(i+1)) {
-			if m := l.digits(i + 2); m > i+2 && l.at(m) == 'i' {
-				return m + 1, true
-			}
-		}
-		if l.at(i) == 'i' {
-			return i + 1, true
-		}
-		return 0, false
-	}
-	// exponent matches [eE][+\-]?\d+ at i.
-	exponent := func(i int) (int, bool) {
-		if !isExp(l.at(i)) {
-			return 0, false
-		}
-		s := i + 1
-		if isSign(l.at(s)) {
-			s++
-		}
-		if m := l.digits(s); m > s {
-			return m, true
-		}
-		return 0, false
-	}
 	j := l.digits(p) // \d+ when j > p
 	if j > p {
 		// \d+i
@@ -486,7 +488,7 @@ func (l *lexer) number(p int) (int, chroma.TokenType, bool) {
 		}
 		// \d+\.\d*([Ee][-+]\d+)?i
 		if l.at(j) == '.' {
-			if e, ok := exponentI(l.digits(j + 1)); ok {
+			if e, ok := l.exponentI(l.digits(j + 1)); ok {
 				return e, chroma.LiteralNumber, true
 			}
 		}
@@ -494,7 +496,7 @@ func (l *lexer) number(p int) (int, chroma.TokenType, bool) {
 	// \.\d+([Ee][-+]\d+)?i
 	if l.at(p) == '.' {
 		if k := l.digits(p + 1); k > p+1 {
-			if e, ok := exponentI(k); ok {
+			if e, ok := l.exponentI(k); ok {
 				return e, chroma.LiteralNumber, true
 			}
 		}
@@ -509,20 +511,20 @@ func (l *lexer) number(p int) (int, chroma.TokenType, bool) {
 		// \d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)
 		if l.at(j) == '.' {
 			if k := l.digits(j + 1); k > j+1 {
-				if e, ok := exponent(k); ok {
+				if e, ok := l.exponent(k); ok {
 					return e, chroma.LiteralNumberFloat, true
 				}
 			}
 			return l.digits(j + 1), chroma.LiteralNumberFloat, true
 		}
-		if e, ok := exponent(j); ok {
+		if e, ok := l.exponent(j); ok {
 			return e, chroma.LiteralNumberFloat, true
 		}
 	}
 	// \.\d+([eE][+\-]?\d+)?
 	if l.at(p) == '.' {
 		if k := l.digits(p + 1); k > p+1 {
-			if e, ok := exponent(k); ok {
+			if e, ok := l.exponent(k); ok {
 				return e, chroma.LiteralNumberFloat, true
 			}
 			return k, chroma.LiteralNumberFloat, true
@@ -664,24 +666,236 @@ func (l *lexer) operator(p int) int {
 }
 
 // rawString lexes a raw string's content, src[s:e], as chroma does: with
-// its Go text template lexer, whose Other tokens become String. Text
-// without "{{" is runs of non-"{" characters and single "{"s.
+// its Go text template lexer, whose Other tokens become String.
 func (l *lexer) rawString(s, e int) bool {
-	if strings.Contains(l.src[s:e], "{{") {
-		return false
+	// The template lexer lexes the content alone: no rule looks back,
+	// so cutting the text at the content's end is enough.
+	src := l.src
+	l.src = src[:e]
+	ok := l.template(s)
+	l.src = src
+	return ok
+}
+
+// The Go text template lexer's states.
+const (
+	rootState = iota
+	templateState
+	subexpressionState
+)
+
+// templateKeywords are the template lexer's keywords, matched as whole
+// words.
+var templateKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range strings.FieldsSeq("range if else while with template end true false nil and call html index js len not or print printf println urlquery eq ne lt le gt ge block break continue define slice") {
+		m[w] = true
 	}
-	for i := s; i < e; {
-		if l.src[i] == '{' {
-			l.emit(chroma.LiteralString, i, i+1)
-			i++
+	return m
+}()
+
+// template lexes src[p:] with chroma's Go text template lexer (its rules
+// in order, per state), Other tokens typed as String.
+func (l *lexer) template(p int) bool {
+	src := l.src
+	stack := []int{rootState}
+	for p < len(src) {
+		state := stack[len(stack)-1]
+		c := src[p]
+		if state == rootState {
+			if strings.HasPrefix(src[p:], "{{") {
+				// {{(- )?/\*(.|\n)*?\*/( -)?}}
+				open := p + 2
+				if strings.HasPrefix(src[open:], "- ") {
+					open += 2
+				}
+				if strings.HasPrefix(src[open:], "/*") {
+					if e, ok := l.templateCommentEnd(open + 2); ok {
+						l.emit(chroma.CommentMultiline, p, e)
+						p = e
+						continue
+					}
+				}
+				// {{[-]?
+				e := p + 2
+				if l.at(e) == '-' {
+					e++
+				}
+				l.emit(chroma.CommentPreproc, p, e)
+				stack = append(stack, templateState)
+				p = e
+				continue
+			}
+			// [^{]+ or {
+			e := p + 1
+			if c != '{' {
+				if e = strings.IndexByte(src[p:], '{'); e < 0 {
+					e = len(src)
+				} else {
+					e += p
+				}
+			}
+			l.emit(chroma.LiteralString, p, e)
+			p = e
 			continue
 		}
-		j := strings.IndexByte(l.src[i:e], '{')
-		if j < 0 {
-			j = e - i
+		switch {
+		case state == templateState && (strings.HasPrefix(src[p:], "}}") || strings.HasPrefix(src[p:], "-}}")):
+			e := p + 2
+			if c == '-' {
+				e++
+			}
+			l.emit(chroma.CommentPreproc, p, e)
+			stack = stack[:len(stack)-1]
+			p = e
+			continue
+		case state == subexpressionState && c == ')':
+			l.emit(chroma.Operator, p, p+1)
+			stack = stack[:len(stack)-1]
+			p++
+			continue
+		case c == '(':
+			l.emit(chroma.Operator, p, p+1)
+			stack = append(stack, subexpressionState)
+			p++
+			continue
 		}
-		l.emit(chroma.LiteralString, i, i+j)
-		i += j
+		e, t, ok := l.expression(p)
+		if !ok {
+			return false
+		}
+		if e > p {
+			l.emit(t, p, e)
+			p = e
+			continue
+		}
+		if c == '\n' {
+			// An error at a newline: chroma empties the stack and goes on
+			// in the root state.
+			stack = append(stack[:0], rootState)
+			continue
+		}
+		_, n := l.rune(p)
+		l.emit(chroma.Error, p, p+n)
+		p += n
 	}
 	return true
+}
+
+// templateCommentEnd finds the shortest \*/( -)?}} from i on and returns
+// its end.
+func (l *lexer) templateCommentEnd(i int) (int, bool) {
+	for {
+		k := strings.Index(l.src[i:], "*/")
+		if k < 0 {
+			return 0, false
+		}
+		k += i + 2
+		if strings.HasPrefix(l.src[k:], " -}}") {
+			return k + 4, true
+		}
+		if strings.HasPrefix(l.src[k:], "}}") {
+			return k + 2, true
+		}
+		i = k - 1
+	}
+}
+
+// expression matches the template lexer's expression rules at p (in a
+// template or subexpression state, past their own rules; "(" is theirs).
+// It returns p when none matches, and false where golex cannot promise
+// chroma's result.
+func (l *lexer) expression(p int) (int, chroma.TokenType, bool) {
+	src := l.src
+	r, _ := l.rune(p)
+	switch c := src[p]; {
+	case isSpace(r): // \s+
+		return l.spaces(p), chroma.TextWhitespace, true
+	case isWord(r):
+		e := l.words(p)
+		if templateKeywords[src[p:e]] { // (range|if|...)\b
+			return e, chroma.Keyword, true
+		}
+		return e, chroma.NameOther, true // [$]?[^\W\d]\w*, digits too
+	case c == '|' || c == '=' || c == ',': // \||:?=|,
+		return p + 1, chroma.Operator, true
+	case c == ':' && l.at(p+1) == '=':
+		return p + 2, chroma.Operator, true
+	case c == '$':
+		if r, _ := l.rune(p + 1); isNameStart(r) {
+			return l.words(p + 1), chroma.NameOther, true
+		}
+		return p + 1, chroma.NameAttribute, true // \$
+	case c == '.': // [$]?\.(?:[^\W\d]\w*)?
+		return l.words(p + 1), chroma.NameAttribute, true
+	case c == '"':
+		e, ok := l.string(p)
+		return e, chroma.LiteralString, ok
+	case c == '-':
+		if e, t, ok := l.templateNumber(p); ok {
+			return e, t, true
+		}
+	case c == '\'':
+		if e, ok := l.char(p); ok {
+			return e, chroma.LiteralStringChar, true
+		}
+	}
+	return p, 0, true
+}
+
+// templateNumber matches the template lexer's number rules at p, a "-"
+// (numbers without one are names or attributes to its earlier rules).
+func (l *lexer) templateNumber(p int) (int, chroma.TokenType, bool) {
+	q := p + 1
+	j := l.digits(q)
+	if j > q {
+		if l.at(j) == 'i' { // -?\d+i
+			return j + 1, chroma.LiteralNumber, true
+		}
+		if l.at(j) == '.' { // -?\d+\.\d*([Ee][-+]\d+)?i
+			if e, ok := l.exponentI(l.digits(j + 1)); ok {
+				return e, chroma.LiteralNumber, true
+			}
+		}
+		// -?\d+[Ee][-+]\d+i
+		if isExp(l.at(j)) && isSign(l.at(j+1)) {
+			if m := l.digits(j + 2); m > j+2 && l.at(m) == 'i' {
+				return m + 1, chroma.LiteralNumber, true
+			}
+		}
+		// -?\d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)
+		if l.at(j) == '.' {
+			if k := l.digits(j + 1); k > j+1 {
+				if e, ok := l.exponent(k); ok {
+					return e, chroma.LiteralNumberFloat, true
+				}
+			}
+			return l.digits(j + 1), chroma.LiteralNumberFloat, true
+		}
+		if e, ok := l.exponent(j); ok {
+			return e, chroma.LiteralNumberFloat, true
+		}
+	}
+	// -?\.\d+([eE][+\-]?\d+)?
+	if l.at(q) == '.' {
+		if k := l.digits(q + 1); k > q+1 {
+			if e, ok := l.exponent(k); ok {
+				return e, chroma.LiteralNumberFloat, true
+			}
+			return k, chroma.LiteralNumberFloat, true
+		}
+	}
+	switch c := l.at(q); {
+	case c == '0' && isOct(l.at(q+1)): // -?0[0-7]+
+		return l.run(q+1, isOct), chroma.LiteralNumberOct, true
+	case c == '0' && (l.at(q+1) == 'x' || l.at(q+1) == 'X') && isHex(l.at(q+2)): // -?0[xX][0-9a-fA-F]+
+		return l.run(q+2, isHex), chroma.LiteralNumberHex, true
+	case c == '0' && l.at(q+1) == 'b' && isBinU(l.at(q+2)): // -?0b[01_]+
+		return l.run(q+2, isBinU), chroma.LiteralNumberBin, true
+	case c == '0': // -?(0|[1-9][0-9]*)
+		return q + 1, chroma.LiteralNumberInteger, true
+	case '1' <= c && c <= '9':
+		return l.run(q+1, isDec), chroma.LiteralNumberInteger, true
+	}
+	return 0, 0, false
 }

@@ -48,6 +48,10 @@ func TestQuirks(t *testing.T) {
 		{"'a' '\\'' '\\x41' '\\101' '\\1234' '\\u00e9' '\\U0001F600' '''' '\n' 'ab' '", ""},
 		{"\"a\\\"b\" \"\\\\\" \"multi\nline\" \"open", ""},
 		{"`raw {x} {` `unclosed", ""},
+		// Raw strings are lexed by chroma's Go text template lexer.
+		{"`{{.X}}`", ` LiteralString:"` + "`" + `" CommentPreproc:"{{" NameAttribute:".X" CommentPreproc:"}}" LiteralString:"` + "`" + `"`},
+		{"`a {{- /* c */ -}} b {{/**/}} {{ range $i, $x := .Items | len }}{{ 12 -3 -0x1F -0b1 -.5 -1.5e3 -2i -08 -1_0 $ $. 'a' \"s\" (call .F -1) ) : }}\n{{ if }x` `{{\n)`", ""},
+		{"`{{ (x }}` `{{ $x.y.z -}} {{- `", ""},
 		{"importx import package packages if iff go goto gox true truex nil_", ""},
 		{"x\u200dif if\u200d é9 _x _ x.y ... .. :=<-&^=&^&&||!=|=^=~$@#?\\", ""},
 		{"a\r\nb\rc", ` NameOther:"a" TextWhitespace:"\n" NameOther:"b" TextWhitespace:"\n" NameOther:"c"`},
