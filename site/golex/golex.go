@@ -8,13 +8,17 @@
 // Go's grammar: builtins are NameBuiltin only when "(" follows at once,
 // any word followed by "(" is a NameFunction, "//x" is a CommentPreproc,
 // numbers are split where chroma's rules split them, and a character no
-// rule matches is an Error token. Where it cannot promise the same tokens
-// (text that is not UTF-8, a string literal that only regular-expression
-// backtracking would end), it reports false and the caller lexes with
-// chroma instead; it never returns different tokens.
+// rule matches is an Error token. Raw strings are lexed inside as chroma
+// lexes them, with its Go text template lexer ({{...}} actions highlighted,
+// the rest String).
 //
-// Raw strings are lexed inside as chroma does it, by its Go text template
-// lexer with Other remapped to String (see rawString).
+// Where it cannot promise the same tokens (text that is not UTF-8, which
+// chroma turns into U+FFFD; an unclosed string literal that only the
+// regular expression engine's backtracking would end), it reports false
+// and the caller lexes with chroma instead; it never returns different
+// tokens. The equality is checked against chroma itself, on Go's own
+// sources and by fuzzing, in package site (golex_test.go), so a chroma
+// upgrade that changes the Go lexer fails there until golex follows.
 package golex
 
 import (
