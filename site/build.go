@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tracewiki/tracewiki/assets"
@@ -45,6 +47,7 @@ type BuildOptions struct {
 	// (called from several goroutines, each name once) instead of
 	// [Site.Files], which then stays empty: memory grows with the pages
 	// rendering at once, not with the site. Nil keeps the site in memory.
+	// data is valid only during the call: the sink copies what it keeps.
 	Sink func(name string, data []byte) error
 	// Release lets the build drop what rendering does not need as soon
 	// as drift is judged (the sources' hash tokens, see
@@ -274,13 +277,17 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 				return nil
 			}
 		}
-		html, js, err := b.render(pages[i])
-		if err != nil {
+		if sink == nil {
+			html, js, err := b.render(pages[i], newRenderBuffers())
+			out[i] = [2][]byte{html, js}
 			return err
 		}
-		if sink == nil {
-			out[i] = [2][]byte{html, js}
-			return nil
+		// The sink keeps nothing: the buffers serve the next page.
+		bufs := renderPool.Get().(*renderBuffers)
+		defer renderPool.Put(bufs)
+		html, js, err := b.render(pages[i], bufs)
+		if err != nil {
+			return err
 		}
 		if err := sink(prefixes[i]+"index.html", html); err != nil {
 			return err
@@ -314,8 +321,25 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	return s, nil
 }
 
-// render executes a page's template and encodes its JSON twin.
-func (b *builder) render(pg page) (html, twin []byte, err error) {
+// renderBuffers hold a page's HTML and JSON twin while they render.
+type renderBuffers struct {
+	html, twin bytes.Buffer
+	enc        *json.Encoder // into twin
+}
+
+func newRenderBuffers() *renderBuffers {
+	r := &renderBuffers{}
+	r.enc = synth.NewJSONEncoder(&r.twin)
+	return r
+}
+
+// renderPool keeps render buffers from page to page: pages run to hundreds
+// of kilobytes, and growing a new buffer for each was a tenth of a build.
+var renderPool = sync.Pool{New: func() any { return newRenderBuffers() }}
+
+// render executes a page's template and encodes its JSON twin into bufs,
+// and returns their bytes, valid until bufs is used again.
+func (b *builder) render(pg page, bufs *renderBuffers) (html, twin []byte, err error) {
 	root := rel(pg.dir)
 	data, js, err := pg.data(b, root)
 	if err != nil {
@@ -329,12 +353,15 @@ func (b *builder) render(pg page) (html, twin []byte, err error) {
 			break
 		}
 	}
-	var buf bytes.Buffer
-	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&buf, "layout", data); err != nil {
+	bufs.html.Reset()
+	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
 		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
 	}
-	twin, err = synth.MarshalJSON(js)
-	return buf.Bytes(), twin, err
+	bufs.twin.Reset()
+	if err := bufs.enc.Encode(js); err != nil {
+		return nil, nil, err
+	}
+	return bufs.html.Bytes(), bufs.twin.Bytes(), nil
 }
 
 // graphAndDrift encodes api/graph.json and api/drift.json.

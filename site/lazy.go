@@ -45,7 +45,7 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 	}
 	if i, ok := l.byPath[dir]; ok && (base == "index.html" || base == "index.json") {
 		p := &l.done[i]
-		p.once.Do(func() { p.html, p.json, p.err = l.b.render(l.pages[i]) })
+		p.once.Do(func() { p.html, p.json, p.err = l.b.render(l.pages[i], newRenderBuffers()) })
 		if p.err != nil {
 			return nil, true, p.err
 		}

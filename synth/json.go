@@ -6,6 +6,7 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 )
 
 // MarshalJSON is the one encoder of every JSON artifact: two-space
@@ -13,11 +14,17 @@ import (
 // final newline.
 func MarshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := NewJSONEncoder(&buf).Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// NewJSONEncoder returns an encoder that writes what [MarshalJSON] returns.
+// An encoder used for many values reuses its buffers.
+func NewJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc
 }
