@@ -35,11 +35,21 @@ func Targets(m *claims.Model) []Referenced {
 	// Every use, with the index of its target (by ref) in first-use order;
 	// then each target's uses are placed in one shared array (a counting
 	// sort), not appended target by target.
+	n := 0 // uses, at most
+	for _, r := range m.Requirements {
+		n += len(r.Implements) + len(r.Tests) + len(r.Doc.Claims)
+	}
+	for _, d := range m.Decisions {
+		n += len(d.Doc.Claims)
+	}
+	for _, p := range m.Pages {
+		n += len(p.Doc.Claims)
+	}
 	byRef := map[string]int32{}
 	var firsts []claims.Target // each ref's target as first used
 	var refs []string
-	var uses []Use
-	var of []int32 // the target of each use
+	uses := make([]Use, 0, n)
+	of := make([]int32, 0, n) // the target of each use
 	add := func(t claims.Target, u Use) {
 		key := t.String()
 		i, ok := byRef[key]
