@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // corpus is one body of real code the conformance test compares on.
@@ -66,39 +67,21 @@ var corpora = []corpus{
 	},
 }
 
-// agreement counts how often Extract agrees with clang.
+// agreement counts how often Extract agrees with clang, and the names
+// left out of the comparison.
 type agreement struct {
-	files, skipped       int
-	excludedConditional  int // names left out: defined under #if (clang sees one branch)
-	excludedMacro        int // names left out: macros, or sharing a name with one
-	names, namesAgreed   int
-	ranges, starts, ends int
-	refSymbols           int
-	disagreements        []string
-}
-
-func pct(n, d int) float64 {
-	if d == 0 {
-		return 100
-	}
-	return 100 * float64(n) / float64(d)
-}
-
-func (a *agreement) String() string {
-	return fmt.Sprintf("%d files (%d skipped: clang reports an error), %d clang symbols; names %d/%d = %.3f%%; start %d/%d = %.3f%%; end %d/%d = %.3f%%; left out: %d names under #if, %d macro names",
-		a.files, a.skipped, a.refSymbols, a.namesAgreed, a.names, pct(a.namesAgreed, a.names),
-		a.starts, a.ranges, pct(a.starts, a.ranges), a.ends, a.ranges, pct(a.ends, a.ranges),
-		a.excludedConditional, a.excludedMacro)
+	langtest.Agreement
+	excludedConditional int // names left out: defined under #if (clang sees one branch)
+	excludedMacro       int // names left out: macros, or sharing a name with one
 }
 
 // compareFile adds one file to a: Extract's symbols against the
-// reference's declarations.
+// reference's declarations, the names filter keeps and none left out.
 func (a *agreement) compareFile(rel string, src []byte, ref []refDecl, filter string) error {
 	x, err := extract(rel, src)
 	if err != nil {
 		return err
 	}
-	a.files++
 	starts := lang.LineStarts(src)
 	line := func(off int) int { return lang.LineOf(starts, off) }
 	skip := map[string]string{} // name → why it is left out
@@ -130,78 +113,37 @@ func (a *agreement) compareFile(rel string, src []byte, ref []refDecl, filter st
 			skip[d.name] = "if"
 		}
 	}
-	in := func(name string) bool {
-		return filter == "" || name == filter || strings.HasPrefix(name, filter+".")
+	// compared reports whether the name n is compared, and counts it
+	// once when it is left out.
+	counted := map[string]bool{}
+	compared := func(n string) bool {
+		if filter != "" && n != filter && !strings.HasPrefix(n, filter+".") {
+			return false
+		}
+		if skip[n] != "" && !counted[n] {
+			counted[n] = true
+			if skip[n] == "if" {
+				a.excludedConditional++
+			} else {
+				a.excludedMacro++
+			}
+		}
+		return skip[n] == ""
 	}
-	syms, amb := group(x.p.decls, x.l.exclusive)
-	got := map[string][2]int{}
-	for _, s := range syms {
-		got[s.name] = [2]int{line(s.start), line(max(s.end-1, s.start))}
-	}
-	for _, n := range amb {
-		got[n] = [2]int{-1, -1}
-	}
-	want := map[string][2]int{}
+	f := x.file()
+	f.Symbols = slices.DeleteFunc(f.Symbols, func(s lang.Symbol) bool { return !compared(s.Name) })
+	f.Ambiguous = slices.DeleteFunc(f.Ambiguous, func(n string) bool { return !compared(n) })
+	var want langtest.RefFile
 	for n, r := range refSymbols(ref) {
-		if r[0] >= 0 {
-			r = [2]int{line(r[0]), line(max(r[1]-1, r[0]))}
-		}
-		want[n] = r
-	}
-	var names []string
-	for n := range got {
-		names = append(names, n)
-	}
-	for n := range want {
-		if _, ok := got[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		if !in(n) {
-			continue
-		}
-		switch skip[n] {
-		case "if":
-			a.excludedConditional++
-			continue
-		case "macro":
-			a.excludedMacro++
-			continue
-		}
-		g, gok := got[n]
-		w, wok := want[n]
-		a.names++
-		if wok && w[0] >= 0 {
-			a.refSymbols++
-		}
 		switch {
-		case !gok:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %d-%d: missing", rel, n, w[0], w[1]))
-			continue
-		case !wok:
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s %d-%d: unknown to clang", rel, n, g[0], g[1]))
-			continue
-		case (g[0] < 0) != (w[0] < 0):
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: lines %d-%d, clang %d-%d (-1: ambiguous)", rel, n, g[0], g[1], w[0], w[1]))
-			continue
-		}
-		a.namesAgreed++
-		if g[0] < 0 {
-			continue
-		}
-		a.ranges++
-		if g[0] == w[0] {
-			a.starts++
-		}
-		if g[1] == w[1] {
-			a.ends++
-		}
-		if g != w {
-			a.disagreements = append(a.disagreements, fmt.Sprintf("%s: %s: lines %d-%d, clang %d-%d", rel, n, g[0], g[1], w[0], w[1]))
+		case !compared(n):
+		case r[0] < 0:
+			want.Ambiguous = append(want.Ambiguous, n)
+		default:
+			want.Symbols = append(want.Symbols, langtest.RefSymbol{Name: n, Start: line(r[0]), End: line(max(r[1]-1, r[0]))})
 		}
 	}
+	a.Add(rel, f, nil, want)
 	return nil
 }
 
@@ -270,11 +212,11 @@ func (c corpus) run(t *testing.T) *agreement {
 	}
 	close(next)
 	wg.Wait()
-	a := &agreement{}
+	a := &agreement{Agreement: langtest.Agreement{Reference: "clang"}}
 	refs := map[string][]refDecl{}
 	for i, r := range results {
 		if r.err != nil {
-			a.skipped++
+			a.Skipped++
 			if c.units != nil {
 				t.Errorf("clang %s: %v", units[i], r.err)
 			}
@@ -303,9 +245,10 @@ func (c corpus) run(t *testing.T) *agreement {
 	return a
 }
 
-// TestConformance compares Extract with clang's AST on real C and C++: at
-// least 99.5% of names and 99% of each range end must agree, over at least
-// 1,000 clang symbols per corpus. Names defined under #if (clang sees one
+// TestConformance compares Extract with clang's AST on real C and C++
+// (langtest.Agreement): at least 99.5% of names and 99% of each range end
+// must agree, over at least 1,000 symbols compared per corpus
+// (langtest.Corpus). Names defined under #if (clang sees one
 // branch), macros and names shared with a macro (clang's AST has no
 // macros) are left out and counted; so are files clang does not compile
 // on their own.
@@ -313,29 +256,7 @@ func TestConformance(t *testing.T) {
 	for _, c := range corpora {
 		t.Run(strings.SplitN(c.name, ":", 2)[0], func(t *testing.T) {
 			a := c.run(t)
-			t.Logf("%s: %s", c.name, a)
-			for i, d := range a.disagreements {
-				if i == showDisagreements {
-					t.Logf("... and %d more", len(a.disagreements)-i)
-					break
-				}
-				t.Log(d)
-			}
-			if a.refSymbols < 1000 {
-				t.Errorf("only %d clang symbols compared; want at least 1,000", a.refSymbols)
-			}
-			if p := pct(a.namesAgreed, a.names); p < 99.5 {
-				t.Errorf("names agree %.3f%%, want at least 99.5%%", p)
-			}
-			if p := pct(a.starts, a.ranges); p < 99 {
-				t.Errorf("range starts agree %.3f%%, want at least 99%%", p)
-			}
-			if p := pct(a.ends, a.ranges); p < 99 {
-				t.Errorf("range ends agree %.3f%%, want at least 99%%", p)
-			}
+			a.Report(t, fmt.Sprintf("%s (left out: %d names under #if, %d macro names)", c.name, a.excludedConditional, a.excludedMacro), langtest.Corpus)
 		})
 	}
 }
-
-// showDisagreements is how many disagreements a corpus run logs.
-var showDisagreements = 40

@@ -2,6 +2,7 @@ package cfamily
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
 // clangFormatStyles are the styles the stability test reformats with: each
@@ -39,8 +41,7 @@ func TestClangFormatStability(t *testing.T) {
 		files = append(files, filepath.Join("/usr/include", h))
 	}
 	slices.Sort(files)
-	var symbols, reformatted, stable int
-	var changed []string
+	var st langtest.Stability
 	for _, style := range clangFormatStyles {
 		for _, p := range files {
 			src, err := os.ReadFile(p)
@@ -53,46 +54,13 @@ func TestClangFormatStability(t *testing.T) {
 			if err != nil {
 				t.Fatalf("clang-format %s: %v", p, err)
 			}
-			before, err1 := Extract(p, src)
-			after, err2 := Extract(p, out)
-			if err1 != nil || err2 != nil {
-				t.Fatalf("%s: %v / after clang-format: %v", p, err1, err2)
-			}
-			lb, la := lang.Lines(src), lang.Lines(out)
-			for _, s := range before.Symbols {
-				a, ok, _ := after.Lookup(s.Name)
-				if !ok {
-					t.Errorf("%s (%s): %s vanished after clang-format", p, style, s.Name)
-					continue
-				}
-				symbols++
-				if lang.HashLines(lb, s.Start, s.End) == lang.HashLines(la, a.Start, a.End) {
-					continue
-				}
-				reformatted++
-				if lang.HashTokens(before.Tokens, s.Start, s.End) == lang.HashTokens(after.Tokens, a.Start, a.End) {
-					stable++
-				} else {
-					changed = append(changed, p+"@"+s.Name+" ("+style+")")
-				}
+			if err := st.Add(Extract, p, style, src, out); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
-	t.Logf("clang-format over %d files in %d styles: %d symbols, %d reformatted, %d of them keep their token hash (%.2f%%)",
-		len(files), len(clangFormatStyles), symbols, reformatted, stable, pct(stable, reformatted))
-	for i, c := range changed {
-		if i == 20 {
-			t.Logf("... and %d more", len(changed)-i)
-			break
-		}
-		t.Logf("token hash changed: %s", c)
-	}
-	if reformatted < 500 {
-		t.Errorf("only %d symbols reformatted; the measure needs more", reformatted)
-	}
-	if p := pct(stable, reformatted); p < 99 {
-		t.Errorf("%.2f%% of reformatted symbols keep their token hash, want at least 99%%", p)
-	}
+	st.Log(t, fmt.Sprintf("clang-format over %d files x %d styles", len(files), len(clangFormatStyles)))
+	st.RequireReformatted(t, 500, 99)
 }
 
 // TestTokenHashSemanticEdits checks that edits clang-format never makes

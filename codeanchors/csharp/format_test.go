@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -78,44 +77,20 @@ func TestFormatters(t *testing.T) {
 			if len(out) > 0 {
 				t.Logf("%s: %s", f.name, out)
 			}
-			same, total, changed, diffs := 0, 0, 0, []string{}
+			var st langtest.Stability
 			for _, s := range set.files {
 				after, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(s.path)))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if string(after) != string(s.src) {
-					changed++
-				}
-				a, errA := Extract(s.path, s.src)
-				b, errB := Extract(s.path, after)
-				if errA != nil || errB != nil {
-					if errA == nil {
-						diffs = append(diffs, fmt.Sprintf("%s: does not parse after formatting: %v", s.path, errB))
-					}
-					continue
-				}
-				for _, sym := range a.Symbols {
-					total++
-					g, ok, _ := b.Lookup(sym.Name)
-					if !ok {
-						diffs = append(diffs, fmt.Sprintf("%s@%s: gone after formatting", s.path, sym.Name))
-						continue
-					}
-					if lang.HashTokens(a.Tokens, sym.Start, sym.End) == lang.HashTokens(b.Tokens, g.Start, g.End) {
-						same++
-						continue
-					}
-					diffs = append(diffs, fmt.Sprintf("%s@%s: %s", s.path, sym.Name, firstTokenDiff(a.Tokens, sym.Start, sym.End, b.Tokens, g.Start, g.End)))
+				if err := st.Add(Extract, s.path, f.name, s.src, after); err != nil {
+					t.Logf("  %v", err)
 				}
 			}
-			t.Logf("%s, %s: %d files (%d changed by it), token hash kept for %d/%d symbols (%.2f%%)",
-				set.name, f.name, len(set.files), changed, same, total, langtest.Percent(same, total))
-			for _, d := range diffs[:min(len(diffs), 20)] {
-				t.Logf("  %s", d)
-			}
+			st.Log(t, set.name+", "+f.name)
+			same, total := st.Kept, st.Symbols+len(st.Vanished)
 			switch {
-			case changed == 0:
+			case st.FilesChanged == 0:
 				t.Errorf("%s changed no %s file: the comparison is empty", f.name, set.name)
 			case set.name == "golden" && same != total:
 				t.Errorf("%s changed the token hash of %d golden symbols", f.name, total-same)
@@ -124,24 +99,4 @@ func TestFormatters(t *testing.T) {
 			}
 		}
 	}
-}
-
-// firstTokenDiff describes where two symbols' token texts first differ.
-func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) string {
-	texts := func(toks []lang.Token, s, e int) []string {
-		var out []string
-		for _, t := range toks {
-			if t.Line >= s && t.Line <= e {
-				out = append(out, t.Text)
-			}
-		}
-		return out
-	}
-	x, y := texts(a, as, ae), texts(b, bs, be)
-	i := 0
-	for i < len(x) && i < len(y) && x[i] == y[i] {
-		i++
-	}
-	ctx := func(s []string) []string { return s[max(0, i-3):min(len(s), i+3)] }
-	return fmt.Sprintf("token %d: %q vs %q", i, ctx(x), ctx(y))
 }

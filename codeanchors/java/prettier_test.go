@@ -3,13 +3,11 @@ package java
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -66,14 +64,15 @@ func TestPrettier(t *testing.T) {
 			if stderr.Len() > 0 {
 				t.Logf("prettier could not format:\n%s", stderr.Bytes())
 			}
-			same, total, files, diffs := compareFormatted(t, dir, out)
-			t.Logf("%s, prettier-plugin-java %s style: %d files, token hash kept for %d/%d symbols (%.2f%%)",
-				filepath.Base(dir), style, files, same, total, langtest.Percent(same, total))
-			for _, d := range diffs[:min(len(diffs), 30)] {
-				t.Logf("  %s", d)
+			var st langtest.Stability
+			errs := st.AddDir(t, Extract, dir, out, style)
+			for _, err := range errs {
+				t.Logf("  %v", err)
 			}
+			st.Log(t, fmt.Sprintf("%s, prettier-plugin-java %s style", filepath.Base(dir), style))
+			same, total := st.Kept, st.Symbols+len(st.Vanished)
 			switch {
-			case files == 0:
+			case st.Files == len(errs): // none compared
 				t.Errorf("%s: prettier formatted no file", dir)
 			case dir == golden && same != total:
 				t.Errorf("prettier %s style changed the token hash of %d golden symbols", style, total-same)
@@ -82,72 +81,4 @@ func TestPrettier(t *testing.T) {
 			}
 		}
 	}
-}
-
-// compareFormatted compares the token hash of every symbol of each file
-// below out with the same symbol in the file of the same path below dir.
-func compareFormatted(t *testing.T, dir, out string) (same, total, files int, diffs []string) {
-	t.Helper()
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(out, p)
-		before, err := os.ReadFile(filepath.Join(dir, rel))
-		if err != nil {
-			return err
-		}
-		after, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
-		a, errA := Extract(name, before)
-		b, errB := Extract(name, after)
-		if errA != nil || errB != nil {
-			diffs = append(diffs, fmt.Sprintf("%s: errors %v / %v", name, errA, errB))
-			return nil
-		}
-		files++
-		for _, s := range a.Symbols {
-			g, ok, _ := b.Lookup(s.Name)
-			if !ok {
-				diffs = append(diffs, fmt.Sprintf("%s@%s: gone after formatting", name, s.Name))
-				total++
-				continue
-			}
-			total++
-			ha, hb := lang.HashTokens(a.Tokens, s.Start, s.End), lang.HashTokens(b.Tokens, g.Start, g.End)
-			if ha == hb {
-				same++
-				continue
-			}
-			diffs = append(diffs, fmt.Sprintf("%s@%s: %s", name, s.Name, firstTokenDiff(a.Tokens, s.Start, s.End, b.Tokens, g.Start, g.End)))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return same, total, files, diffs
-}
-
-// firstTokenDiff describes where two symbols' token texts first differ.
-func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) string {
-	texts := func(toks []lang.Token, s, e int) []string {
-		var out []string
-		for _, t := range toks {
-			if t.Line >= s && t.Line <= e {
-				out = append(out, t.Text)
-			}
-		}
-		return out
-	}
-	x, y := texts(a, as, ae), texts(b, bs, be)
-	i := 0
-	for i < len(x) && i < len(y) && x[i] == y[i] {
-		i++
-	}
-	ctx := func(s []string) []string { return s[max(0, i-3):min(len(s), i+3)] }
-	return fmt.Sprintf("token %d: %q vs %q", i, ctx(x), ctx(y))
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -165,74 +164,13 @@ func TestJSPrettier(t *testing.T) {
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("node prettier.js: %v\n%s", err, stderr.Bytes())
 			}
-			var same, total, files int
-			var diffs []string
-			err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return err
-				}
-				rel, _ := filepath.Rel(out, p)
-				before, err := os.ReadFile(filepath.Join(dir, rel))
-				if err != nil {
-					return err
-				}
-				after, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				name := filepath.ToSlash(rel)
-				a, errA := Extract(name, before)
-				b, errB := Extract(name, after)
-				if errA != nil || errB != nil {
-					return nil
-				}
-				files++
-				for _, s := range a.Symbols {
-					g, ok, _ := b.Lookup(s.Name)
-					if !ok {
-						continue
-					}
-					total++
-					ha, hb := lang.HashTokens(a.Tokens, s.Start, s.End), lang.HashTokens(b.Tokens, g.Start, g.End)
-					if ha == hb {
-						same++
-						continue
-					}
-					diffs = append(diffs, fmt.Sprintf("%s@%s: %s", name, s.Name, firstTokenDiff(a.Tokens, s.Start, s.End, b.Tokens, g.Start, g.End)))
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s, prettier %s style: %d files, token hash kept for %d/%d symbols (%.2f%%)",
-				dir, style, files, same, total, 100*float64(same)/float64(max(total, 1)))
-			for _, d := range diffs[:min(len(diffs), 30)] {
-				t.Logf("  %s", d)
-			}
+			var st langtest.Stability
+			st.AddDir(t, Extract, dir, out, style) // a file Extract refuses is not compared
+			st.Log(t, fmt.Sprintf("%s, prettier %s style", dir, style))
+			same, total := st.Kept, st.Symbols
 			if dir == corpus && same != total {
 				t.Errorf("prettier %s style changed the token hash of %d corpus symbols", style, total-same)
 			}
 		}
 	}
-}
-
-// firstTokenDiff describes where two symbols' token texts first differ.
-func firstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) string {
-	texts := func(toks []lang.Token, s, e int) []string {
-		var out []string
-		for _, t := range toks {
-			if t.Line >= s && t.Line <= e {
-				out = append(out, t.Text)
-			}
-		}
-		return out
-	}
-	x, y := texts(a, as, ae), texts(b, bs, be)
-	i := 0
-	for i < len(x) && i < len(y) && x[i] == y[i] {
-		i++
-	}
-	ctx := func(s []string) []string { return s[max(0, i-3):min(len(s), i+3)] }
-	return fmt.Sprintf("token %d: %q vs %q", i, ctx(x), ctx(y))
 }

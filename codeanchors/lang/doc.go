@@ -81,11 +81,14 @@ codeanchors/javascript.
     - conformance against the language's own parser or compiler over a
     real corpus (installed by test.sh: a Debian package in its tools
     list, or npm packages the test installs into the user cache with
-    langtest.NPM or langtest.NPMPackage): convert the reference's output to
+    langtest.NPM or langtest.NPMPackage; langtest.RunReference runs it on
+    the files' paths and decodes its JSON lines, langtest.RefResult the
+    [name, kind, start, end] form): convert the reference's output to
     langtest.RefFile per file, feed a langtest.Agreement with Add, and
     call Report with langtest.Golden for the cases, langtest.Corpus
     (99.5% names, 99% each range end, 1,000 symbols) for real code;
-    - a formatter test: formatting a corpus keeps every token hash;
+    - a formatter test: formatting a corpus keeps every token hash
+    (langtest.Stability counts symbols kept, reformatted and lost);
     - BenchmarkExtractNAME with langtest.BenchExtract;
     - drift in an external test (package NAME_test): an
     enginetest.Drift table (moved, reformatted, changed, vanished and the

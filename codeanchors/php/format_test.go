@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -52,8 +51,7 @@ func TestPrettierStability(t *testing.T) {
 		}
 	}
 	slices.Sort(files)
-	var symbols, reformatted, stable int
-	var changed []string
+	var st langtest.Stability
 	for si, style := range prettierStyles {
 		dir := t.TempDir()
 		for i, p := range files {
@@ -78,42 +76,19 @@ func TestPrettierStability(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, errA := Extract(p, src)
-			b, errB := Extract(p, out)
-			if errA != nil || errB != nil {
-				t.Errorf("%s: %v / formatted: %v", p, errA, errB)
-				continue
-			}
-			for _, s := range a.Symbols {
-				g, ok, _ := b.Lookup(s.Name)
-				if !ok {
-					t.Errorf("style %d: %s: %s vanished after formatting", si, p, s.Name)
-					continue
-				}
-				symbols++
-				if lang.HashLines(lang.Lines(src), s.Start, s.End) != lang.HashLines(lang.Lines(out), g.Start, g.End) {
-					reformatted++
-				}
-				if lang.HashTokens(a.Tokens, s.Start, s.End) == lang.HashTokens(b.Tokens, g.Start, g.End) {
-					stable++
-				} else {
-					changed = append(changed, fmt.Sprintf("style %d: %s: %s", si, p, s.Name))
-				}
+			if err := st.Add(Extract, p, fmt.Sprintf("style %d", si), src, out); err != nil {
+				t.Errorf("%s: %v", p, err)
 			}
 		}
 	}
-	t.Logf("%d files x %d styles: %d symbols, text changed for %d, token hash kept by %d", len(files), len(prettierStyles), symbols, reformatted, stable)
-	for i, c := range changed {
-		if i == 20 {
-			t.Logf("... %d more", len(changed)-20)
-			break
-		}
-		t.Log(c)
+	st.Log(t, fmt.Sprintf("prettier plugin-php over %d files x %d styles", len(files), len(prettierStyles)))
+	for _, v := range st.Vanished {
+		t.Errorf("%s vanished after formatting", v)
 	}
-	if symbols < 1000 || reformatted < symbols/2 {
-		t.Errorf("the formatter changed the text of only %d of %d symbols: the test measures nothing", reformatted, symbols)
+	if st.Symbols < 1000 || st.Reformatted < st.Symbols/2 {
+		t.Errorf("the formatter changed the text of only %d of %d symbols: the test measures nothing", st.Reformatted, st.Symbols)
 	}
-	if float64(stable) < 0.995*float64(symbols) {
-		t.Errorf("%d of %d symbols changed their token hash under prettier (more than 0.5%%)", len(changed), symbols)
+	if float64(st.Kept) < 0.995*float64(st.Symbols) {
+		t.Errorf("%d of %d symbols changed their token hash under prettier (more than 0.5%%)", len(st.Changed), st.Symbols)
 	}
 }

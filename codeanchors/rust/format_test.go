@@ -2,6 +2,7 @@ package rust
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -51,8 +52,7 @@ func TestRustfmtStability(t *testing.T) {
 		}
 	}
 	slices.Sort(files)
-	var symbols, reformatted, stable int
-	var changed []string
+	var st langtest.Stability
 	for _, style := range rustfmtStyles {
 		for _, p := range files {
 			src, err := os.ReadFile(p)
@@ -70,46 +70,13 @@ func TestRustfmtStability(t *testing.T) {
 				continue
 			}
 			rel, _ := filepath.Rel(rustSrc, p)
-			before, err1 := Extract(rel, src)
-			after, err2 := Extract(rel, out)
-			if err1 != nil || err2 != nil {
-				t.Fatalf("%s: %v / after rustfmt: %v", rel, err1, err2)
-			}
-			lb, la := lang.Lines(src), lang.Lines(out)
-			for _, s := range before.Symbols {
-				a, ok, _ := after.Lookup(s.Name)
-				if !ok {
-					t.Errorf("%s (%s): %s vanished after rustfmt", rel, style, s.Name)
-					continue
-				}
-				symbols++
-				if lang.HashLines(lb, s.Start, s.End) == lang.HashLines(la, a.Start, a.End) {
-					continue
-				}
-				reformatted++
-				if lang.HashTokens(before.Tokens, s.Start, s.End) == lang.HashTokens(after.Tokens, a.Start, a.End) {
-					stable++
-				} else {
-					changed = append(changed, rel+"@"+s.Name+" ("+style+")")
-				}
+			if err := st.Add(Extract, rel, style, src, out); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
-	t.Logf("rustfmt over %d files in %d styles: %d symbols, %d reformatted, %d of them keep their token hash (%.2f%%)",
-		len(files), len(rustfmtStyles), symbols, reformatted, stable, langtest.Percent(stable, reformatted))
-	for i, c := range changed {
-		if i == 20 {
-			t.Logf("... and %d more", len(changed)-i)
-			break
-		}
-		t.Logf("token hash changed: %s", c)
-	}
-	if reformatted < 200 {
-		t.Errorf("only %d symbols reformatted; the measure needs more", reformatted)
-	}
-	if p := langtest.Percent(stable, reformatted); p < 99 {
-		t.Errorf("%.2f%% of reformatted symbols keep their token hash, want at least 99%%", p)
-	}
+	st.Log(t, fmt.Sprintf("rustfmt over %d files x %d styles (the runs rustfmt finished)", len(files), len(rustfmtStyles)))
+	st.RequireReformatted(t, 200, 99)
 }
 
 // TestTokenHashSemanticEdits checks that edits rustfmt never makes change
