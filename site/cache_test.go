@@ -334,6 +334,7 @@ func TestCacheEdits(t *testing.T) {
 		setup   func(t *testing.T, dir string) // applied before the first build
 	}{
 		{name: "page", edit: edit("content/guides/checkout.md", "Then it charges the card", "Then it charges the credit card")},
+		{name: "page heading", edit: edit("content/guides/checkout.md", "## Details", "## The details")},
 		{name: "page text", edit: edit("content/notes/raw.md", "Inline raw HTML stays text", "Inline raw HTML stays plain text")},
 		{name: "page fence", edit: edit("content/guides/checkout.md", "# Checkout\n", "# Checkout\n\n```go\nfunc f() {}\n```\n")},
 		{name: "requirement", edit: edit("content/requirements/REQ-1.md", "counts every item", "counts each item")},
@@ -445,6 +446,12 @@ func TestCachePagesKept(t *testing.T) {
 	must(t, os.WriteFile(page, append(data, "\nOne more sentence.\n"...), 0o644))
 	if s := build(); s.Kept != keyed-1 {
 		t.Errorf("after a text edit of one page: %d pages kept, want %d (all that can be but the edited one)", s.Kept, keyed-1)
+	}
+	data, err = os.ReadFile(page)
+	must(t, err)
+	must(t, os.WriteFile(page, bytes.Replace(data, []byte("## Details"), []byte("## The details"), 1), 0o644))
+	if s := build(); s.Kept != keyed-1 {
+		t.Errorf("after a heading edit of one page: %d pages kept, want %d", s.Kept, keyed-1)
 	}
 	// A kept page's file changed by hand in the output is rendered again.
 	decision := filepath.Join(out, "decisions", "DEC-1", "index.html")

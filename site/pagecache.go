@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
 )
@@ -14,7 +15,7 @@ import (
 //
 // Every node page except a requirement document's reads the text of at
 // most its own document: other documents reach it through the graph
-// (titles, states, edges), their outline (headings, claims, links) and the
+// (titles, states, edges), their outline (frontmatter, claims, links) and the
 // drift list, all in the shared part. Pages that show other documents' text
 // (the home page, the document pages, the indexes and the search page)
 // are rendered every time; there are a few of them.
@@ -60,7 +61,9 @@ func pageKey(shared []byte, pg page) []byte {
 	return cacheKey(parts...)
 }
 
-// outline encodes every document of the model without its body, and
+// outline encodes every document of the model without its body (nor what
+// only the body's own page shows: its headings' ids, its claims' offsets
+// in it), and
 // returns the files those documents were read from: a file that holds a
 // document is, but for its body, all in its outline.
 func outline(m *claims.Model) ([]byte, map[string]bool, error) {
@@ -69,7 +72,16 @@ func outline(m *claims.Model) ([]byte, map[string]bool, error) {
 		if d.BodyLine > 0 {
 			files[d.File] = true
 		}
-		d.Body = nil
+		// Another page's link to a heading is checked against the
+		// headings when the content is parsed (a missing one fails the
+		// build), but rendered as written: headings show only on their
+		// own page, and a page's headings edit keeps the others.
+		d.Body, d.Headings = nil, nil
+		// Claims' byte offsets in the body serve the body's rendering.
+		d.Claims = slices.Clone(d.Claims)
+		for i := range d.Claims {
+			d.Claims[i].Start, d.Claims[i].End = 0, 0
+		}
 		return d
 	}
 	var o struct {
