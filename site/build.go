@@ -263,6 +263,19 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	if b.kept != nil && sink != nil {
 		shared = b.pagesKey(graphJSON, driftJSON)
 	}
+	put := func(name string, data []byte) error {
+		if sink != nil {
+			return sink(name, data)
+		}
+		s.Files[name] = data
+		return nil
+	}
+	// The artifacts go first: written out, their bytes (the whole graph
+	// among them) are not held while the pages render.
+	if err := b.addStatic(put, graphJSON, driftJSON); err != nil {
+		return nil, err
+	}
+	graphJSON, driftJSON = nil, nil
 	var out [][2][]byte
 	if sink == nil {
 		out = make([][2][]byte, len(pages))
@@ -307,16 +320,6 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	for i := range out {
 		s.Files[prefixes[i]+"index.html"] = out[i][0]
 		s.Files[prefixes[i]+"index.json"] = out[i][1]
-	}
-	put := func(name string, data []byte) error {
-		if sink != nil {
-			return sink(name, data)
-		}
-		s.Files[name] = data
-		return nil
-	}
-	if err := b.addStatic(put, graphJSON, driftJSON); err != nil {
-		return nil, err
 	}
 	return s, nil
 }
