@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -66,7 +67,7 @@ func compareGo(src string) (fallback bool, err error) {
 func goCorpus(t *testing.T, budget int) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	goroot := filepath.Join(runtime.GOROOT(), "src")
+	goroot := goSrc(t)
 	var paths []string
 	err := filepath.WalkDir(goroot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -131,6 +132,16 @@ func goCorpus(t *testing.T, budget int) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// goSrc returns $(go env GOROOT)/src, Go's own sources.
+func goSrc(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
 func fnvOf(s string) uint32 {
@@ -251,7 +262,7 @@ func FuzzGoLexer(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	dir := filepath.Join(runtime.GOROOT(), "src", "go", "printer", "testdata")
+	dir := filepath.Join(goSrc(f), "go", "printer", "testdata")
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 4<<10 {
