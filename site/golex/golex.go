@@ -44,14 +44,17 @@ func Tokens(src string) ([]chroma.Token, bool) {
 	}
 	src = ensureLF(src)
 	scratch := pool.Get().(*[]chroma.Token)
-	defer pool.Put(scratch)
 	l := lexer{src: src, last: -1, out: (*scratch)[:0]}
-	if !l.root() {
-		return nil, false
+	ok := l.root()
+	var out []chroma.Token
+	if ok {
+		l.flush()
+		out = slices.Clone(l.out)
 	}
-	l.flush()
+	clear(l.out) // the pooled slice keeps no text alive
 	*scratch = l.out[:0]
-	return slices.Clone(l.out), true
+	pool.Put(scratch)
+	return out, ok
 }
 
 // pool holds token slices to lex into; the result is a copy of its size.
