@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Swap is a site being written: files go into Dir, a new folder beside the
@@ -93,7 +95,7 @@ func (w *Swap) Commit() error {
 		if swapHook != nil {
 			swapHook("exchanged")
 		}
-		os.RemoveAll(w.dir) // the old site now
+		removeTree(w.dir) // the old site now
 		return nil
 	}
 	if !errors.Is(err, errNoExchange) {
@@ -114,8 +116,44 @@ func (w *Swap) Commit() error {
 		w.Abort()
 		return fmt.Errorf("write site: %w", err)
 	}
-	os.RemoveAll(old)
+	removeTree(old)
 	return nil
+}
+
+// removeTree removes the folder dir and everything in it, the folders two
+// levels down on GOMAXPROCS goroutines: an old site is tens of thousands of
+// files, each unlinked by the kernel on its own: on one goroutine that was
+// a seventh of a one-page rebuild's CPU time at 11,000 pages, all of it at
+// the end, on one core.
+func removeTree(dir string) {
+	var subs []string
+	top, _ := os.ReadDir(dir)
+	for _, e := range top {
+		if !e.IsDir() {
+			continue
+		}
+		es, _ := os.ReadDir(filepath.Join(dir, e.Name()))
+		for _, e2 := range es {
+			if e2.IsDir() {
+				subs = append(subs, filepath.Join(dir, e.Name(), e2.Name()))
+			}
+		}
+	}
+	next := make(chan string)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(subs)) {
+		wg.Go(func() {
+			for sub := range next {
+				os.RemoveAll(sub)
+			}
+		})
+	}
+	for _, sub := range subs {
+		next <- sub
+	}
+	close(next)
+	wg.Wait()
+	os.RemoveAll(dir)
 }
 
 // recover repairs and removes what killed runs left beside the output:
