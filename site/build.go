@@ -168,7 +168,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
 		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache), targets: map[string]*codeanchors.TargetStatus{},
-		lazy: opts.lazy, kept: opts.pages,
+		lazy: opts.lazy, kept: opts.pages, captured: c,
 	}
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
@@ -178,7 +178,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	var key, digest []byte
 	if opts.Cache != nil && !opts.lazy {
-		key, digest = p.siteKey(a.Lock, baseURL, forge), p.WS.ReadDigest()
+		key, digest = p.siteKey(c, baseURL, forge), p.WS.ReadDigest()
 	}
 	var s *Site
 	if opts.reuse != nil && opts.reuse(key) {
@@ -211,6 +211,7 @@ type builder struct {
 	drift    synth.DriftJSON
 	symbols  map[string][]synth.Node // symbol and test nodes by path, in node order
 	kept     outputPages             // the last build's pages; nil renders every page
+	captured *Captured               // the capture stage's value
 
 	// What the manifest reports, known before pages render.
 	pageCount int

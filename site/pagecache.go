@@ -40,10 +40,7 @@ func (b *builder) pagesKey(graphJSON, driftJSON []byte) []byte {
 	if err != nil {
 		return nil
 	}
-	lock, err := b.a.Lock.Marshal()
-	if err != nil {
-		return nil
-	}
+	lock := judgedLock(b.captured)
 	// A document's file that is also code (a target names it) is read
 	// for its lines too: it stays in.
 	reads := b.p.WS.readDigest(func(p string) bool { return files[p] && b.a.Sources[p] == nil })
