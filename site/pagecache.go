@@ -14,11 +14,12 @@ import (
 // ([builder.pagesKey]), and the page's own Markdown body.
 //
 // Every node page except a requirement document's reads the text of at
-// most its own document: other documents reach it through the graph
-// (titles, states, edges), their outline (frontmatter, claims, links) and the
-// drift list, all in the shared part. Pages that show other documents' text
-// (the home page, the document pages, the indexes and the search page)
-// are rendered every time; there are a few of them.
+// most its own document, and the requirement matrix, the lists and the
+// drift page read none: other documents reach them through the graph
+// (titles, states, edges), their outline (frontmatter, claims, links) and
+// the drift list, all in the shared part. Pages that show other documents'
+// text (the home page, the document pages and the search page with its
+// index) are rendered every time; there are a few of them.
 
 // outputPages is where a build keeps its pages from the last build's.
 type outputPages interface {

@@ -110,15 +110,24 @@ func (b *builder) pages() []page {
 	add := func(dir, tmpl string, data func(b *builder, root string) (*pageData, any, error)) {
 		out = append(out, page{dir: dir, tmpl: tmpl, data: data})
 	}
-	add("", "home", (*builder).home)
+	// keyed marks the page just added as kept while its key holds: it
+	// shows no document's text (see outputPages).
+	keyed := func() { out[len(out)-1].keyed = true }
+	add("", "home", (*builder).home) // shows the wiki's index page's text
 	add(requirementsDir, "matrix", matrix(""))
+	keyed()
 	for _, f := range matrixFilters {
 		add(filterDir(f.slug), "matrix", matrix(f.slug))
+		keyed()
 	}
 	add(decisionsDir, "list", listOf(synth.TypeDecision, "Decisions"))
+	keyed()
 	add(pagesDir, "list", listOf(synth.TypePage, "Pages"))
+	keyed()
 	add(codeDir, "list", listOf(synth.TypeFile, "Code"))
+	keyed()
 	add(driftDir, "drift", (*builder).driftPage)
+	keyed()
 	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
 		return &pageData{Title: "Search", Heading: "Search"}, synth.NewSearch(b.graph, b.p.Model, b.relURL), nil
 	})

@@ -1,7 +1,6 @@
 package kotlin_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -162,6 +161,6 @@ func TestReformattedCorpusKeepsTokenHashes(t *testing.T) {
 		t.Errorf("only %d symbols: the corpus is missing", symbols)
 	}
 	if kept != symbols {
-		t.Error(fmt.Sprintf("%d symbols changed", symbols-kept))
+		t.Errorf("%d symbols changed", symbols-kept)
 	}
 }

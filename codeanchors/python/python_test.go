@@ -33,9 +33,6 @@ var suite = langtest.Suite{
 	Check: pyCheckFile,
 }
 
-// readPyCases reads the golden cases.
-func readPyCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
-
 // TestExtractPythonGolden compares every case with its golden sections
 // (-update rewrites them, refused when CI is set), with CRLF line endings,
 // and checks that hashes depend on a symbol's own text only.
