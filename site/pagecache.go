@@ -1,7 +1,9 @@
 package site
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -59,11 +61,12 @@ func pageKey(shared []byte, pg page) []byte {
 	return cacheKey(parts...)
 }
 
-// outline encodes every document of the model without its body (nor what
+// outline hashes every document of the model without its body (nor what
 // only the body's own page shows: its headings' ids, its claims' offsets
-// in it), and
-// returns the files those documents were read from: a file that holds a
-// document is, but for its body, all in its outline.
+// in it), and returns the files those documents were read from: a file
+// that holds a document is, but for its body, all in its outline. Each
+// document is encoded on its own into the hash, so no encoding of the
+// whole model is ever held (tens of megabytes at 11,000 pages).
 func outline(m *claims.Model) ([]byte, map[string]bool, error) {
 	files := map[string]bool{}
 	strip := func(d claims.Doc) claims.Doc {
@@ -82,32 +85,34 @@ func outline(m *claims.Model) ([]byte, map[string]bool, error) {
 		}
 		return d
 	}
-	var o struct {
-		Requirements []claims.Requirement
-		Decisions    []claims.Decision
-		Pages        []claims.Page
-		Documents    []claims.Document
+	h := sha256.New()
+	enc := json.NewEncoder(h) // one value a line
+	var err error
+	add := func(kind string, v any) {
+		if err == nil {
+			fmt.Fprintf(h, "%s ", kind)
+			err = enc.Encode(v)
+		}
 	}
 	for _, r := range m.Requirements {
 		c := *r
 		c.Doc = strip(c.Doc)
-		o.Requirements = append(o.Requirements, c)
+		add("requirement", c)
 	}
 	for _, d := range m.Decisions {
 		c := *d
 		c.Doc = strip(c.Doc)
-		o.Decisions = append(o.Decisions, c)
+		add("decision", c)
 	}
 	for _, p := range m.Pages {
 		c := *p
 		c.Doc = strip(c.Doc)
-		o.Pages = append(o.Pages, c)
+		add("page", c)
 	}
 	for _, d := range m.Documents {
 		c := *d
 		c.Doc = strip(c.Doc)
-		o.Documents = append(o.Documents, c)
+		add("document", c)
 	}
-	data, err := json.Marshal(o)
-	return data, files, err
+	return h.Sum(nil), files, err
 }
