@@ -298,7 +298,7 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		}
 		// The sink keeps nothing: the buffers serve the next page.
 		bufs := renderPool.Get().(*renderBuffers)
-		defer renderPool.Put(bufs)
+		defer bufs.release()
 		html, js, err := b.render(pages[i], bufs)
 		if err != nil {
 			return err
@@ -340,6 +340,20 @@ func newRenderBuffers() *renderBuffers {
 // renderPool keeps render buffers from page to page: pages run to hundreds
 // of kilobytes, and growing a new buffer for each was a tenth of a build.
 var renderPool = sync.Pool{New: func() any { return newRenderBuffers() }}
+
+// maxPooledBuffer is the largest buffer kept for the next page. The few
+// pages that list every node (the requirement matrix, megabytes at 11,000
+// pages) would otherwise leave every pooled buffer that large for the rest
+// of the build: 34 MB more live heap, twice that in peak memory.
+const maxPooledBuffer = 1 << 20
+
+// release returns the buffers to renderPool, unless a large page grew them.
+func (r *renderBuffers) release() {
+	if r.html.Cap() > maxPooledBuffer || r.twin.Cap() > maxPooledBuffer {
+		return // the encoder's own buffer grew as large as twin
+	}
+	renderPool.Put(r)
+}
 
 // render executes a page's template and encodes its JSON twin into bufs,
 // and returns their bytes, valid until bufs is used again.
