@@ -166,19 +166,16 @@ func buildWith(t *testing.T, dir string, cache *Cache) map[string][]byte {
 // buildOut builds dir frozen into out with cache and returns out's files.
 func buildOut(t *testing.T, dir, out string, cache *Cache) map[string][]byte {
 	t.Helper()
-	p, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	o, err := p.Output(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.BuildInto(o, BuildOptions{Frozen: true, Cache: cache}, io.Discard, nil); err != nil {
-		t.Fatal(err)
-	}
+	buildCached(t, dir, out, cache)
 	return readTree(t, out)
+}
+
+// buildCached builds dir frozen into out with cache.
+func buildCached(t *testing.T, dir, out string, cache *Cache) *Site {
+	t.Helper()
+	s, err := buildAndWriteCache(dir, out, cache)
+	must(t, err)
+	return s
 }
 
 // readTree reads every file under dir by slash path.
@@ -246,17 +243,7 @@ func TestCacheOutputReuse(t *testing.T) {
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
-	build := func() *Site {
-		t.Helper()
-		p, err := Load(dir)
-		must(t, err)
-		defer p.Close()
-		o, err := p.Output(out)
-		must(t, err)
-		s, err := p.BuildInto(o, BuildOptions{Frozen: true, Cache: cache}, io.Discard, nil)
-		must(t, err)
-		return s
-	}
+	build := func() *Site { t.Helper(); return buildCached(t, dir, out, cache) }
 	if s := build(); s.Reused || s.Linked != 0 {
 		t.Fatalf("first build: reused %v, linked %d", s.Reused, s.Linked)
 	}
@@ -410,17 +397,7 @@ func TestCachePagesKept(t *testing.T) {
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
-	build := func() *Site {
-		t.Helper()
-		p, err := Load(dir)
-		must(t, err)
-		defer p.Close()
-		o, err := p.Output(out)
-		must(t, err)
-		s, err := p.BuildInto(o, BuildOptions{Frozen: true, Cache: cache}, io.Discard, nil)
-		must(t, err)
-		return s
-	}
+	build := func() *Site { t.Helper(); return buildCached(t, dir, out, cache) }
 	first := build()
 	if first.Kept != 0 {
 		t.Fatalf("first build kept %d pages", first.Kept)
@@ -490,7 +467,7 @@ func TestCacheConcurrentBuilds(t *testing.T) {
 		wg.Go(func() {
 			c, err := OpenCache(cacheDir)
 			if err == nil {
-				err = buildAndWriteCache(dir, out, c)
+				_, err = buildAndWriteCache(dir, out, c)
 			}
 			errs[i] = err
 		})
@@ -521,19 +498,18 @@ func mustCache(t *testing.T, dir string) *Cache {
 	return c
 }
 
-// buildAndWriteCache is buildAndWrite with a cache.
-func buildAndWriteCache(dir, out string, c *Cache) error {
+// buildAndWriteCache is buildAndWrite with a cache, and the site built.
+func buildAndWriteCache(dir, out string, c *Cache) (*Site, error) {
 	p, err := Load(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer p.Close()
 	o, err := p.Output(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = p.BuildInto(o, BuildOptions{Frozen: true, Cache: c}, io.Discard, nil)
-	return err
+	return p.BuildInto(o, BuildOptions{Frozen: true, Cache: c}, io.Discard, nil)
 }
 
 // TestCacheEnv checks where the cache lives: TRACEWIKI_CACHE, "off", and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/tracewiki/tracewiki/claims"
 )
@@ -56,7 +57,7 @@ func (b *builder) pagesKey(graphJSON, driftJSON []byte) []byte {
 func pageKey(shared []byte, pg page) []byte {
 	parts := [][]byte{[]byte("page"), shared, []byte(pg.dir), []byte(pg.tmpl)}
 	if d := pg.doc; d != nil {
-		parts = append(parts, []byte(d.File), []byte{byte(d.BodyLine >> 24), byte(d.BodyLine >> 16), byte(d.BodyLine >> 8), byte(d.BodyLine)}, d.Body)
+		parts = append(parts, []byte(d.File), strconv.AppendInt(nil, int64(d.BodyLine), 10), d.Body)
 	}
 	return cacheKey(parts...)
 }

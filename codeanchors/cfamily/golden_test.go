@@ -16,41 +16,9 @@ func readCases(tb testing.TB) []langtest.Case {
 	return langtest.ReadCases(tb, "extract", func(name string) bool { return isSource(name) }, "a C or C++ source")
 }
 
-// sections renders what Extract gives for a case.
-func sections(f *lang.File, err error) []txtar.File {
-	if err != nil {
-		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
-	}
-	var syms, imps, calls bytes.Buffer
-	for _, s := range f.Symbols {
-		fmt.Fprintf(&syms, "%s %s %d-%d\n", s.Name, s.Kind, s.Start, s.End)
-	}
-	for _, n := range f.Ambiguous {
-		fmt.Fprintf(&syms, "ambiguous %s\n", n)
-	}
-	for i, p := range f.Imports {
-		if f.ImportNames[i] != "" {
-			fmt.Fprintf(&imps, "%s as %s\n", p, f.ImportNames[i])
-		} else {
-			fmt.Fprintf(&imps, "%s\n", p)
-		}
-	}
-	for _, c := range f.Calls {
-		q := c.Name
-		if c.Qual != "" {
-			q = c.Qual + " " + c.Name
-		}
-		fmt.Fprintf(&calls, "%d %s -> %s\n", c.Line, c.From, q)
-	}
-	out := []txtar.File{{Name: "symbols", Data: syms.Bytes()}}
-	if imps.Len() > 0 {
-		out = append(out, txtar.File{Name: "imports", Data: imps.Bytes()})
-	}
-	if calls.Len() > 0 {
-		out = append(out, txtar.File{Name: "calls", Data: calls.Bytes()})
-	}
-	return out
-}
+// sections renders what Extract gives for a case: langtest's golden
+// sections, a call's qualifier and name apart ("QUAL NAME").
+func sections(f *lang.File, err error) []txtar.File { return langtest.QualSections(f, err, " ") }
 
 // TestGolden extracts every case and compares with its sections; -update
 // rewrites them (refused when CI is set: goldens are reviewed by people).

@@ -509,23 +509,8 @@ func (l *lexer) number(p int) (int, chroma.TokenType, bool) {
 		}
 	}
 	if j > p {
-		// \d+[Ee][-+]\d+i
-		if isExp(l.at(j)) && isSign(l.at(j+1)) {
-			if m := l.digits(j + 2); m > j+2 && l.at(m) == 'i' {
-				return m + 1, chroma.LiteralNumber, true
-			}
-		}
-		// \d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)
-		if l.at(j) == '.' {
-			if k := l.digits(j + 1); k > j+1 {
-				if e, ok := l.exponent(k); ok {
-					return e, chroma.LiteralNumberFloat, true
-				}
-			}
-			return l.digits(j + 1), chroma.LiteralNumberFloat, true
-		}
-		if e, ok := l.exponent(j); ok {
-			return e, chroma.LiteralNumberFloat, true
+		if e, t, ok := l.afterDigits(j); ok {
+			return e, t, true
 		}
 	}
 	// \.\d+([eE][+\-]?\d+)?
@@ -850,6 +835,30 @@ func (l *lexer) expression(p int) (int, chroma.TokenType, bool) {
 	return p, 0, true
 }
 
+// afterDigits matches, after the digits that end at j, the rules both
+// lexers try next, in their order: \d+[Ee][-+]\d+i, then
+// \d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+) (the template lexer's with
+// a "-" before the digits).
+func (l *lexer) afterDigits(j int) (int, chroma.TokenType, bool) {
+	if isExp(l.at(j)) && isSign(l.at(j+1)) {
+		if m := l.digits(j + 2); m > j+2 && l.at(m) == 'i' {
+			return m + 1, chroma.LiteralNumber, true
+		}
+	}
+	if l.at(j) == '.' {
+		if k := l.digits(j + 1); k > j+1 {
+			if e, ok := l.exponent(k); ok {
+				return e, chroma.LiteralNumberFloat, true
+			}
+		}
+		return l.digits(j + 1), chroma.LiteralNumberFloat, true
+	}
+	if e, ok := l.exponent(j); ok {
+		return e, chroma.LiteralNumberFloat, true
+	}
+	return 0, 0, false
+}
+
 // templateNumber matches the template lexer's number rules at p, a "-"
 // (numbers without one are names or attributes to its earlier rules).
 func (l *lexer) templateNumber(p int) (int, chroma.TokenType, bool) {
@@ -864,23 +873,8 @@ func (l *lexer) templateNumber(p int) (int, chroma.TokenType, bool) {
 				return e, chroma.LiteralNumber, true
 			}
 		}
-		// -?\d+[Ee][-+]\d+i
-		if isExp(l.at(j)) && isSign(l.at(j+1)) {
-			if m := l.digits(j + 2); m > j+2 && l.at(m) == 'i' {
-				return m + 1, chroma.LiteralNumber, true
-			}
-		}
-		// -?\d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)
-		if l.at(j) == '.' {
-			if k := l.digits(j + 1); k > j+1 {
-				if e, ok := l.exponent(k); ok {
-					return e, chroma.LiteralNumberFloat, true
-				}
-			}
-			return l.digits(j + 1), chroma.LiteralNumberFloat, true
-		}
-		if e, ok := l.exponent(j); ok {
-			return e, chroma.LiteralNumberFloat, true
+		if e, t, ok := l.afterDigits(j); ok {
+			return e, t, true
 		}
 	}
 	// -?\.\d+([eE][+\-]?\d+)?

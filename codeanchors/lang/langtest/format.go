@@ -158,3 +158,34 @@ func FirstTokenDiff(a []lang.Token, as, ae int, b []lang.Token, bs, be int) stri
 	ctx := func(s []string) []string { return s[max(0, i-3):min(len(s), i+3)] }
 	return fmt.Sprintf("token %d: %q vs %q", i, ctx(x), ctx(y))
 }
+
+// TokenHashEdits checks a language's token hash against edits by hand:
+// the symbol's token hash in each text of same (what a formatter may
+// write) equals the one in base, and in each text of differ (changes of
+// the code) it does not. Every text is extracted as path.
+func TokenHashEdits(t *testing.T, extract func(string, []byte) (*lang.File, error), path, symbol, base string, same, differ []string) {
+	t.Helper()
+	hash := func(src string) string {
+		t.Helper()
+		f, err := extract(path, []byte(src))
+		if err != nil {
+			t.Fatalf("Extract(%q): %v", src, err)
+		}
+		s, ok, _ := f.Lookup(symbol)
+		if !ok {
+			t.Fatalf("Extract(%q): no %s", src, symbol)
+		}
+		return lang.HashTokens(f.Tokens, s.Start, s.End)
+	}
+	h := hash(base)
+	for _, s := range same {
+		if hash(s) != h {
+			t.Errorf("token hash of %q differs from %q; only formatting changed", s, base)
+		}
+	}
+	for _, s := range differ {
+		if hash(s) == h {
+			t.Errorf("token hash of %q equals that of %q; the code changed", s, base)
+		}
+	}
+}

@@ -223,7 +223,11 @@ func CheckFileCalls(t *testing.T, src []byte, f *lang.File) {
 // error, one section "error"; else "symbols" (name kind start-end, then
 // "ambiguous name"), "imports" when there are some (PATH, or PATH as NAME)
 // and "calls" when there are some (LINE FROM -> QUAL::NAME).
-func ColonSections(f *lang.File, err error) []txtar.File {
+func ColonSections(f *lang.File, err error) []txtar.File { return QualSections(f, err, "::") }
+
+// QualSections is [ColonSections] with sep between a call's qualifier and
+// name (C and C++ write "QUAL NAME").
+func QualSections(f *lang.File, err error, sep string) []txtar.File {
 	if err != nil {
 		return []txtar.File{{Name: "error", Data: []byte(err.Error() + "\n")}}
 	}
@@ -244,7 +248,7 @@ func ColonSections(f *lang.File, err error) []txtar.File {
 	for _, c := range f.Calls {
 		q := c.Name
 		if c.Qual != "" {
-			q = c.Qual + "::" + c.Name
+			q = c.Qual + sep + c.Name
 		}
 		fmt.Fprintf(&calls, "%d %s -> %s\n", c.Line, c.From, q)
 	}
