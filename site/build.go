@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -207,11 +206,12 @@ type builder struct {
 	tmpl    map[string]*template.Template
 	// findings is every judged link, computed once; the check report and
 	// drift (api/drift.json, the drift and home pages) are its views.
-	findings *synth.Findings
-	drift    synth.DriftJSON
-	symbols  map[string][]synth.Node // symbol and test nodes by path, in node order
-	kept     outputPages             // the last build's pages; nil renders every page
-	captured *Captured               // the capture stage's value
+	findings   *synth.Findings
+	drift      synth.DriftJSON
+	driftStale bool                    // some drifted link is stale, not only unknown
+	symbols    map[string][]synth.Node // symbol and test nodes by path, in node order
+	kept       outputPages             // the last build's pages; nil renders every page
+	captured   *Captured               // the capture stage's value
 
 	// What the manifest reports, known before pages render.
 	pageCount int
@@ -233,6 +233,7 @@ type page struct {
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
 	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
 	b.drift = synth.NewDrift(b.findings, b.graph, b.absURL)
+	b.driftStale = slices.ContainsFunc(b.drift.Links, func(l synth.DriftLink) bool { return l.State == string(codeanchors.Stale) })
 	pages := b.pages()
 	b.pageCount = len(pages)
 	b.artifacts = []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
@@ -328,7 +329,7 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 // renderBuffers hold a page's HTML and JSON twin while they render.
 type renderBuffers struct {
 	html, twin bytes.Buffer
-	enc        *json.Encoder // into twin
+	enc        *synth.JSONEncoder // into twin
 }
 
 func newRenderBuffers() *renderBuffers {
@@ -364,13 +365,7 @@ func (b *builder) render(pg page, bufs *renderBuffers) (html, twin []byte, err e
 		return nil, nil, err
 	}
 	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
-	data.DriftCount = len(b.drift.Links)
-	for _, l := range b.drift.Links {
-		if l.State == string(codeanchors.Stale) {
-			data.DriftStale = true
-			break
-		}
-	}
+	data.DriftCount, data.DriftStale = len(b.drift.Links), b.driftStale
 	bufs.html.Reset()
 	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
 		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)

@@ -237,15 +237,15 @@ func TestNeighborhoodCaps(t *testing.T) {
 	}
 }
 
-// BenchmarkNeighborhood queries a generated graph of 100,000 symbols in
-// 5,000 files with 2,000 requirements and about 300,000 located call edges.
-func BenchmarkNeighborhood(b *testing.B) {
-	const files, perFile, reqs = 5000, 20, 2000
+// benchGraph generates a graph of 100,000 symbols in 5,000 files with
+// 2,000 requirements and about 300,000 located call edges.
+func benchGraph(b *testing.B) *Graph {
+	const files, perFile, reqs = benchFiles, 20, 2000
 	rng := rand.New(rand.NewPCG(1, 2))
 	var fs []*codeanchors.File
 	var edges []codeanchors.Located
 	for i := range files {
-		f := &codeanchors.File{Path: fmt.Sprintf("pkg%03d/f%04d.go", i/50, i)}
+		f := &codeanchors.File{Path: benchFile(i)}
 		for j := range perFile {
 			name := fmt.Sprintf("F%02d", j)
 			f.Symbols = append(f.Symbols, codeanchors.Symbol{Name: name, Kind: codeanchors.KindFunc, Start: j*10 + 1, End: j*10 + 9})
@@ -269,13 +269,23 @@ func BenchmarkNeighborhood(b *testing.B) {
 	}
 	g := Build(Input{ProjectID: "bench", Model: m, Index: &codeanchors.Index{Files: fs, Edges: edges}})
 	b.Logf("%d nodes, %d edges", len(g.Nodes), len(g.Edges))
+	return g
+}
+
+const benchFiles = 5000
+
+// benchFile is the path of benchGraph's file i.
+func benchFile(i int) string { return fmt.Sprintf("pkg%03d/f%04d.go", i/50, i) }
+
+// BenchmarkNeighborhood queries benchGraph's graph.
+func BenchmarkNeighborhood(b *testing.B) {
+	g := benchGraph(b)
 	for _, depth := range []int{1, 3} {
 		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				f := fs[(i*7919)%files]
-				g.Neighborhood(Query{Path: f.Path, Depth: depth})
+				g.Neighborhood(Query{Path: benchFile((i * 7919) % benchFiles), Depth: depth})
 				i++
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i), "ns/query")

@@ -1,0 +1,122 @@
+package synth
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/claims"
+)
+
+// indentSamples are values whose encodings exercise every rule of indent:
+// nesting, empty objects and arrays, strings holding JSON punctuation and
+// escaped quotes, numbers and literals.
+var indentSamples = []any{
+	nil,
+	true,
+	-12.5e-7,
+	"plain",
+	`quote " backslash \ both \" and \\" end`,
+	map[string]any{},
+	[]any{},
+	[]any{[]any{}, map[string]any{}, []any{[]any{nil}}},
+	map[string]any{"a": map[string]any{"b": []any{1, "x,y:z", map[string]any{"{": "}"}}}, "": []int{}},
+	struct {
+		Nodes []Node `json:"nodes"`
+		Edges []Edge `json:"edges"`
+	}{Nodes: []Node{{ID: claims.FileNode(`a "T".go`), Type: "symbol", Why: "[a] {b}"}}, Edges: []Edge{{Src: claims.RunNode(`r\\"`), Dst: claims.RequirementNode("REQ-1")}}},
+	"<tag> & \u2028 \x00 \\\\",
+}
+
+// reference encodes v as encoding/json's indenting encoder does.
+func reference(t testing.TB, v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestMarshalJSONAsEncodingJSON(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewJSONEncoder(&buf)
+	for _, v := range indentSamples {
+		want := reference(t, v)
+		got, err := MarshalJSON(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("MarshalJSON(%#v):\n%s\nwant\n%s", v, got, want)
+		}
+		buf.Reset()
+		if err := enc.Encode(v); err != nil { // one encoder, reused
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("reused encoder, %#v:\n%s\nwant\n%s", v, buf.Bytes(), want)
+		}
+	}
+}
+
+// FuzzIndent checks indent against json.Indent on every valid document,
+// compacted as encoding/json writes it.
+func FuzzIndent(f *testing.F) {
+	for _, v := range indentSamples {
+		data, err := json.Marshal(v)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"a":"\\\"","b":["\\\\",{}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, data); err != nil {
+			t.Fatal(err)
+		}
+		compact.WriteByte('\n')
+		var want bytes.Buffer
+		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := indent(nil, compact.Bytes()); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("indent(%q) = %q, want %q", compact.Bytes(), got, want.Bytes())
+		}
+		if n := indentedLen(compact.Bytes()); n != want.Len() {
+			t.Errorf("indentedLen(%q) = %d, want %d", compact.Bytes(), n, want.Len())
+		}
+	})
+}
+
+func BenchmarkMarshalJSON(b *testing.B) {
+	g := benchGraph(b)
+	data, err := MarshalJSON(g.JSON())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := MarshalJSON(g.JSON()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestIndentedLen(t *testing.T) {
+	for _, v := range indentSamples {
+		src, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := indentedLen(src), len(indent(nil, src)); got != want {
+			t.Errorf("indentedLen(%s) = %d, want %d", src, got, want)
+		}
+	}
+}
