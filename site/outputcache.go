@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -182,12 +183,7 @@ func (idx *outputIndex) intact(dir string) bool {
 	if len(idx.files) == 0 {
 		return false
 	}
-	dirs := map[string]bool{".": true}
-	for name := range idx.files {
-		for d := path.Dir(name); !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-		}
-	}
+	dirs := dirsOf(idx.files)
 	n := 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -214,29 +210,58 @@ func (idx *outputIndex) intact(dir string) bool {
 
 var errNotIntact = errors.New("output changed")
 
-// outputWriter writes a build's files into the swap folder, hard-linking
-// each file whose bytes equal those of the same file in the output folder
-// (as the index recorded it, and still unchanged there) instead of
-// writing it again: an unchanged file keeps its inode and mtime, and costs
-// one link. A page whose key is the one recorded is linked without being
-// rendered ([outputWriter.reusePage]). It records the new index.
+// dirsOf returns the folders that hold files, "." among them.
+func dirsOf(files map[string]outputFile) map[string]bool {
+	dirs := map[string]bool{".": true}
+	for name := range files {
+		for d := path.Dir(name); !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	return dirs
+}
+
+// outputWriter writes a build's files into the swap folder, except those
+// whose bytes equal those of the same file in the output folder (as the
+// index recorded it, and still unchanged there): an unchanged file keeps
+// its inode and mtime. A page whose key is the one recorded is kept
+// without being rendered ([outputWriter.reusePage]). It records the new
+// index.
+//
+// When the whole output folder is still what the index records (intact),
+// an unchanged file is only recorded: it stays where it is, and the build
+// ends with [Swap.Patch], or links the unchanged files into the swap folder
+// ([outputWriter.linkKept]) when it changed too many for a patch. When it
+// is not, an unchanged file that is still the one recorded is hard-linked
+// into the swap folder at once.
 type outputWriter struct {
 	out, dir string // the output folder and the swap folder
 	prev     *outputIndex
+	intact   func() bool // whether the output is exactly what prev records
 	mu       sync.Mutex
 	next     map[string]outputFile
+	written  []string          // the files written into the swap folder
 	pages    map[string][]byte // page prefix → key, for the new index
 	linked   int
 	dirs     sync.Map // folders of the swap folder made so far
 }
 
+// inPlace reports whether unchanged files stay in the output folder.
+func (w *outputWriter) inPlace() bool { return w.prev != nil && w.intact() }
+
 func (w *outputWriter) write(name string, data []byte) error {
+	sum := sha256.Sum256(data)
+	prev, ok := w.previous(name)
+	unchanged := ok && prev.sum == sum
+	if unchanged && w.inPlace() {
+		w.record(name, prev, true)
+		return nil
+	}
 	full, err := w.mkdir(name)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	if o, ok := w.previous(name); ok && o.sum == sum && w.link(name, o) {
+	if unchanged && w.link(name, prev) {
 		return nil
 	}
 	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -257,6 +282,62 @@ func (w *outputWriter) write(name string, data []byte) error {
 	o.sum = sum
 	w.record(name, o, false)
 	return nil
+}
+
+// linkKept hard-links every file the build kept in the output folder into
+// the swap folder, which then holds the whole site; a file that cannot be
+// linked is copied.
+func (w *outputWriter) linkKept(parallel func(n int, fn func(i int) error) error) error {
+	written := make(map[string]bool, len(w.written))
+	for _, name := range w.written {
+		written[name] = true
+	}
+	var kept []string
+	for name := range w.next {
+		if !written[name] {
+			kept = append(kept, name)
+		}
+	}
+	slices.Sort(kept) // parents' folders first
+	return parallel(len(kept), func(i int) error {
+		full, err := w.mkdir(kept[i])
+		if err != nil {
+			return err
+		}
+		old := filepath.Join(w.out, filepath.FromSlash(kept[i]))
+		if os.Link(old, full) == nil {
+			return nil
+		}
+		data, err := os.ReadFile(old)
+		if err == nil {
+			err = os.WriteFile(full, data, 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("write site: %w", err)
+		}
+		st, err := os.Lstat(full)
+		if err != nil {
+			return fmt.Errorf("write site: %w", err)
+		}
+		o := outputFileOf(st)
+		o.sum = w.next[kept[i]].sum
+		w.mu.Lock()
+		w.next[kept[i]] = o
+		w.mu.Unlock()
+		return nil
+	})
+}
+
+// deleted returns the files of the last build that this one did not make.
+func (w *outputWriter) deleted() []string {
+	var names []string
+	for name := range w.prev.files {
+		if _, ok := w.next[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // mkdir makes the folder of the output file name in the swap folder, once,
@@ -322,6 +403,13 @@ func (w *outputWriter) reusePage(prefix string, key []byte) bool {
 		}
 		olds[i] = o
 	}
+	if w.inPlace() {
+		for i, f := range pageFiles {
+			w.record(prefix+f, olds[i], true)
+		}
+		w.keyPage(prefix, key)
+		return true
+	}
 	if _, err := w.mkdir(prefix + pageFiles[0]); err != nil {
 		return false
 	}
@@ -358,10 +446,12 @@ func (w *outputWriter) record(name string, o outputFile, linked bool) {
 	w.next[name] = o
 	if linked {
 		w.linked++
+	} else {
+		w.written = append(w.written, name)
 	}
 }
 
-// forget drops a file recorded as linked.
+// forget drops a file recorded as linked (never one kept in place).
 func (w *outputWriter) forget(name string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -9,14 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 )
 
 // Swap is a site being written: files go into Dir, a new folder beside the
-// output, which [Swap.Commit] swaps in whole. Until then the output is
-// untouched; [Swap.Abort] removes the new folder.
+// output, which [Swap.Commit] swaps in whole, or [Swap.Patch] moves into
+// the output file by file. Until then the output is untouched;
+// [Swap.Abort] removes the new folder.
 //
 // The folders a swap makes beside OUT are named .OUT.new-PID-N and
 // .OUT.old-PID. A run killed halfway leaves them behind; the next
@@ -158,7 +160,8 @@ func removeTree(dir string) {
 
 // recover repairs and removes what killed runs left beside the output:
 // .OUT.old-PID is put back when OUT is missing (a kill between the renames
-// of a swap), else removed; .OUT.new-PID-N is removed. Only leftovers of
+// of a swap), else removed; .OUT.new-PID-N is removed, after undoing the
+// in-place update it holds the journal of, if any (see [patch]). Only leftovers of
 // processes that are gone are touched: a build running beside this one
 // keeps its folders.
 func (o *Output) recover(notes func(string)) error {
@@ -200,6 +203,13 @@ func (o *Output) recover(notes func(string)) error {
 		}
 	}
 	for _, full := range news {
+		undone, err := o.undoLeftPatch(full)
+		if err != nil {
+			return err
+		}
+		if undone && notes != nil {
+			notes(fmt.Sprintf("undid the update of %s that a killed build left half done in %s", o.Name, filepath.Base(full)))
+		}
 		if err := os.RemoveAll(full); err != nil {
 			return err
 		}
@@ -212,6 +222,11 @@ func (o *Output) recover(notes func(string)) error {
 // failed build never damages the previous site. notes receives what the
 // cleanup of killed runs restored.
 func (s *Site) Write(o *Output, notes func(string)) error {
+	unlock, err := o.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	w, err := o.Begin(notes)
 	if err != nil {
 		return err
@@ -230,6 +245,39 @@ func (s *Site) Write(o *Output, notes func(string)) error {
 	return w.Commit()
 }
 
+// lock waits until no other build writes the output, and returns the
+// release. It locks the output's parent folder, made first if need be.
+func (o *Output) lock() (func(), error) {
+	parent := filepath.Dir(o.Dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("write site: %w", err)
+	}
+	unlock, err := lockFolder(parent)
+	if err != nil {
+		return nil, fmt.Errorf("write site: locking %s: %w", parent, err)
+	}
+	return unlock, nil
+}
+
+// commit puts what the build wrote into the swap folder w in place: as a
+// patch when the output was intact and few files changed, else by
+// swapping in the whole folder.
+func (ow *outputWriter) commit(w *Swap, parallel func(n int, fn func(i int) error) error) error {
+	if !ow.inPlace() {
+		return w.Commit()
+	}
+	deleted := ow.deleted()
+	if len(ow.written)+len(deleted) <= maxPatch(len(ow.next)) {
+		slices.Sort(ow.written)
+		return w.Patch(ow.written, deleted, dirsOf(ow.prev.files), dirsOf(ow.next))
+	}
+	if err := ow.linkKept(parallel); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Commit()
+}
+
 // BuildInto builds the site straight into the output: each file is written
 // into the swap's new folder as soon as it is rendered ([BuildOptions.Sink]),
 // so the site is never held in memory, and the folder is swapped in only
@@ -244,6 +292,11 @@ func (s *Site) Write(o *Output, notes func(string)) error {
 // bytes did not change is hard-linked from the old folder into the new one
 // instead of written, so it keeps its inode and mtime.
 func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, restored func(string)) (*Site, error) {
+	unlock, err := o.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	w, err := o.Begin(restored)
 	if err != nil {
 		return nil, err
@@ -251,13 +304,22 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 	ow := &outputWriter{out: o.Dir, dir: w.Dir()}
 	if opts.Cache != nil {
 		ow.prev = loadOutputIndex(opts.Cache, o.Dir)
-		if ow.prev != nil && len(ow.prev.key) > 0 {
-			opts.reuse = func(key []byte) bool { return bytes.Equal(key, ow.prev.key) && ow.prev.intact(o.Dir) }
+		if ow.prev != nil {
+			// The output is walked while the sources are read and parsed.
+			intact := make(chan bool, 1)
+			go func() { intact <- ow.prev.intact(o.Dir) }()
+			ow.intact = sync.OnceValue(func() bool { return <-intact })
+			if len(ow.prev.key) > 0 {
+				opts.reuse = func(key []byte) bool { return bytes.Equal(key, ow.prev.key) && ow.intact() }
+			}
 		}
 		opts.pages = ow
 	}
 	opts.Sink = ow.write
 	s, err := p.Build(opts, notes)
+	if ow.intact != nil {
+		ow.intact() // the walk ends before the output changes
+	}
 	if err != nil {
 		w.Abort()
 		return nil, err
@@ -266,7 +328,7 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		w.Abort() // the empty new folder
 		return s, nil
 	}
-	if err := w.Commit(); err != nil {
+	if err := ow.commit(w, p.parallel); err != nil {
 		return nil, err
 	}
 	if opts.Cache != nil {

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package site
+
+// lockFolder cannot lock a folder here; builds into one output at the same
+// time are not serialized.
+func lockFolder(dir string) (func(), error) { return func() {}, nil }
