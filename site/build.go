@@ -64,6 +64,9 @@ type BuildOptions struct {
 	// pages, when set, keeps the pages whose key did not change from the
 	// last build into the same output folder (see [outputPages]).
 	pages outputPages
+	// stream, when set with Sink, writes the output file name with write
+	// instead of taking its bytes: for the graph, tens of megabytes.
+	stream func(name string, write func(io.Writer) error) error
 }
 
 // Site is a built site, in memory: every output file by slash-separated
@@ -167,7 +170,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
 		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache), targets: map[string]*codeanchors.TargetStatus{},
-		lazy: opts.lazy, kept: opts.pages, captured: c,
+		lazy: opts.lazy, kept: opts.pages, stream: opts.stream, captured: c,
 	}
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
@@ -208,10 +211,11 @@ type builder struct {
 	// drift (api/drift.json, the drift and home pages) are its views.
 	findings   *synth.Findings
 	drift      synth.DriftJSON
-	driftStale bool                    // some drifted link is stale, not only unknown
-	symbols    map[string][]synth.Node // symbol and test nodes by path, in node order
-	kept       outputPages             // the last build's pages; nil renders every page
-	captured   *Captured               // the capture stage's value
+	driftStale bool                                                 // some drifted link is stale, not only unknown
+	symbols    map[string][]synth.Node                              // symbol and test nodes by path, in node order
+	kept       outputPages                                          // the last build's pages; nil renders every page
+	stream     func(name string, write func(io.Writer) error) error // see [BuildOptions]
+	captured   *Captured                                            // the capture stage's value
 
 	// What the manifest reports, known before pages render.
 	pageCount int
@@ -257,13 +261,13 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		s.lazy = b.lazyFiles(pages, prefixes)
 		return s, nil
 	}
-	graphJSON, driftJSON, err := b.graphAndDrift()
+	driftJSON, err := synth.MarshalJSON(b.drift)
 	if err != nil {
 		return nil, err
 	}
 	var shared []byte // the pages' shared key; nil keeps no page
 	if b.kept != nil && sink != nil {
-		shared = b.pagesKey(graphJSON, driftJSON)
+		shared = b.pagesKey(driftJSON)
 	}
 	put := func(name string, data []byte) error {
 		if sink != nil {
@@ -272,12 +276,14 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		s.Files[name] = data
 		return nil
 	}
-	// The artifacts go first: written out, their bytes (the whole graph
-	// among them) are not held while the pages render.
-	if err := b.addStatic(put, graphJSON, driftJSON); err != nil {
+	// The artifacts go first: written out, their bytes are not held while
+	// the pages render. The graph is written while they render.
+	if err := b.addStatic(put, driftJSON); err != nil {
 		return nil, err
 	}
-	graphJSON, driftJSON = nil, nil
+	driftJSON = nil
+	graphDone := make(chan error, 1)
+	go func() { graphDone <- b.writeGraph(put, shared) }()
 	var out [][2][]byte
 	if sink == nil {
 		out = make([][2][]byte, len(pages))
@@ -315,6 +321,9 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		}
 		return nil
 	})
+	if gerr := <-graphDone; err == nil {
+		err = gerr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -377,18 +386,39 @@ func (b *builder) render(pg page, bufs *renderBuffers) (html, twin []byte, err e
 	return bufs.html.Bytes(), bufs.twin.Bytes(), nil
 }
 
-// graphAndDrift encodes api/graph.json and api/drift.json.
-func (b *builder) graphAndDrift() (graphJSON, driftJSON []byte, err error) {
-	if graphJSON, err = synth.MarshalJSON(b.graph.JSON()); err != nil {
-		return nil, nil, err
+// graphFile is the whole graph's artifact.
+const graphFile = "api/graph.json"
+
+// writeGraph writes api/graph.json: streamed into the output when the
+// build writes one, and kept from the last build when the pages' shared
+// key, of which the graph is a function, is the same.
+func (b *builder) writeGraph(put func(name string, data []byte) error, shared []byte) error {
+	if b.stream == nil {
+		data, err := synth.MarshalJSON(b.graph.JSON())
+		if err != nil {
+			return err
+		}
+		return put(graphFile, data)
 	}
-	driftJSON, err = synth.MarshalJSON(b.drift)
-	return graphJSON, driftJSON, err
+	var key []byte
+	if shared != nil {
+		key = cacheKey([]byte(graphFile), shared)
+		if b.kept.reuseFile(graphFile, key) {
+			return nil
+		}
+	}
+	if err := b.stream(graphFile, b.graph.WriteJSON); err != nil {
+		return err
+	}
+	if key != nil {
+		b.kept.keyPage(graphFile, key)
+	}
+	return nil
 }
 
-// addStatic adds the stylesheets, scripts, JSON artifacts and schemas;
-// the graph and drift artifacts come encoded.
-func (b *builder) addStatic(put func(name string, data []byte) error, graphJSON, driftJSON []byte) error {
+// addStatic adds the stylesheets, scripts, JSON artifacts and schemas
+// but the graph; the drift artifact comes encoded.
+func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON []byte) error {
 	err := fs.WalkDir(assets.FS, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -432,7 +462,7 @@ func (b *builder) addStatic(put func(name string, data []byte) error, graphJSON,
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{"api/graph.json", graphJSON}, {"api/drift.json", driftJSON}, {"api/manifest.json", manifest}} {
+	}{{"api/drift.json", driftJSON}, {"api/manifest.json", manifest}} {
 		if err := put(f.name, f.data); err != nil {
 			return err
 		}

@@ -421,8 +421,13 @@ func TestCachePagesKept(t *testing.T) {
 	data, err := os.ReadFile(page)
 	must(t, err)
 	must(t, os.WriteFile(page, append(data, "\nOne more sentence.\n"...), 0o644))
+	graph := filepath.Join(out, filepath.FromSlash(graphFile))
+	graphBefore, _ := statOutput(graph)
 	if s := build(); s.Kept != keyed-1 {
 		t.Errorf("after a text edit of one page: %d pages kept, want %d (all that can be but the edited one)", s.Kept, keyed-1)
+	}
+	if after, _ := statOutput(graph); !after.same(graphBefore) {
+		t.Errorf("after a text edit of one page, %s was written again", graphFile)
 	}
 	data, err = os.ReadFile(page)
 	must(t, err)
@@ -445,8 +450,12 @@ func TestCachePagesKept(t *testing.T) {
 	data, err = os.ReadFile(page)
 	must(t, err)
 	must(t, os.WriteFile(page, bytes.Replace(data, []byte("title: Checkout"), []byte("title: Checking out"), 1), 0o644))
+	graphBefore, _ = statOutput(graph)
 	if s := build(); s.Kept != 0 {
 		t.Errorf("after a title edit: %d pages kept, want none (the title shows on the neighbors' pages)", s.Kept)
+	}
+	if after, _ := statOutput(graph); after.same(graphBefore) {
+		t.Errorf("after a title edit, %s was kept", graphFile)
 	}
 	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
 		t.Fatalf("the edited build differs from a cold one: %s", diff)

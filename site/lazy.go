@@ -1,6 +1,8 @@
 package site
 
 import (
+	"github.com/tracewiki/tracewiki/synth"
+
 	"fmt"
 	"strings"
 	"sync"
@@ -56,7 +58,10 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 	}
 	l.staticOnce.Do(func() {
 		l.static = map[string][]byte{}
-		graphJSON, driftJSON, err := l.b.graphAndDrift()
+		driftJSON, err := synth.MarshalJSON(l.b.drift)
+		if err == nil {
+			l.static[graphFile], err = synth.MarshalJSON(l.b.graph.JSON())
+		}
 		if err != nil {
 			l.staticErr = err
 			return
@@ -64,7 +69,7 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 		l.staticErr = l.b.addStatic(func(name string, data []byte) error {
 			l.static[name] = data
 			return nil
-		}, graphJSON, driftJSON)
+		}, driftJSON)
 	})
 	if l.staticErr != nil {
 		return nil, true, l.staticErr

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -392,40 +393,107 @@ func (w *outputWriter) link(name string, o outputFile) bool {
 var pageFiles = [...]string{"index.html", "index.json"}
 
 func (w *outputWriter) reusePage(prefix string, key []byte) bool {
-	if w.prev == nil || !bytes.Equal(w.prev.pages[prefix], key) {
+	var names [len(pageFiles)]string
+	for i, f := range pageFiles {
+		names[i] = prefix + f
+	}
+	return w.reuse(prefix, names[:], key)
+}
+
+func (w *outputWriter) reuseFile(name string, key []byte) bool {
+	return w.reuse(name, []string{name}, key)
+}
+
+// reuse keeps the files names, recorded under id with key, from the last
+// build.
+func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
+	if w.prev == nil || !bytes.Equal(w.prev.pages[id], key) {
 		return false
 	}
-	var olds [len(pageFiles)]outputFile
-	for i, f := range pageFiles {
-		o, ok := w.prev.files[prefix+f]
+	olds := make([]outputFile, len(names))
+	for i, name := range names {
+		o, ok := w.prev.files[name]
 		if !ok {
 			return false
 		}
 		olds[i] = o
 	}
 	if w.inPlace() {
-		for i, f := range pageFiles {
-			w.record(prefix+f, olds[i], true)
+		for i, name := range names {
+			w.record(name, olds[i], true)
 		}
-		w.keyPage(prefix, key)
+		w.keyPage(id, key)
 		return true
 	}
-	if _, err := w.mkdir(prefix + pageFiles[0]); err != nil {
+	if _, err := w.mkdir(names[0]); err != nil {
 		return false
 	}
-	for i, f := range pageFiles {
-		if !w.link(prefix+f, olds[i]) {
-			// Render the page after all: take back what was linked, so
-			// writing it cannot reach the old folder's files.
-			for _, g := range pageFiles[:i] {
-				os.Remove(filepath.Join(w.dir, filepath.FromSlash(prefix+g)))
-				w.forget(prefix + g)
+	for i, name := range names {
+		if !w.link(name, olds[i]) {
+			// Render the files after all: take back what was linked, so
+			// writing them cannot reach the old folder's files.
+			for _, done := range names[:i] {
+				os.Remove(filepath.Join(w.dir, filepath.FromSlash(done)))
+				w.forget(done)
 			}
 			return false
 		}
 	}
-	w.keyPage(prefix, key)
+	w.keyPage(id, key)
 	return true
+}
+
+// stream writes the file name with write, hashing it on the way; when its
+// bytes are the last build's, the old file is kept instead.
+func (w *outputWriter) stream(name string, write func(io.Writer) error) error {
+	full, err := w.mkdir(name)
+	if err != nil {
+		return err
+	}
+	o, err := streamFile(full, write)
+	if err != nil {
+		return err
+	}
+	if prev, ok := w.previous(name); ok && prev.sum == o.sum {
+		if err := os.Remove(full); err != nil {
+			return fmt.Errorf("write site: %w", err)
+		}
+		if w.inPlace() {
+			w.record(name, prev, true)
+			return nil
+		}
+		if w.link(name, prev) {
+			return nil
+		}
+		// The old file changed on disk since: written after all.
+		if o, err = streamFile(full, write); err != nil {
+			return err
+		}
+	}
+	w.record(name, o, false)
+	return nil
+}
+
+// streamFile makes the file full with write and describes it.
+func streamFile(full string, write func(io.Writer) error) (outputFile, error) {
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return outputFile{}, fmt.Errorf("write site: %w", err)
+	}
+	h := sha256.New()
+	err = write(io.MultiWriter(f, h))
+	var o outputFile
+	if err == nil {
+		o, err = statFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return outputFile{}, fmt.Errorf("write site: %w", err)
+	}
+	h.Sum(o.sum[:0])
+	return o, nil
 }
 
 func (w *outputWriter) keyPage(prefix string, key []byte) {

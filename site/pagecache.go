@@ -26,6 +26,10 @@ import (
 
 // outputPages is where a build keeps its pages from the last build's.
 type outputPages interface {
+	// reuseFile keeps the output file name from the last build when it
+	// was written from key, and reports whether it did; keyPage(name,
+	// key) records that it was just written from key.
+	reuseFile(name string, key []byte) bool
 	// reusePage puts the files of the page at prefix ("dir/") from the
 	// last build into the new one when that page was built with key, and
 	// reports whether it did.
@@ -35,11 +39,15 @@ type outputPages interface {
 }
 
 // pagesKey is the shared part of every page's key: the site's inputs
-// ([Project.siteKey]) but for the bodies of the content documents, which
-// are in their own page's key, and what the build made of the bodies that
-// a page may show: the documents' outline, the graph and the drift list.
+// ([Project.siteKey]) but for the bodies of the wiki pages, requirements
+// and requirement documents, which are in their own page's key, and what
+// the build made of the bodies that a page may show: the documents'
+// outline (a requirement's with its revision, the hash of its body) and
+// the drift list. A decision's file stays among the reads whole: the
+// paths its text mentions are graph edges. The graph is a function of
+// all this, so it is kept by the same key ([builder.writeGraph]).
 // Nil when the outline cannot be encoded; then no page is reused.
-func (b *builder) pagesKey(graphJSON, driftJSON []byte) []byte {
+func (b *builder) pagesKey(driftJSON []byte) []byte {
 	outline, files, err := outline(b.p.Model)
 	if err != nil {
 		return nil
@@ -48,7 +56,7 @@ func (b *builder) pagesKey(graphJSON, driftJSON []byte) []byte {
 	// A document's file that is also code (a target names it) is read
 	// for its lines too: it stays in.
 	reads := b.p.WS.readDigest(func(p string) bool { return files[p] && b.a.Sources[p] == nil })
-	return cacheKey([]byte("pages"), reads, outline, graphJSON, driftJSON, lock, []byte(b.baseURL),
+	return cacheKey([]byte("pages"), reads, outline, driftJSON, lock, []byte(b.baseURL),
 		[]byte(b.forge.kind), []byte(b.forge.repo), []byte(b.forge.commit), []byte(b.lang), []byte(b.title))
 }
 
@@ -101,9 +109,8 @@ func outline(m *claims.Model) ([]byte, map[string]bool, error) {
 		add("requirement", c)
 	}
 	for _, d := range m.Decisions {
-		c := *d
-		c.Doc = strip(c.Doc)
-		add("decision", c)
+		// Not stripped: its file stays among the reads.
+		add("decision", d)
 	}
 	for _, p := range m.Pages {
 		c := *p

@@ -315,7 +315,7 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		}
 		opts.pages = ow
 	}
-	opts.Sink = ow.write
+	opts.Sink, opts.stream = ow.write, ow.stream
 	s, err := p.Build(opts, notes)
 	if ow.intact != nil {
 		ow.intact() // the walk ends before the output changes

@@ -120,3 +120,29 @@ func TestIndentedLen(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphWriteJSON checks that the streamed graph is MarshalJSON's, on
+// graphs with nodes of every kind, stale edges and whys, and on empty ones.
+func TestGraphWriteJSON(t *testing.T) {
+	full := Build(manyCallers(10))
+	full.Nodes[0].Why = `a "quoted" why, {braces} and [brackets]`
+	full.Edges[0].Stale, full.Edges[0].Why = true, "stale: <it changed>"
+	graphs := map[string]*Graph{
+		"callers":     full,
+		"no nodes":    {ProjectID: "empty"},
+		"empty lists": {ProjectID: `p"q`, Nodes: []Node{}, Edges: []Edge{}},
+	}
+	for name, g := range graphs {
+		want, err := MarshalJSON(g.JSON())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := g.WriteJSON(&got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: WriteJSON differs from MarshalJSON:\n%s\nwant\n%s", name, got.Bytes(), want)
+		}
+	}
+}
