@@ -104,6 +104,7 @@ type Site struct {
 	Kept int
 
 	key, digest []byte     // the site key and the read digest it was made from
+	forge       forgeLinks // the forge links' commit
 	lazy        *lazyFiles // a lazy build's files, rendered on demand
 }
 
@@ -189,7 +190,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		return nil, err
 	}
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
-	s.key, s.digest = key, digest
+	s.key, s.digest, s.forge = key, digest, forge
 	return s, nil
 }
 

@@ -21,6 +21,7 @@ type Output struct {
 	Dir string
 	// Name is the folder as the user named it, for messages.
 	Name string
+	flag string // --out as given; "" for the config's
 }
 
 // ErrNotOwned is returned, wrapped, for an output folder tracewiki must not
@@ -45,7 +46,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 		return nil, err
 	}
 	ws := resolvePath(wsAbs)
-	o := &Output{Name: flag}
+	o := &Output{Name: flag, flag: flag}
 	target := flag
 	if flag == "" {
 		o.Name = p.Config.Output

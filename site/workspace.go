@@ -44,6 +44,9 @@ type Workspace struct {
 	// changed since. kept, when not nil, collects every read's result.
 	memo map[string]readResult
 	kept map[string]readResult
+	// stamps records what every path the workspace was asked about was
+	// (see [UpToDate]).
+	stamps *stamps
 }
 
 // readResult is one read's outcome, at one size limit.
@@ -59,7 +62,7 @@ func OpenWorkspace(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
-	return &Workspace{Dir: dir, root: r}, nil
+	return &Workspace{Dir: dir, root: r, stamps: newStamps()}, nil
 }
 
 // Close releases the workspace.
@@ -88,6 +91,7 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	var err error
 	if r, ok := w.memo[p]; ok && r.limit == limit {
 		data, err = r.data, r.err
+		w.stamps.unsure() // not looked at: serve's builds have no record
 	} else {
 		data, err = w.readFileLimit(p, limit)
 	}
@@ -102,6 +106,9 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 		w.reads = map[string][sha256.Size]byte{}
 	}
 	w.reads[p] = sum
+	if err == nil {
+		w.stamps.read(p, sum)
+	}
 	if w.kept != nil {
 		w.kept[p] = readResult{data, err, limit}
 	}
@@ -139,7 +146,9 @@ func (w *Workspace) readFileLimit(p string, limit int64) ([]byte, error) {
 	}
 	// Opening a FIFO blocks until a writer comes: look before opening.
 	if st, err := w.root.Stat(name); err != nil {
-		return nil, w.classify(p, err)
+		err = w.classify(p, err)
+		w.stamps.see(p, nil, err)
+		return nil, err
 	} else if !st.IsDir() && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("read %q: %w", p, ErrNotRegular)
 	}
@@ -149,6 +158,7 @@ func (w *Workspace) readFileLimit(p string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	st, err := f.Stat()
+	w.stamps.see(p, st, err) // before reading: a later change shows
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", p, err)
 	}
@@ -177,7 +187,8 @@ func (w *Workspace) Exists(p string) bool {
 	if err != nil {
 		return false
 	}
-	_, err = w.root.Stat(name)
+	st, err := w.root.Stat(name)
+	w.stamps.see(p, st, err)
 	return err == nil
 }
 
@@ -190,6 +201,7 @@ func (w *Workspace) Stat(p string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	st, err := w.root.Stat(name)
+	w.stamps.see(p, st, err)
 	if err != nil {
 		return nil, w.classify(p, err)
 	}
@@ -197,7 +209,7 @@ func (w *Workspace) Stat(p string) (fs.FileInfo, error) {
 }
 
 // FS returns the workspace as an [fs.FS], for walking.
-func (w *Workspace) FS() fs.FS { return w.root.FS() }
+func (w *Workspace) FS() fs.FS { return stampedFS{fs: w.root.FS(), w: w} }
 
 // osPath checks p lexically and converts it for the os.Root methods.
 func (w *Workspace) osPath(p string) (string, error) {

@@ -316,7 +316,8 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		opts.pages = ow
 	}
 	opts.Sink, opts.stream = ow.write, ow.stream
-	s, err := p.Build(opts, notes)
+	var noted bytes.Buffer
+	s, err := p.Build(opts, io.MultiWriter(notes, &noted))
 	if ow.intact != nil {
 		ow.intact() // the walk ends before the output changes
 	}
@@ -325,7 +326,8 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		return nil, err
 	}
 	if s.Reused {
-		w.Abort() // the empty new folder
+		w.Abort()                                    // the empty new folder
+		p.recordUpToDate(o, opts, s, noted.String()) // the paths' stamps changed
 		return s, nil
 	}
 	if err := ow.commit(w, p.parallel); err != nil {
@@ -338,6 +340,9 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 			idx.key, idx.pages = nil, nil
 		}
 		idx.store(opts.Cache, o.Dir)
+		if idx.key != nil {
+			p.recordUpToDate(o, opts, s, noted.String())
+		}
 	}
 	s.Linked = ow.linked
 	return s, nil

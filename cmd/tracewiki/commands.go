@@ -125,7 +125,13 @@ func reasonList() string {
 
 // failOn reports the links in the given states or with the given reasons,
 // and returns exit code 1 when there are any.
-func (e *env) failOn(rep *synth.CheckReport, names []string) int {
+// counter is what --fail-on asks of a check report.
+type counter interface {
+	Count(codeanchors.State) int
+	CountReason(codeanchors.Reason) int
+}
+
+func (e *env) failOn(rep counter, names []string) int {
 	code := exitOK
 	for _, s := range slices.Compact(slices.Sorted(slices.Values(names))) {
 		n, what := rep.Count(codeanchors.State(s)), " link"
@@ -246,6 +252,19 @@ func runBuild(e *env, args []string) int {
 		return e.fail(err)
 	}
 	opts.Cache = cache
+	if sum, ok := site.UpToDate(e.root, *out, opts); ok {
+		// The output holds this very build, and nothing it read changed.
+		fmt.Fprint(e.stderr, sum.Notes)
+		if err := cache.Trim(); err != nil {
+			fmt.Fprintf(e.stderr, "tracewiki: %v\n", err)
+		}
+		dir := *out
+		if dir == "" {
+			dir = filepath.Join(e.root, filepath.FromSlash(sum.Output))
+		}
+		e.printBuilt(sum.Pages, dir, sum.Counts)
+		return e.failOn(sum.Counts, *failOn)
+	}
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
@@ -272,7 +291,12 @@ func runBuild(e *env, args []string) int {
 	if dir == "" {
 		dir = filepath.Join(e.root, filepath.FromSlash(p.Config.Output))
 	}
-	fmt.Fprintf(e.stdout, "built %d pages into %s: %d links linked, %d stale, %d unknown\n",
-		s.Pages, dir, s.Check.Count(codeanchors.Linked), s.Check.Count(codeanchors.Stale), s.Check.Count(codeanchors.Unknown))
+	e.printBuilt(s.Pages, dir, s.Check)
 	return e.failOn(s.Check, *failOn)
+}
+
+// printBuilt says what a build made.
+func (e *env) printBuilt(pages int, dir string, c counter) {
+	fmt.Fprintf(e.stdout, "built %d pages into %s: %d links linked, %d stale, %d unknown\n",
+		pages, dir, c.Count(codeanchors.Linked), c.Count(codeanchors.Stale), c.Count(codeanchors.Unknown))
 }

@@ -1,0 +1,191 @@
+package site
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// upToDate asks whether a frozen build of dir into out with cache is up to
+// date.
+func upToDateOf(t *testing.T, dir, out string, cache *Cache, opts BuildOptions) (*Summary, bool) {
+	t.Helper()
+	opts.Frozen, opts.Cache = true, cache
+	return UpToDate(dir, out, opts)
+}
+
+// TestUpToDate checks that a build of an unchanged workspace into the
+// output it made is found up to date, with that build's summary, and that
+// every kind of change, in the workspace, the output or the options, is
+// noticed: each is followed by a build, after which the workspace is up
+// to date again.
+func TestUpToDate(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = 0 // the fixture was written a moment ago
+	dir := fixture(t, "shop")
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); ok {
+		t.Fatal("up to date before any build")
+	}
+	s := buildCached(t, dir, out, cache)
+	sum, ok := upToDateOf(t, dir, out, cache, BuildOptions{})
+	if !ok {
+		t.Fatal("not up to date after a build of an unchanged workspace")
+	}
+	if want := countsOf(s.Check); sum.Pages != s.Pages || !equalCounts(sum.Counts, want) {
+		t.Errorf("summary: %d pages, %v; want %d pages, %v", sum.Pages, sum.Counts, s.Pages, want)
+	}
+	file := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
+	edit := func(name, old, new string) func(t *testing.T) {
+		return func(t *testing.T) {
+			data, err := os.ReadFile(file(name))
+			must(t, err)
+			if !bytes.Contains(data, []byte(old)) {
+				t.Fatalf("%s has no %q", name, old)
+			}
+			must(t, os.WriteFile(file(name), bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
+		}
+	}
+	changes := []struct {
+		name   string
+		change func(t *testing.T)
+		opts   BuildOptions
+	}{
+		{name: "content, same size", change: edit("content/guides/checkout.md", "charges the card", "charges the cart")},
+		{name: "code, same size", change: edit("pay/pay.go", "return -amount", "return +amount")},
+		{name: "config", change: edit("tracewiki.toml", `title = "Shop"`, `title = "Shop two"`)},
+		{name: "new content file", change: func(t *testing.T) {
+			must(t, os.WriteFile(file("content/guides/new.md"), []byte("# New\n"), 0o644))
+		}},
+		{name: "new code file", change: func(t *testing.T) {
+			must(t, os.WriteFile(file("pay/more.go"), []byte("package pay\n\nfunc More() {}\n"), 0o644))
+		}},
+		{name: "new code folder", change: func(t *testing.T) {
+			must(t, os.MkdirAll(file("tax"), 0o755))
+			must(t, os.WriteFile(file("tax/tax.go"), []byte("package tax\n"), 0o644))
+		}},
+		{name: "deleted file", change: func(t *testing.T) { must(t, os.Remove(file("cart/cart_test.go"))) }},
+		{name: "lock touched", change: func(t *testing.T) {
+			now := time.Now().Add(time.Hour)
+			must(t, os.Chtimes(file("tracewiki.lock"), now, now))
+		}},
+		{name: "output file changed by hand", change: func(t *testing.T) {
+			must(t, os.WriteFile(filepath.Join(out, "index.html"), []byte("changed"), 0o644))
+		}},
+		{name: "output file added", change: func(t *testing.T) {
+			must(t, os.WriteFile(filepath.Join(out, "extra.txt"), []byte("x"), 0o644))
+		}},
+		{name: "output removed", change: func(t *testing.T) { must(t, os.RemoveAll(out)) }},
+		{name: "base URL", change: func(*testing.T) {}, opts: BuildOptions{BaseURL: "/preview/"}},
+	}
+	for _, c := range changes {
+		c.change(t)
+		if _, ok := upToDateOf(t, dir, out, cache, c.opts); ok {
+			t.Errorf("%s: still up to date", c.name)
+		}
+		p, err := Load(dir)
+		must(t, err)
+		o, err := p.Output(out)
+		must(t, err)
+		opts := c.opts
+		opts.Frozen, opts.Cache = true, cache
+		_, err = p.BuildInto(o, opts, &bytes.Buffer{}, nil)
+		p.Close()
+		must(t, err)
+		if _, ok := upToDateOf(t, dir, out, cache, c.opts); !ok {
+			t.Errorf("%s: not up to date after the build that followed", c.name)
+		}
+	}
+	if _, ok := upToDateOf(t, dir, filepath.Join(t.TempDir(), "elsewhere"), cache, BuildOptions{}); ok {
+		t.Error("up to date for an output never built")
+	}
+	if _, ok := UpToDate(dir, out, BuildOptions{Cache: cache}); ok {
+		t.Error("a build that captures is up to date after a frozen one")
+	}
+}
+
+func equalCounts(a, b Counts) bool {
+	eq := func(x, y map[string]int) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if y[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	return eq(a.States, b.States) && eq(a.Reasons, b.Reasons)
+}
+
+// TestUpToDateRacy checks the paths changed just before the build that
+// stamped them: a file is trusted only when its bytes still hash as they
+// did, a folder not at all.
+func TestUpToDateRacy(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = time.Hour // every path changed "just before"
+	dir := fixture(t, "shop")
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	buildCached(t, dir, out, cache)
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); ok {
+		t.Error("up to date with folders changed just before the build")
+	}
+	key, err := upToDateKey(dir, out, BuildOptions{Frozen: true})
+	must(t, err)
+	data, ok := cache.Get(upToDateStage, key)
+	if !ok {
+		t.Fatal("no record of the build")
+	}
+	rec, err := parseUpToDate(data)
+	must(t, err)
+	ws, err := OpenWorkspace(dir)
+	must(t, err)
+	defer ws.Close()
+	const name = "pay/pay.go"
+	if _, ok := rec.sums[name]; !ok {
+		t.Fatalf("%s was read but has no hash in the record", name)
+	}
+	if !rec.same(ws, dir, name) {
+		t.Errorf("%s, unchanged but stamped just after a change, is not trusted", name)
+	}
+	rec.sums[name] = [32]byte{1}
+	if rec.same(ws, dir, name) {
+		t.Errorf("%s is trusted by its stamp though its bytes hash otherwise", name)
+	}
+	if rec.same(ws, dir, "content") {
+		t.Error("a folder changed just before the build is trusted")
+	}
+}
+
+// TestUpToDateRecord checks that a record reads back as written, names
+// with tabs, quotes and newlines included, and that anything else is
+// refused.
+func TestUpToDateRecord(t *testing.T) {
+	rec := &upToDate{start: 42, out: "/tmp/out\tdir", siteKey: []byte{1, 2, 3}, gitRev: "HEAD", commit: "abc",
+		summary: Summary{Pages: 7, Notes: "tracewiki: a \"note\"\n", Output: "public",
+			Counts: Counts{States: map[string]int{"linked": 3}, Reasons: map[string]int{"content_changed": 1}}},
+		paths: map[string]fileStamp{"a\tb\n.md": {size: 5, mode: 0o644, mtime: 1, ctime: 2, ino: 3, dev: 4}, "gone": {missing: true}},
+		sums:  map[string][32]byte{"a\tb\n.md": {9}},
+	}
+	got, err := parseUpToDate(rec.encode())
+	must(t, err)
+	if got.start != rec.start || got.out != rec.out || !bytes.Equal(got.siteKey, rec.siteKey) || got.gitRev != rec.gitRev ||
+		got.commit != rec.commit || got.summary.Pages != 7 || got.summary.Notes != rec.summary.Notes ||
+		got.summary.Output != "public" || !equalCounts(got.summary.Counts, rec.summary.Counts) ||
+		len(got.paths) != 2 || got.paths["a\tb\n.md"] != rec.paths["a\tb\n.md"] || !got.paths["gone"].missing ||
+		got.sums["a\tb\n.md"] != rec.sums["a\tb\n.md"] {
+		t.Errorf("read back %+v, wrote %+v", got, rec)
+	}
+	good := string(rec.encode())
+	for _, bad := range []string{"", "tracewiki-uptodate 2\n", good + "path\tnot quoted\n", strings.Replace(good, "sitekey\t010203", "sitekey\tzz", 1), good + "what\t1\n"} {
+		if _, err := parseUpToDate([]byte(bad)); err == nil {
+			t.Errorf("parseUpToDate(%q) succeeded", bad)
+		}
+	}
+}
