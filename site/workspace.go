@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // MaxSourceBytes caps the size of a file tracewiki reads. A larger file is
@@ -144,17 +145,14 @@ func (w *Workspace) readFileLimit(p string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Opening a FIFO blocks until a writer comes: look before opening.
-	if st, err := w.root.Stat(name); err != nil {
+	// Opening a FIFO would block until a writer comes, but not with
+	// O_NONBLOCK, which regular files ignore; the file's type is checked
+	// once it is open.
+	f, err := w.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
 		err = w.classify(p, err)
 		w.stamps.see(p, nil, err)
 		return nil, err
-	} else if !st.IsDir() && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("read %q: %w", p, ErrNotRegular)
-	}
-	f, err := w.root.Open(name)
-	if err != nil {
-		return nil, w.classify(p, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
@@ -171,9 +169,21 @@ func (w *Workspace) readFileLimit(p string, limit int64) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, fmt.Errorf("read %q: %d bytes, more than the %d it may have: %w", p, st.Size(), limit, ErrTooLarge)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// The size is known: one allocation, and one byte more to notice a
+	// file that grew since.
+	data := make([]byte, st.Size()+1)
+	n, err := io.ReadFull(f, data)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		data = data[:n]
+	case err != nil:
 		return nil, fmt.Errorf("read %q: %w", p, err)
+	default:
+		rest, err := io.ReadAll(io.LimitReader(f, limit+1-int64(n)))
+		if err != nil {
+			return nil, fmt.Errorf("read %q: %w", p, err)
+		}
+		data = append(data, rest...)
 	}
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("read %q: more than the %d bytes it may have: %w", p, limit, ErrTooLarge)
