@@ -176,6 +176,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
 	}
+	b.searchJSON = sync.OnceValues(func() ([]byte, error) {
+		return synth.MarshalJSON(synth.NewSearch(b.graph, b.p.Model, b.relURL))
+	})
 	if b.tmpl, err = parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -212,9 +215,11 @@ type builder struct {
 	// drift (api/drift.json, the drift and home pages) are its views.
 	findings   *synth.Findings
 	drift      synth.DriftJSON
-	driftStale bool                                                 // some drifted link is stale, not only unknown
-	symbols    map[string][]synth.Node                              // symbol and test nodes by path, in node order
-	kept       outputPages                                          // the last build's pages; nil renders every page
+	driftStale bool                    // some drifted link is stale, not only unknown
+	symbols    map[string][]synth.Node // symbol and test nodes by path, in node order
+	kept       outputPages             // the last build's pages; nil renders every page
+	// searchJSON is api/search.json, made once (see [encodedJSON]).
+	searchJSON func() ([]byte, error)
 	stream     func(name string, write func(io.Writer) error) error // see [BuildOptions]
 	captured   *Captured                                            // the capture stage's value
 
@@ -380,12 +385,19 @@ func (b *builder) render(pg page, bufs *renderBuffers) (html, twin []byte, err e
 	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
 		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
 	}
+	if enc, ok := js.(encodedJSON); ok {
+		return bufs.html.Bytes(), enc, nil
+	}
 	bufs.twin.Reset()
 	if err := bufs.enc.Encode(js); err != nil {
 		return nil, nil, err
 	}
 	return bufs.html.Bytes(), bufs.twin.Bytes(), nil
 }
+
+// encodedJSON is a page's JSON twin encoded already: the search page's is
+// the search index, megabytes, encoded once for both.
+type encodedJSON []byte
 
 // graphFile is the whole graph's artifact.
 const graphFile = "api/graph.json"
@@ -443,8 +455,7 @@ func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON 
 	if err := put("assets/chroma.css", css); err != nil {
 		return err
 	}
-	search := synth.NewSearch(b.graph, b.p.Model, b.relURL)
-	searchJSON, err := synth.MarshalJSON(search)
+	searchJSON, err := b.searchJSON()
 	if err != nil {
 		return err
 	}

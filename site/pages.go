@@ -129,7 +129,8 @@ func (b *builder) pages() []page {
 	add(driftDir, "drift", (*builder).driftPage)
 	keyed()
 	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
-		return &pageData{Title: "Search", Heading: "Search"}, synth.NewSearch(b.graph, b.p.Model, b.relURL), nil
+		search, err := b.searchJSON()
+		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
 	})
 	files := map[string]bool{}
 	b.symbols = map[string][]synth.Node{}
