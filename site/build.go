@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -275,21 +276,29 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	if b.kept != nil && sink != nil {
 		shared = b.pagesKey(driftJSON)
 	}
+	var filesMu sync.Mutex // put is called from three goroutines
 	put := func(name string, data []byte) error {
 		if sink != nil {
 			return sink(name, data)
 		}
+		filesMu.Lock()
+		defer filesMu.Unlock()
 		s.Files[name] = data
 		return nil
 	}
-	// The artifacts go first: written out, their bytes are not held while
-	// the pages render. The graph is written while they render.
+	// The graph and the search index, each made on one core, are written
+	// while the rest renders.
+	graphDone, searchDone := make(chan error, 1), make(chan error, 1)
+	go func() { graphDone <- b.writeGraph(put, shared) }()
+	go func() { searchDone <- b.writeSearch(put) }()
+	// The other artifacts go first: written out, their bytes are not held
+	// while the pages render.
 	if err := b.addStatic(put, driftJSON); err != nil {
+		<-graphDone
+		<-searchDone
 		return nil, err
 	}
 	driftJSON = nil
-	graphDone := make(chan error, 1)
-	go func() { graphDone <- b.writeGraph(put, shared) }()
 	var out [][2][]byte
 	if sink == nil {
 		out = make([][2][]byte, len(pages))
@@ -327,8 +336,8 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		}
 		return nil
 	})
-	if gerr := <-graphDone; err == nil {
-		err = gerr
+	if gerr, serr := <-graphDone, <-searchDone; err == nil {
+		err = errors.Join(gerr, serr)
 	}
 	if err != nil {
 		return nil, err
@@ -429,8 +438,23 @@ func (b *builder) writeGraph(put func(name string, data []byte) error, shared []
 	return nil
 }
 
+// writeSearch writes the search index, api/search.json, and the script
+// that sets it.
+func (b *builder) writeSearch(put func(name string, data []byte) error) error {
+	searchJSON, err := b.searchJSON()
+	if err != nil {
+		return err
+	}
+	if err := put("api/search.json", searchJSON); err != nil {
+		return err
+	}
+	// The search page loads the index as a script, so it works from the
+	// file system, where fetch() of a local file is refused.
+	return put("api/search.js", append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...))
+}
+
 // addStatic adds the stylesheets, scripts, JSON artifacts and schemas
-// but the graph; the drift artifact comes encoded.
+// but the graph and the search index; the drift artifact comes encoded.
 func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON []byte) error {
 	err := fs.WalkDir(assets.FS, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -453,18 +477,6 @@ func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON 
 		return err
 	}
 	if err := put("assets/chroma.css", css); err != nil {
-		return err
-	}
-	searchJSON, err := b.searchJSON()
-	if err != nil {
-		return err
-	}
-	if err := put("api/search.json", searchJSON); err != nil {
-		return err
-	}
-	// The search page loads the index as a script, so it works from the
-	// file system, where fetch() of a local file is refused.
-	if err := put("api/search.js", append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...)); err != nil {
 		return err
 	}
 	manifest, err := synth.MarshalJSON(synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated))

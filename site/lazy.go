@@ -1,11 +1,12 @@
 package site
 
 import (
-	"github.com/tracewiki/tracewiki/synth"
-
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // lazyFiles is a site whose files are rendered when first asked for, once:
@@ -66,10 +67,11 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 			l.staticErr = err
 			return
 		}
-		l.staticErr = l.b.addStatic(func(name string, data []byte) error {
+		put := func(name string, data []byte) error {
 			l.static[name] = data
 			return nil
-		}, driftJSON)
+		}
+		l.staticErr = errors.Join(l.b.addStatic(put, driftJSON), l.b.writeSearch(put))
 	})
 	if l.staticErr != nil {
 		return nil, true, l.staticErr

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -275,12 +276,14 @@ func (rec *upToDate) unchanged(root string) bool {
 	}
 	defer ws.Close()
 	p := &Project{WS: ws}
-	return p.parallel(len(names), func(i int) error {
-		if !rec.same(ws, root, names[i]) {
-			return errNotIntact
+	var changed atomic.Bool // after the first change, the rest need no look
+	p.parallel(len(names), func(i int) error {
+		if !changed.Load() && !rec.same(ws, root, names[i]) {
+			changed.Store(true)
 		}
 		return nil
-	}) == nil
+	})
+	return !changed.Load()
 }
 
 // same reports whether the path name is what the record saw.
