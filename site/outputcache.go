@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -166,11 +165,7 @@ func statFile(f *os.File) (outputFile, error) {
 }
 
 func outputFileOf(st fs.FileInfo) outputFile {
-	o := outputFile{size: st.Size(), mode: st.Mode(), mtime: st.ModTime().UnixNano()}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		o.ino = uint64(sys.Ino)
-	}
-	return o
+	return outputFile{size: st.Size(), mode: st.Mode(), mtime: st.ModTime().UnixNano(), ino: inode(st)}
 }
 
 // same reports whether the file on disk is the one the index recorded.

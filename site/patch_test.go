@@ -34,7 +34,7 @@ func folderID(t *testing.T, dir string) uint64 {
 	t.Helper()
 	st, err := os.Stat(dir)
 	must(t, err)
-	return st.Sys().(*syscall.Stat_t).Ino
+	return inode(st)
 }
 
 // TestPatch checks that an edit of a few pages updates the output folder
