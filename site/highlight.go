@@ -171,13 +171,28 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anch
 	}), more
 }
 
+// A chroma formatter compiles its style's CSS the first time it formats,
+// even with classes, which do not use it: a formatter made for each
+// fragment spent most of its time there. So formatters are kept: one for
+// fences, which it formats alike (it is safe for concurrent use), and a
+// pool for fragments, each set to a fragment's first line and anchor
+// before it formats it.
+var (
+	fenceFormatter     = chtml.New(chtml.WithClasses(true))
+	fragmentFormatters = sync.Pool{New: func() any {
+		return chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true))
+	}}
+)
+
 // highlightStage names the build cache's highlighted fragments and fences.
 const highlightStage = "highlight"
 
 func (h *highlighter) render(l chroma.Lexer, lines [][]byte, start int, anchor string) []byte {
 	src := string(append(bytes.Join(lines, []byte("\n")), '\n'))
-	f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start),
-		chtml.WithLinkableLineNumbers(true, anchor+"-L"))
+	f := fragmentFormatters.Get().(*chtml.Formatter)
+	defer fragmentFormatters.Put(f)
+	chtml.BaseLineNumber(start)(f)
+	chtml.WithLinkableLineNumbers(true, anchor+"-L")(f)
 	tokens, err := tokenise(l, src)
 	var buf bytes.Buffer
 	if err == nil {
@@ -222,7 +237,7 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 		var buf bytes.Buffer
 		tokens, err := tokenise(l, string(code))
 		if err == nil {
-			err = chtml.New(chtml.WithClasses(true)).Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
+			err = fenceFormatter.Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
 		}
 		if err != nil {
 			buf.Reset()

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/chroma/v2"
+	chtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/styles"
 )
 
@@ -122,5 +124,46 @@ func TestContrastRatio(t *testing.T) {
 		if got := contrastRatio(c.a, c.b); got < c.want-0.05 || got > c.want+0.05 {
 			t.Errorf("contrastRatio(%s, %s) = %.2f, want %.2f", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestKeptFormatters checks that fragments and fences formatted by the
+// kept formatters, one after another with different first lines and
+// anchors, are what a new chroma formatter makes of each.
+func TestKeptFormatters(t *testing.T) {
+	src := [][]byte{[]byte("func F() {"), []byte("\treturn 1 // one"), []byte("}"), []byte(""), []byte("type T struct{ a, b int }")}
+	h := newHighlighter()
+	l := h.lexer("x.go")
+	for i, c := range []struct {
+		start, end int
+		anchor     string
+	}{{1, 3, "F"}, {5, 5, "T"}, {2, 5, "range-2"}, {1, 5, "F"}, {3, 4, ""}} {
+		got := h.render(l, src[c.start-1:c.end], c.start, c.anchor)
+		var want bytes.Buffer
+		f := chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true), chtml.BaseLineNumber(c.start),
+			chtml.WithLinkableLineNumbers(true, c.anchor+"-L"))
+		tokens, err := tokenise(l, string(append(bytes.Join(src[c.start-1:c.end], []byte("\n")), '\n')))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Format(&want, styles.Get(lightStyle), chroma.Literator(tokens...)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("fragment %d (lines %d-%d, anchor %q):\n%s\nwant\n%s", i, c.start, c.end, c.anchor, got, want.Bytes())
+		}
+	}
+	code := "def f(x):\n    return x  # <b>\n"
+	got := h.fence("python", []byte(code))
+	var want bytes.Buffer
+	tokens, err := tokenise(h.langLexer("python"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chtml.New(chtml.WithClasses(true)).Format(&want, styles.Get(lightStyle), chroma.Literator(tokens...)); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("fence:\n%s\nwant\n%s", got, want.Bytes())
 	}
 }
