@@ -471,18 +471,7 @@ func TestCacheConcurrentBuilds(t *testing.T) {
 	want := buildWith(t, dir, nil)
 	cacheDir := t.TempDir()
 	outs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
-	var wg sync.WaitGroup
-	errs := make([]error, len(outs))
-	for i, out := range outs {
-		wg.Go(func() {
-			c, err := OpenCache(cacheDir)
-			if err == nil {
-				_, err = buildAndWriteCache(dir, out, c)
-			}
-			errs[i] = err
-		})
-	}
-	wg.Wait()
+	errs := buildAtOnce(dir, outs, cacheDir)
 	for i, out := range outs {
 		if errs[i] != nil {
 			t.Fatalf("build %d: %v", i, errs[i])
@@ -499,6 +488,24 @@ func TestCacheConcurrentBuilds(t *testing.T) {
 	if len(tmp) > 0 {
 		t.Errorf("temporary files left in the cache: %q", tmp)
 	}
+}
+
+// buildAtOnce builds dir into each of outs at the same time, each with
+// the cache in cacheDir opened on its own, and returns their errors.
+func buildAtOnce(dir string, outs []string, cacheDir string) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(outs))
+	for i, out := range outs {
+		wg.Go(func() {
+			c, err := OpenCache(cacheDir)
+			if err == nil {
+				_, err = buildAndWriteCache(dir, out, c)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	return errs
 }
 
 func mustCache(t *testing.T, dir string) *Cache {

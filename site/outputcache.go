@@ -260,20 +260,12 @@ func (w *outputWriter) write(name string, data []byte) error {
 	if unchanged && w.link(name, prev) {
 		return nil
 	}
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	o, err := createFile(full, func(f io.Writer) error {
+		_, err := f.Write(data)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("write site: %w", err)
-	}
-	_, err = f.Write(data)
-	var o outputFile
-	if err == nil {
-		o, err = statFile(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write site: %w", err)
+		return err
 	}
 	o.sum = sum
 	w.record(name, o, false)
@@ -469,14 +461,27 @@ func (w *outputWriter) stream(name string, write func(io.Writer) error) error {
 	return nil
 }
 
-// streamFile makes the file full with write and describes it.
+// streamFile makes the file full with write and describes it, its hash
+// included.
 func streamFile(full string, write func(io.Writer) error) (outputFile, error) {
+	h := sha256.New()
+	o, err := createFile(full, func(f io.Writer) error { return write(io.MultiWriter(f, h)) })
+	if err != nil {
+		return o, err
+	}
+	h.Sum(o.sum[:0])
+	return o, nil
+}
+
+// createFile makes the new file full with write and describes it but for
+// its hash. It never opens an existing file: a write can never reach the
+// old site through a link.
+func createFile(full string, write func(io.Writer) error) (outputFile, error) {
 	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return outputFile{}, fmt.Errorf("write site: %w", err)
 	}
-	h := sha256.New()
-	err = write(io.MultiWriter(f, h))
+	err = write(f)
 	var o outputFile
 	if err == nil {
 		o, err = statFile(f)
@@ -487,7 +492,6 @@ func streamFile(full string, write func(io.Writer) error) (outputFile, error) {
 	if err != nil {
 		return outputFile{}, fmt.Errorf("write site: %w", err)
 	}
-	h.Sum(o.sum[:0])
 	return o, nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 )
@@ -28,6 +27,19 @@ func patchEdit(t *testing.T, dir string) {
 	must(t, os.Remove(filepath.Join(dir, "content", "notes", "raw.md")))
 }
 
+// builtShop builds the shop fixture with a cache of its own into public
+// in a folder of its own, and returns the workspace, that folder, the
+// output and the cache.
+func builtShop(t *testing.T) (dir, parent, out string, cache *Cache) {
+	t.Helper()
+	dir = fixture(t, "shop")
+	cache = mustCache(t, t.TempDir())
+	parent = t.TempDir()
+	out = filepath.Join(parent, "public")
+	buildCached(t, dir, out, cache)
+	return dir, parent, out, cache
+}
+
 // folderID is the inode of a folder: a swap replaces the output folder,
 // a patch keeps it.
 func folderID(t *testing.T, dir string) uint64 {
@@ -42,11 +54,7 @@ func folderID(t *testing.T, dir string) uint64 {
 // is left beside it) to what a cold build makes, and that an edit of
 // every page swaps in a whole new folder instead.
 func TestPatch(t *testing.T) {
-	dir := fixture(t, "shop")
-	cache := mustCache(t, t.TempDir())
-	parent := t.TempDir()
-	out := filepath.Join(parent, "public")
-	buildCached(t, dir, out, cache)
+	dir, parent, out, cache := builtShop(t)
 	folder := folderID(t, out)
 	decisions, _ := statOutput(filepath.Join(out, "decisions", "DEC-1", "index.html"))
 
@@ -96,11 +104,7 @@ func TestPatch(t *testing.T) {
 // the two renames of a replacement: the build fails saying the output is
 // as it was, and it is.
 func TestPatchFails(t *testing.T) {
-	dir := fixture(t, "shop")
-	cache := mustCache(t, t.TempDir())
-	parent := t.TempDir()
-	out := filepath.Join(parent, "public")
-	buildCached(t, dir, out, cache)
+	dir, parent, out, cache := builtShop(t)
 	old := readTree(t, out)
 	patchEdit(t, dir)
 	defer func() { patchHook = nil }()
@@ -223,19 +227,7 @@ func TestBuildsIntoOneOutput(t *testing.T) {
 	out := filepath.Join(parent, "public")
 	buildCached(t, dir, out, mustCache(t, cacheDir))
 	patchEdit(t, dir)
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range errs {
-		wg.Go(func() {
-			c, err := OpenCache(cacheDir)
-			if err == nil {
-				_, err = buildAndWriteCache(dir, out, c)
-			}
-			errs[i] = err
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(buildAtOnce(dir, []string{out, out, out, out}, cacheDir)...); err != nil {
 		t.Fatal(err)
 	}
 	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
