@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"io"
 	"io/fs"
 	"os"
@@ -320,6 +321,7 @@ func TestCacheEdits(t *testing.T) {
 		edit    func(t *testing.T, dir string)
 		version string                         // the tool version of the second build; "" the same
 		setup   func(t *testing.T, dir string) // applied before the first build
+		fixture string                         // "" for shop
 	}{
 		{name: "page", edit: edit("content/guides/checkout.md", "Then it charges the card", "Then it charges the credit card")},
 		{name: "page heading", edit: edit("content/guides/checkout.md", "## Details", "## The details")},
@@ -354,9 +356,15 @@ func TestCacheEdits(t *testing.T) {
 		{name: "page sources", edit: edit("content/notes/raw.md", "title: Raw HTML\n", "title: Raw HTML\nsources: [docs/raw.txt]\n")},
 		{name: "requirement tags", edit: edit("content/requirements/REQ-2.md", "status: accepted\n", "status: accepted\ntags: [money]\n")},
 		{name: "requirement title", edit: edit("content/requirements/REQ-1.md", "title: Cart totals", "title: Cart sums")},
+		// The home page shows the index page's text, a document page its
+		// introduction and its requirements' text.
+		{name: "index page text", edit: edit("content/index.md", "exact and charges", "exact, and charges")},
+		{name: "document introduction", fixture: "reqs", edit: edit("content/requirements/system/_index.md", "as a whole", "as one")},
+		{name: "requirement in a document", fixture: "reqs", edit: edit("content/requirements/software/ui/SW-3.md", "A lamp lights", "A red lamp lights")},
+		{name: "requirement in a nested document", fixture: "reqs", edit: edit("content/requirements/software/brakes/SW-2.md", "tests itself", "checks itself")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := fixture(t, "shop")
+			dir := fixture(t, cmp.Or(c.fixture, "shop"))
 			if c.setup != nil {
 				c.setup(t, dir)
 			}
@@ -390,10 +398,9 @@ func TestCacheEdits(t *testing.T) {
 }
 
 // TestCachePagesKept checks that a build after an edit of one page's text
-// renders that page and the pages that show every document (home, indexes,
-// search, requirement documents), and keeps the others from the last build
-// unrendered; an edit that changes what other pages show (a title) keeps
-// none.
+// renders that page and the search page, whose index holds every text, and
+// keeps the others from the last build unrendered; an edit that changes
+// what other pages show (a title) keeps none.
 func TestCachePagesKept(t *testing.T) {
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
@@ -429,6 +436,14 @@ func TestCachePagesKept(t *testing.T) {
 	}
 	if after, _ := statOutput(graph); !after.same(graphBefore) {
 		t.Errorf("after a text edit of one page, %s was written again", graphFile)
+	}
+	// Text added before a page's links moves them in its body, which shows
+	// on no other page.
+	data, err = os.ReadFile(page)
+	must(t, err)
+	must(t, os.WriteFile(page, bytes.Replace(data, []byte("See [cart totals]"), []byte("Also see [cart totals]"), 1), 0o644))
+	if s := build(); s.Kept != keyed-1 {
+		t.Errorf("after a text edit before the links of one page: %d pages kept, want %d", s.Kept, keyed-1)
 	}
 	data, err = os.ReadFile(page)
 	must(t, err)

@@ -16,13 +16,14 @@ import (
 // key: what every page may read, the same for all pages of a build
 // ([builder.pagesKey]), and the page's own Markdown body.
 //
-// Every node page except a requirement document's reads the text of at
-// most its own document, and the requirement matrix, the lists and the
-// drift page read none: other documents reach them through the graph
-// (titles, states, edges), their outline (frontmatter, claims, links) and
-// the drift list, all in the shared part. Pages that show other documents'
-// text (the home page, the document pages and the search page with its
-// index) are rendered every time; there are a few of them.
+// Every node page reads the text of at most its own document (the home
+// page the wiki's index page's; a requirement document's page also shows
+// its requirements' text, whose revisions are in the outline), and the
+// requirement matrix, the lists and the drift page read none: other
+// documents reach them through the graph (titles, states, edges), their
+// outline (frontmatter, claims, links) and the drift list, all in the
+// shared part. The search page, whose index holds every text, is rendered
+// every time.
 
 // outputPages is where a build keeps its pages from the last build's.
 type outputPages interface {
@@ -87,10 +88,17 @@ func outline(m *claims.Model) ([]byte, map[string]bool, error) {
 		// build), but rendered as written: headings show only on their
 		// own page, and a page's headings edit keeps the others.
 		d.Body, d.Headings = nil, nil
-		// Claims' byte offsets in the body serve the body's rendering.
+		// Claims' byte offsets in the body serve the body's rendering,
+		// and so do links' offsets and places (a link's place is only
+		// ever reported by the parse, when it is broken): an edit that
+		// moves them shows nowhere else.
 		d.Claims = slices.Clone(d.Claims)
 		for i := range d.Claims {
 			d.Claims[i].Start, d.Claims[i].End = 0, 0
+		}
+		d.Links = slices.Clone(d.Links)
+		for i := range d.Links {
+			d.Links[i].Off, d.Links[i].Pos = 0, claims.Pos{}
 		}
 		return d
 	}

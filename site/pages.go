@@ -114,6 +114,10 @@ func (b *builder) pages() []page {
 	// shows no document's text (see outputPages).
 	keyed := func() { out[len(out)-1].keyed = true }
 	add("", "home", (*builder).home) // shows the wiki's index page's text
+	out[0].keyed = true
+	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
+		out[0].doc = b.doc(n)
+	}
 	add(requirementsDir, "matrix", matrix(""))
 	keyed()
 	for _, f := range matrixFilters {
@@ -150,9 +154,7 @@ func (b *builder) pages() []page {
 				tmpl = "document"
 			}
 			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
-			if n.Type != synth.TypeDocument {
-				out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
-			}
+			out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
 		}
 		if n.Type == synth.TypeTest {
 			files[n.Path] = true
@@ -172,8 +174,8 @@ func (b *builder) pages() []page {
 	return out
 }
 
-// doc is the document of a requirement, decision or wiki page node; nil
-// for other nodes.
+// doc is the document whose text the page of a requirement, decision,
+// wiki page or requirement document node shows; nil for other nodes.
 func (b *builder) doc(n synth.Node) *claims.Doc {
 	switch n.Type {
 	case synth.TypeRequirement:
@@ -182,6 +184,10 @@ func (b *builder) doc(n synth.Node) *claims.Doc {
 		return &b.decision(n.Label).Doc
 	case synth.TypePage:
 		return &b.wiki(n.ID.Key).Doc
+	case synth.TypeDocument:
+		// Its introduction; the text of its requirements shows, but their
+		// revisions, hashes of their text, are in every page's key.
+		return &b.document(n.ID.Key).Doc
 	}
 	return nil
 }
