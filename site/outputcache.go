@@ -35,13 +35,19 @@ func (p *Project) siteKey(c *Captured, baseURL string, forge forgeLinks) []byte 
 		[]byte(forge.kind), []byte(forge.repo), []byte(forge.commit))
 }
 
+// asRead reports whether the lock c judged against is the lock file as
+// read: the build captured and stamped nothing into it.
+func (c *Captured) asRead() bool {
+	return c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0
+}
+
 // judgedLock is what a key needs of the lock a build judged against: the
 // lock encoded when the build captured or stamped something into it (with
 // the time, which no file read holds), else nothing: the lock is then a
 // function of the lock file, which every key has among the reads.
 // Encoding a lock of 50,000 anchors was a twentieth of a one-page rebuild.
 func judgedLock(c *Captured) []byte {
-	if c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0 {
+	if c.asRead() {
 		return []byte("as read")
 	}
 	lock, err := c.Lock.Marshal()

@@ -80,9 +80,6 @@ func (s *stamps) unsure() {
 
 // see records what p was: fi, or the error that looking gave.
 func (s *stamps) see(p string, fi fs.FileInfo, err error) {
-	if s == nil {
-		return
-	}
 	var st fileStamp
 	ok := true
 	switch {
@@ -113,7 +110,7 @@ type stampedFS struct {
 }
 
 func (f stampedFS) Open(name string) (fs.File, error) {
-	f.stat(name)
+	f.Stat(name)
 	return f.fs.Open(name)
 }
 
@@ -124,16 +121,14 @@ func (f stampedFS) Stat(name string) (fs.FileInfo, error) {
 }
 
 func (f stampedFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	f.stat(name)
+	f.Stat(name)
 	return fs.ReadDir(f.fs, name)
 }
 
 func (f stampedFS) ReadFile(name string) ([]byte, error) {
-	f.stat(name)
+	f.Stat(name)
 	return fs.ReadFile(f.fs, name)
 }
-
-func (f stampedFS) stat(name string) { f.Stat(name) }
 
 // upToDateStage names the build cache's records of builds whose workspace
 // was stamped, one per workspace, output and options.
@@ -182,7 +177,7 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	st := p.WS.stamps
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.unstable || string(judgedLock(s.Captured)) != "as read" {
+	if st.unstable || !s.Captured.asRead() {
 		return
 	}
 	key, err := upToDateKey(p.WS.Dir, o.flag, opts)
@@ -263,13 +258,7 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 // unchanged reports whether every path of the record is still what the
 // build saw, on GOMAXPROCS goroutines.
 func (rec *upToDate) unchanged(root string) bool {
-	names := slices.Sorted(func(yield func(string) bool) {
-		for p := range rec.paths {
-			if !yield(p) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(rec.paths))
 	ws, err := OpenWorkspace(root)
 	if err != nil {
 		return false

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// upToDate asks whether a frozen build of dir into out with cache is up to
+// upToDateOf asks whether a frozen build of dir into out with cache is up to
 // date.
 func upToDateOf(t *testing.T, dir, out string, cache *Cache, opts BuildOptions) (*Summary, bool) {
 	t.Helper()
