@@ -228,6 +228,17 @@ func (r fileResult) fresh() fileResult {
 	return r
 }
 
+// ParsePage parses one wiki page file on its own: what [Parse] makes of
+// it before the checks and changes that need every file (links to other
+// documents checked, page links to requirement and decision files turned
+// into requirement and decision links, claim records placed). It returns
+// nil when f is not a wiki page (see the package documentation), and the
+// page's own problems as diagnostics.
+func ParsePage(contentDir string, f File) (*Page, Diagnostics) {
+	r := parseFile(prefixOf(contentDir), f)
+	return r.page, r.diags.Sort()
+}
+
 // parseFile parses one file of any kind.
 func parseFile(prefix string, f File) fileResult {
 	kind, rel := classify(prefix, f.Name)

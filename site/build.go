@@ -104,9 +104,10 @@ type Site struct {
 	// rendered, their inputs unchanged (see [outputPages]).
 	Kept int
 
-	key, digest []byte     // the site key and the read digest it was made from
-	forge       forgeLinks // the forge links' commit
-	lazy        *lazyFiles // a lazy build's files, rendered on demand
+	key, digest []byte      // the site key and the read digest it was made from
+	edits       *editRecord // for [BuildEdited]; nil without a build cache
+	forge       forgeLinks  // the forge links' commit
+	lazy        *lazyFiles  // a lazy build's files, rendered on demand
 }
 
 // file returns one file of the site by slash path; false when there is
@@ -195,6 +196,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
 	s.key, s.digest, s.forge = key, digest, forge
+	if s.edits != nil {
+		s.edits.siteKey = key
+	}
 	return s, nil
 }
 
@@ -221,6 +225,7 @@ type builder struct {
 	kept       outputPages             // the last build's pages; nil renders every page
 	// searchJSON is api/search.json, made once (see [encodedJSON]).
 	searchJSON func() ([]byte, error)
+	outlined   *outlined                                            // the outline of the shared key; nil without one
 	stream     func(name string, write func(io.Writer) error) error // see [BuildOptions]
 	captured   *Captured                                            // the capture stage's value
 
@@ -238,7 +243,8 @@ type page struct {
 	// keyed pages are kept from the last build when their key
 	// ([pageKey]) is the same; the others always render.
 	keyed bool
-	doc   *claims.Doc // the document whose body a keyed page shows, if any
+	doc   *claims.Doc  // the document whose body a keyed page shows, if any
+	wiki  *claims.Page // the wiki page of a wiki page's node page
 }
 
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
@@ -333,6 +339,9 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		}
 		if key != nil {
 			b.kept.keyPage(prefixes[i], key)
+			if span, ok := findBody(html, bufs.body); ok && b.editable(pages[i]) {
+				b.kept.spanBody(prefixes[i], span)
+			}
 		}
 		return nil
 	})
@@ -343,6 +352,9 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 		return nil, err
 	}
 	s.Kept = int(kept.Load())
+	if shared != nil {
+		s.edits = b.editRecord(pages, shared)
+	}
 	for i := range out {
 		s.Files[prefixes[i]+"index.html"] = out[i][0]
 		s.Files[prefixes[i]+"index.json"] = out[i][1]
@@ -354,6 +366,7 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 type renderBuffers struct {
 	html, twin bytes.Buffer
 	enc        *synth.JSONEncoder // into twin
+	body       template.HTML      // the page's body, in html
 }
 
 func newRenderBuffers() *renderBuffers {
@@ -391,6 +404,7 @@ func (b *builder) render(pg page, bufs *renderBuffers) (html, twin []byte, err e
 	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
 	data.DriftCount, data.DriftStale = len(b.drift.Links), b.driftStale
 	bufs.html.Reset()
+	bufs.body = data.Body
 	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
 		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
 	}
@@ -445,12 +459,23 @@ func (b *builder) writeSearch(put func(name string, data []byte) error) error {
 	if err != nil {
 		return err
 	}
-	if err := put("api/search.json", searchJSON); err != nil {
+	if err := put(searchFile, searchJSON); err != nil {
 		return err
 	}
-	// The search page loads the index as a script, so it works from the
-	// file system, where fetch() of a local file is refused.
-	return put("api/search.js", append(append([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON)...), ";\n"...))
+	return put(searchScriptFile, searchScript(searchJSON))
+}
+
+// The search index, and the script that sets it.
+const (
+	searchFile       = "api/search.json"
+	searchScriptFile = "api/search.js"
+)
+
+// searchScript is the script that sets the search index: the search page
+// loads it as a script, so that it works from the file system, where
+// fetch() of a local file is refused.
+func searchScript(searchJSON []byte) []byte {
+	return slices.Concat([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON), []byte(";\n"))
 }
 
 // addStatic adds the stylesheets, scripts, JSON artifacts and schemas

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"html/template"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -17,25 +18,62 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// docRender is what rendering one document's Markdown needs: where the
-// page is, the links the parser found, and the drift of code targets.
+// bodyContext is what a document's body shows of the rest of the site:
+// the state of the code its claims link, the pages its links lead to, and
+// its fenced code highlighted. A build answers from its graph and drift
+// ([builder]); an update of edited pages from the last build's answers
+// (see edits.go).
+type bodyContext interface {
+	// claimShown is how a claim's link to t shows.
+	claimShown(t claims.Target) claimShown
+	// urlOf is the URL of the node id's page relative to the site root;
+	// "" when the site has no such node.
+	urlOf(id synth.NodeID) string
+	// fence is a fenced code block highlighted ([highlighter.fence]).
+	fence(lang string, code []byte) template.HTML
+}
+
+// claimShown is how a claim's link shows the code it links: the link's
+// state and why, and the URL of the target's page relative to the site
+// root ("" for none).
+type claimShown struct{ State, Why, URL string }
+
+func (b *builder) claimShown(t claims.Target) claimShown {
+	c := claimShown{State: string(codeanchors.Uncaptured.State()), Why: codeanchors.Uncaptured.Why(b.lang), URL: b.urlOf(b.graph.TargetNodeID(t))}
+	if ts := b.targets[t.String()]; ts != nil {
+		c.State, c.Why = string(ts.Verdict.State), ts.Verdict.Why(b.lang)
+	}
+	return c
+}
+
+func (b *builder) urlOf(id synth.NodeID) string { return b.relURL(id) }
+
+func (b *builder) fence(lang string, code []byte) template.HTML { return b.hl.fence(lang, code) }
+
+// docRender is what rendering one document's Markdown needs: what it shows
+// of the site, where the page is, and the links the parser found.
 type docRender struct {
-	b     *builder
+	ctx   bodyContext
 	root  string              // relative prefix from the page to the site root
 	links map[int]claims.Link // the document's links by byte offset in its body
 	title string              // the page's own heading: a first "# title" equal to it is not repeated
 }
 
-// renderMarkdown renders a document body to HTML with claims as linked
+// renderMarkdown renders a document body to HTML (see [renderBody]).
+func (b *builder) renderMarkdown(d *claims.Doc, root, title string) (string, error) {
+	return renderBody(b, d, root, title)
+}
+
+// renderBody renders a document body to HTML with claims as linked
 // sentences carrying their state, req:, dec: and page links made site
 // links, fenced code highlighted, and raw HTML escaped, never passed
 // through. When the body starts with a level-1 heading whose text is title
 // (the page shows that heading itself), it is left out.
-func (b *builder) renderMarkdown(d *claims.Doc, root, title string) (string, error) {
+func renderBody(ctx bodyContext, d *claims.Doc, root, title string) (string, error) {
 	if len(d.Body) == 0 {
 		return "", nil
 	}
-	r := &docRender{b: b, root: root, links: make(map[int]claims.Link, len(d.Links)), title: title}
+	r := &docRender{ctx: ctx, root: root, links: make(map[int]claims.Link, len(d.Links)), title: title}
 	for _, l := range d.Links {
 		r.links[l.Off] = l
 	}
@@ -101,7 +139,7 @@ func (r *docRender) fencedCode(w util.BufWriter, src []byte, node ast.Node, ente
 		if n.Info != nil {
 			lang = string(n.Language(src))
 		}
-		w.WriteString(string(r.b.hl.fence(lang, code.Bytes())))
+		w.WriteString(string(r.ctx.fence(lang, code.Bytes())))
 		w.WriteString("\n")
 	}
 	return ast.WalkSkipChildren, nil
@@ -140,11 +178,11 @@ func (r *docRender) link(w util.BufWriter, src []byte, node ast.Node, entering b
 
 // linkURL is the site URL of a requirement, decision or page link.
 func (r *docRender) linkURL(l claims.Link) string {
-	n, ok := r.b.graph.Node(synth.LinkNodeID(l))
-	if !ok {
+	u := r.ctx.urlOf(synth.LinkNodeID(l))
+	if u == "" {
 		return "#"
 	}
-	u := r.root + nodeURL(n)
+	u = r.root + u
 	if l.Fragment != "" {
 		u += "#" + l.Fragment
 	}
@@ -169,19 +207,16 @@ func codeTarget(dest string) (claims.Target, bool) {
 // followed by a marker with the link's state and, when stale or unknown, a
 // badge that says why.
 func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering, showRef bool) {
-	ts := r.b.targets[t.String()]
-	state, why := string(codeanchors.Uncaptured.State()), codeanchors.Uncaptured.Why(r.b.lang)
-	if ts != nil {
-		state, why = string(ts.Verdict.State), ts.Verdict.Why(r.b.lang)
-	}
+	c := r.ctx.claimShown(t)
+	state, why := c.State, c.Why
 	title := t.String()
 	if why != "" {
 		title += " · " + state + ": " + why
 	}
 	if entering {
 		href := "#"
-		if n, ok := r.b.graph.Node(r.b.graph.TargetNodeID(t)); ok {
-			href = r.root + nodeURL(n)
+		if c.URL != "" {
+			href = r.root + c.URL
 		}
 		fmt.Fprintf(w, `<a class="claim state-%s" href="%s" title="%s">`, state, html.EscapeString(href), html.EscapeString(title))
 		if showRef {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -31,8 +33,12 @@ const outputStage = "output"
 // the forge links' commit. The tool version is part of every entry's name.
 // Output is deterministic, so an equal key means an equal site.
 func (p *Project) siteKey(c *Captured, baseURL string, forge forgeLinks) []byte {
-	return cacheKey([]byte("site"), p.WS.ReadDigest(), judgedLock(c), []byte(baseURL),
-		[]byte(forge.kind), []byte(forge.repo), []byte(forge.commit))
+	return siteKeyOf(p.WS.ReadDigest(), judgedLock(c), baseURL, forge)
+}
+
+// siteKeyOf is [Project.siteKey] of a read digest and a judged lock.
+func siteKeyOf(reads, judged []byte, baseURL string, forge forgeLinks) []byte {
+	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.kind), []byte(forge.repo), []byte(forge.commit))
 }
 
 // asRead reports whether the lock c judged against is the lock file as
@@ -80,10 +86,15 @@ type outputFile struct {
 // outputIndex is the record of the last build written into an output
 // folder: its site key and every file.
 type outputIndex struct {
-	key   []byte
-	files map[string]outputFile
-	pages map[string][]byte // page prefix → the key it was built from
+	key    []byte
+	files  map[string]outputFile
+	pages  map[string][]byte   // page prefix → the key it was built from
+	bodies map[string]bodySpan // page prefix → where its body is in its index.html
 }
+
+// bodySpan is where a page's body is in its index.html: how many bytes
+// come before it and after it (see [builder.spanBody]).
+type bodySpan struct{ head, tail int }
 
 func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }
 
@@ -93,7 +104,7 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 	if !ok {
 		return nil
 	}
-	idx := &outputIndex{files: map[string]outputFile{}, pages: map[string][]byte{}}
+	idx := &outputIndex{files: map[string]outputFile{}, pages: map[string][]byte{}, bodies: map[string]bodySpan{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	if !sc.Scan() {
@@ -107,12 +118,20 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 	}
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
-		if len(f) == 2 { // a page: prefix, key
+		if len(f) == 2 || len(f) == 4 { // a page: prefix, key[, head, tail]
 			key, err := hex.DecodeString(f[1])
 			if err != nil {
 				return nil
 			}
 			idx.pages[f[0]] = key
+			if len(f) == 4 {
+				head, e1 := strconv.Atoi(f[2])
+				tail, e2 := strconv.Atoi(f[3])
+				if e1 != nil || e2 != nil {
+					return nil
+				}
+				idx.bodies[f[0]] = bodySpan{head, tail}
+			}
 			continue
 		}
 		if len(f) != 6 {
@@ -143,7 +162,11 @@ func (idx *outputIndex) store(c *Cache, dir string) {
 		fmt.Fprintf(&buf, "%s\t%d\t%o\t%d\t%d\t%x\n", name, o.size, uint32(o.mode), o.mtime, o.ino, o.sum)
 	}
 	for _, prefix := range sortedKeys(idx.pages) {
-		fmt.Fprintf(&buf, "%s\t%x\n", prefix, idx.pages[prefix])
+		fmt.Fprintf(&buf, "%s\t%x", prefix, idx.pages[prefix])
+		if b, ok := idx.bodies[prefix]; ok {
+			fmt.Fprintf(&buf, "\t%d\t%d", b.head, b.tail)
+		}
+		buf.WriteByte('\n')
 	}
 	c.Put(outputStage, outputIndexKey(dir), buf.Bytes())
 }
@@ -180,37 +203,51 @@ func (o outputFile) same(disk outputFile) bool {
 }
 
 // intact reports whether the folder dir holds exactly the files the index
-// records, each unchanged, and no other file or folder.
+// records, each unchanged, and no other file or folder. Its folders are
+// read on GOMAXPROCS goroutines: an output walk is a system call per file.
 func (idx *outputIndex) intact(dir string) bool {
 	if len(idx.files) == 0 {
 		return false
 	}
 	dirs := dirsOf(idx.files)
-	n := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if !dirs[rel] {
-				return errNotIntact
-			}
+	names := slices.Sorted(maps.Keys(dirs))
+	var files atomic.Int64
+	var changed atomic.Bool // after the first change, the rest need no look
+	(&Project{}).parallel(len(names), func(i int) error {
+		if changed.Load() {
 			return nil
 		}
-		o, ok := idx.files[rel]
-		disk, regular := statOutput(p)
-		if !ok || !regular || !o.same(disk) {
-			return errNotIntact
+		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(names[i])))
+		if err != nil {
+			changed.Store(true)
+			return nil
 		}
-		n++
+		defer f.Close()
+		entries, err := f.ReadDir(-1)
+		if err != nil {
+			changed.Store(true)
+			return nil
+		}
+		for _, e := range entries {
+			rel := path.Join(names[i], e.Name())
+			if e.IsDir() {
+				if !dirs[rel] {
+					changed.Store(true)
+				}
+				continue
+			}
+			o, ok := idx.files[rel]
+			disk, regular := statOutput(filepath.Join(dir, filepath.FromSlash(rel)))
+			if !ok || !regular || !o.same(disk) {
+				changed.Store(true)
+				return nil
+			}
+			files.Add(1)
+		}
 		return nil
 	})
-	return err == nil && n == len(idx.files)
+	return !changed.Load() && files.Load() == int64(len(idx.files))
 }
-
-var errNotIntact = errors.New("output changed")
 
 // dirsOf returns the folders that hold files, "." among them.
 func dirsOf(files map[string]outputFile) map[string]bool {
@@ -242,8 +279,9 @@ type outputWriter struct {
 	intact   func() bool // whether the output is exactly what prev records
 	mu       sync.Mutex
 	next     map[string]outputFile
-	written  []string          // the files written into the swap folder
-	pages    map[string][]byte // page prefix → key, for the new index
+	written  []string            // the files written into the swap folder
+	pages    map[string][]byte   // page prefix → key, for the new index
+	bodies   map[string]bodySpan // page prefix → its body's place, for the new index
 	linked   int
 	dirs     sync.Map // folders of the swap folder made so far
 }
@@ -416,6 +454,7 @@ func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
 			w.record(name, olds[i], true)
 		}
 		w.keyPage(id, key)
+		w.keepBody(id)
 		return true
 	}
 	if _, err := w.mkdir(names[0]); err != nil {
@@ -433,7 +472,25 @@ func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
 		}
 	}
 	w.keyPage(id, key)
+	w.keepBody(id)
 	return true
+}
+
+// keepBody keeps the last build's record of where the body of the page at
+// prefix is, for the same file.
+func (w *outputWriter) keepBody(prefix string) {
+	if b, ok := w.prev.bodies[prefix]; ok {
+		w.spanBody(prefix, b)
+	}
+}
+
+func (w *outputWriter) spanBody(prefix string, b bodySpan) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.bodies == nil {
+		w.bodies = map[string]bodySpan{}
+	}
+	w.bodies[prefix] = b
 }
 
 // stream writes the file name with write, hashing it on the way; when its

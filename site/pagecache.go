@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -37,6 +38,9 @@ type outputPages interface {
 	reusePage(prefix string, key []byte) bool
 	// keyPage records that the page at prefix was just written from key.
 	keyPage(prefix string, key []byte)
+	// spanBody records where the body is in the index.html of the page
+	// at prefix just written.
+	spanBody(prefix string, b bodySpan)
 }
 
 // pagesKey is the shared part of every page's key: the site's inputs
@@ -49,17 +53,23 @@ type outputPages interface {
 // all this, so it is kept by the same key ([builder.writeGraph]).
 // Nil when the outline cannot be encoded; then no page is reused.
 func (b *builder) pagesKey(driftJSON []byte) []byte {
-	outline, files, err := outline(b.p.Model)
+	ol, err := outline(b.p.Model)
 	if err != nil {
 		return nil
 	}
+	b.outlined = ol
 	lock := judgedLock(b.captured)
 	// A document's file that is also code (a target names it) is read
 	// for its lines too: it stays in.
-	reads := b.p.WS.readDigest(func(p string) bool { return files[p] && b.a.Sources[p] == nil })
-	return cacheKey([]byte("pages"), reads, outline, driftJSON, lock, []byte(b.baseURL),
+	reads := b.p.WS.readDigest(func(p string) bool { return b.bodyOnly(p) })
+	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, []byte(b.baseURL),
 		[]byte(b.forge.kind), []byte(b.forge.repo), []byte(b.forge.commit), []byte(b.lang), []byte(b.title))
 }
+
+// bodyOnly reports whether the file p is among the pages' shared key
+// only through the outline of the document it holds: its body is in its
+// own page's key.
+func (b *builder) bodyOnly(p string) bool { return b.outlined.files[p] && b.a.Sources[p] == nil }
 
 // pageKey is the key of one page: the shared key, the page's place and
 // template, and its document's body.
@@ -71,36 +81,25 @@ func pageKey(shared []byte, pg page) []byte {
 	return cacheKey(parts...)
 }
 
+// outlined is what [outline] makes of a model.
+type outlined struct {
+	sum   []byte
+	files map[string]bool              // the files its documents were read from
+	pages map[string][sha256.Size]byte // each wiki page's [pageOutline], by its file
+}
+
 // outline hashes every document of the model without its body (nor what
 // only the body's own page shows: its headings' ids, its claims' offsets
 // in it), and returns the files those documents were read from: a file
 // that holds a document is, but for its body, all in its outline. Each
 // document is encoded on its own into the hash, so no encoding of the
 // whole model is ever held (tens of megabytes at 11,000 pages).
-func outline(m *claims.Model) ([]byte, map[string]bool, error) {
-	files := map[string]bool{}
-	strip := func(d claims.Doc) claims.Doc {
+func outline(m *claims.Model) (*outlined, error) {
+	ol := &outlined{files: map[string]bool{}, pages: make(map[string][sha256.Size]byte, len(m.Pages))}
+	note := func(d *claims.Doc) {
 		if d.BodyLine > 0 {
-			files[d.File] = true
+			ol.files[d.File] = true
 		}
-		// Another page's link to a heading is checked against the
-		// headings when the content is parsed (a missing one fails the
-		// build), but rendered as written: headings show only on their
-		// own page, and a page's headings edit keeps the others.
-		d.Body, d.Headings = nil, nil
-		// Claims' byte offsets in the body serve the body's rendering,
-		// and so do links' offsets and places (a link's place is only
-		// ever reported by the parse, when it is broken): an edit that
-		// moves them shows nowhere else.
-		d.Claims = slices.Clone(d.Claims)
-		for i := range d.Claims {
-			d.Claims[i].Start, d.Claims[i].End = 0, 0
-		}
-		d.Links = slices.Clone(d.Links)
-		for i := range d.Links {
-			d.Links[i].Off, d.Links[i].Pos = 0, claims.Pos{}
-		}
-		return d
 	}
 	h := sha256.New()
 	enc := json.NewEncoder(h) // one value a line
@@ -112,23 +111,59 @@ func outline(m *claims.Model) ([]byte, map[string]bool, error) {
 		}
 	}
 	for _, r := range m.Requirements {
+		note(&r.Doc)
 		c := *r
 		c.Doc = strip(c.Doc)
 		add("requirement", c)
 	}
 	for _, d := range m.Decisions {
+		note(&d.Doc)
 		// Not stripped: its file stays among the reads.
 		add("decision", d)
 	}
 	for _, p := range m.Pages {
-		c := *p
-		c.Doc = strip(c.Doc)
-		add("page", c)
+		note(&p.Doc)
+		sum, perr := pageOutline(p)
+		err = cmp.Or(err, perr)
+		h.Write(sum[:])
+		ol.pages[p.Doc.File] = sum
 	}
 	for _, d := range m.Documents {
+		note(&d.Doc)
 		c := *d
 		c.Doc = strip(c.Doc)
 		add("document", c)
 	}
-	return h.Sum(nil), files, err
+	ol.sum = h.Sum(nil)
+	return ol, err
+}
+
+// pageOutline hashes a wiki page without its body ([strip]).
+func pageOutline(p *claims.Page) ([sha256.Size]byte, error) {
+	c := *p
+	c.Doc = strip(c.Doc)
+	data, err := json.Marshal(c)
+	return sha256.Sum256(data), err
+}
+
+// strip returns d without its body and what only the body's own page shows.
+func strip(d claims.Doc) claims.Doc {
+	// Another page's link to a heading is checked against the headings
+	// when the content is parsed (a missing one fails the build), but
+	// rendered as written: headings show only on their own page, and a
+	// page's headings edit keeps the others.
+	d.Body, d.Headings = nil, nil
+	// Claims' byte offsets in the body serve the body's rendering, and so
+	// do links' offsets and places (a link's place is only ever reported
+	// by the parse, when it is broken): an edit that moves them shows
+	// nowhere else.
+	d.Claims = slices.Clone(d.Claims)
+	for i := range d.Claims {
+		d.Claims[i].Start, d.Claims[i].End = 0, 0
+	}
+	d.Links = slices.Clone(d.Links)
+	for i := range d.Links {
+		d.Links[i].Off, d.Links[i].Pos = 0, claims.Pos{}
+	}
+	return d
 }

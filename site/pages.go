@@ -155,6 +155,9 @@ func (b *builder) pages() []page {
 			}
 			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
 			out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
+			if n.Type == synth.TypePage {
+				out[len(out)-1].wiki = b.wiki(n.ID.Key)
+			}
 		}
 		if n.Type == synth.TypeTest {
 			files[n.Path] = true

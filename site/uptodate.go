@@ -56,19 +56,11 @@ type stamps struct {
 	mu       sync.Mutex
 	start    int64 // when the build began, nanoseconds
 	paths    map[string]fileStamp
-	sums     map[string][sha256.Size]byte // files read: their bytes' hash
-	unstable bool                         // some path could not be stamped: no record
+	unstable bool // some path could not be stamped: no record
 }
 
 func newStamps() *stamps {
-	return &stamps{start: time.Now().UnixNano(), paths: map[string]fileStamp{}, sums: map[string][sha256.Size]byte{}}
-}
-
-// read records the hash of the bytes read from the file p.
-func (s *stamps) read(p string, sum [sha256.Size]byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sums[p] = sum
+	return &stamps{start: time.Now().UnixNano(), paths: map[string]fileStamp{}}
 }
 
 // unsure says some path was not looked at.
@@ -167,7 +159,7 @@ type upToDate struct {
 	commit  string // and the commit it was
 	summary Summary
 	paths   map[string]fileStamp
-	sums    map[string][sha256.Size]byte // files read: their bytes' hash
+	sums    map[string][sha256.Size]byte // files read: their bytes' hash, or their error's ([Workspace.ReadDigest])
 }
 
 // recordUpToDate records, for [UpToDate], the build s of opts into o when
@@ -184,12 +176,15 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	if err != nil {
 		return
 	}
-	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: st.sums,
+	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: p.WS.readSums(),
 		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
 	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.commit != opts.Commit) {
 		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.commit
 	}
 	opts.Cache.Put(upToDateStage, key, rec.encode())
+	if s.edits != nil {
+		opts.Cache.Put(editsStage, key, s.edits.encode())
+	}
 }
 
 // countsOf counts a check report's links by state and reason.
@@ -230,22 +225,16 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 	if opts.Cache == nil {
 		return nil, false
 	}
-	key, err := upToDateKey(root, flag, opts)
+	rec, _ := loadUpToDate(root, flag, opts)
+	if rec == nil {
+		return nil, false
+	}
+	ws, err := OpenWorkspace(root)
 	if err != nil {
 		return nil, false
 	}
-	data, ok := opts.Cache.Get(upToDateStage, key)
-	if !ok {
-		return nil, false
-	}
-	rec, err := parseUpToDate(data)
-	if err != nil {
-		return nil, false
-	}
-	if rec.gitRev != "" && gitRev(root, rec.gitRev) != rec.commit {
-		return nil, false
-	}
-	if !rec.unchanged(root) {
+	defer ws.Close()
+	if len(rec.changed(ws, root, false)) > 0 {
 		return nil, false
 	}
 	idx := loadOutputIndex(opts.Cache, rec.out)
@@ -255,24 +244,53 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 	return &rec.summary, true
 }
 
-// unchanged reports whether every path of the record is still what the
-// build saw, on GOMAXPROCS goroutines.
-func (rec *upToDate) unchanged(root string) bool {
-	names := slices.Sorted(maps.Keys(rec.paths))
-	ws, err := OpenWorkspace(root)
-	if err != nil {
-		return false
+// loadUpToDate returns the record of the last build of root into --out
+// flag with opts, and its key; nil when there is none, or when the forge
+// commit it resolved changed since.
+func loadUpToDate(root, flag string, opts BuildOptions) (*upToDate, []byte) {
+	if opts.Cache == nil {
+		return nil, nil
 	}
-	defer ws.Close()
+	key, err := upToDateKey(root, flag, opts)
+	if err != nil {
+		return nil, nil
+	}
+	data, ok := opts.Cache.Get(upToDateStage, key)
+	if !ok {
+		return nil, nil
+	}
+	rec, err := parseUpToDate(data)
+	if err != nil {
+		return nil, nil
+	}
+	if rec.gitRev != "" && gitRev(root, rec.gitRev) != rec.commit {
+		return nil, nil
+	}
+	return rec, key
+}
+
+// changed returns the paths of the record that are no longer what the
+// build saw, in order, looked at on GOMAXPROCS goroutines; only the first
+// found unless all.
+func (rec *upToDate) changed(ws *Workspace, root string, all bool) []string {
+	names := slices.Sorted(maps.Keys(rec.paths))
 	p := &Project{WS: ws}
-	var changed atomic.Bool // after the first change, the rest need no look
+	gone := make([]bool, len(names))
+	var found atomic.Bool // after the first change, the rest need no look
 	p.parallel(len(names), func(i int) error {
-		if !changed.Load() && !rec.same(ws, root, names[i]) {
-			changed.Store(true)
+		if (all || !found.Load()) && !rec.same(ws, root, names[i]) {
+			gone[i] = true
+			found.Store(true)
 		}
 		return nil
 	})
-	return !changed.Load()
+	var out []string
+	for i, name := range names {
+		if gone[i] {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // same reports whether the path name is what the record saw.

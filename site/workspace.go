@@ -107,9 +107,6 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 		w.reads = map[string][sha256.Size]byte{}
 	}
 	w.reads[p] = sum
-	if err == nil {
-		w.stamps.read(p, sum)
-	}
 	if w.kept != nil {
 		w.kept[p] = readResult{data, err, limit}
 	}
@@ -128,12 +125,24 @@ func (w *Workspace) ReadDigest() []byte { return w.readDigest(nil) }
 func (w *Workspace) readDigest(skip func(p string) bool) []byte {
 	w.readsMu.Lock()
 	defer w.readsMu.Unlock()
+	return digestOf(w.reads, skip)
+}
+
+// readSums returns a copy of what [Workspace.ReadDigest] hashes.
+func (w *Workspace) readSums() map[string][sha256.Size]byte {
+	w.readsMu.Lock()
+	defer w.readsMu.Unlock()
+	return maps.Clone(w.reads)
+}
+
+// digestOf is [Workspace.ReadDigest] of the reads.
+func digestOf(reads map[string][sha256.Size]byte, skip func(p string) bool) []byte {
 	h := sha256.New()
-	for _, p := range slices.Sorted(maps.Keys(w.reads)) {
+	for _, p := range slices.Sorted(maps.Keys(reads)) {
 		if skip != nil && skip(p) {
 			continue
 		}
-		sum := w.reads[p]
+		sum := reads[p]
 		fmt.Fprintf(h, "%d:%s", len(p), p)
 		h.Write(sum[:])
 	}

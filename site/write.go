@@ -334,10 +334,10 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		return nil, err
 	}
 	if opts.Cache != nil {
-		idx := &outputIndex{key: s.key, files: ow.next, pages: ow.pages}
+		idx := &outputIndex{key: s.key, files: ow.next, pages: ow.pages, bodies: ow.bodies}
 		if !bytes.Equal(s.digest, p.WS.ReadDigest()) {
 			// Read more while rendering: the keys missed an input.
-			idx.key, idx.pages = nil, nil
+			idx.key, idx.pages, idx.bodies = nil, nil, nil
 		}
 		idx.store(opts.Cache, o.Dir)
 		if idx.key != nil {

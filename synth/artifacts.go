@@ -107,7 +107,7 @@ const MaxSearchText = 600
 func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
 	type doc struct{ text, file string }
 	docs := map[NodeID]doc{}
-	each(m, func(id NodeID, d *claims.Doc) { docs[id] = doc{plainText(d.Body), d.File} })
+	each(m, func(id NodeID, d *claims.Doc) { docs[id] = doc{SearchText(d.Body), d.File} })
 	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: make([]SearchEntry, 0, len(g.Nodes))}
 	for _, n := range g.Nodes {
 		title := n.Title
@@ -124,9 +124,9 @@ func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
 	return s
 }
 
-// plainText squeezes Markdown into searchable text: whitespace collapsed,
-// capped at MaxSearchText bytes on a rune boundary.
-func plainText(body []byte) string {
+// SearchText is a document body's search entry text: its Markdown with
+// whitespace collapsed, capped at MaxSearchText bytes on a rune boundary.
+func SearchText(body []byte) string {
 	t := strings.Join(strings.Fields(string(body)), " ")
 	if len(t) <= MaxSearchText {
 		return t

@@ -237,3 +237,43 @@ func writeElements[T any](e *elementWriter, vs []T) {
 	}
 	e.w.WriteString("\n  ]")
 }
+
+// SetSearchText returns data, a search index as [MarshalJSON] encodes
+// [SearchJSON], with the text of the entry id set to text; false when data
+// has no such entry. An edit of a page's text changes its entry only, and
+// the index need not be decoded and encoded again: megabytes at 11,000
+// pages.
+//
+// The entry is found by its id: a key is the only place a quote and a
+// line break appear unescaped, so "id": "ID", and the next "text": key,
+// are the entry's.
+func SetSearchText(data []byte, id NodeID, text string) ([]byte, bool) {
+	key := slices.Concat([]byte(`"id": `), jsonString(id.String()), []byte(",\n"))
+	at := bytes.Index(data, key)
+	if at < 0 {
+		return nil, false
+	}
+	textKey := []byte(`"text": "`)
+	rel := bytes.Index(data[at:], textKey)
+	if rel < 0 {
+		return nil, false
+	}
+	start := at + rel + len(textKey) - 1 // the opening quote
+	end := start + 1
+	for ; end < len(data) && data[end] != '"'; end++ {
+		if data[end] == '\\' {
+			end++
+		}
+	}
+	if end >= len(data) {
+		return nil, false
+	}
+	return slices.Concat(data[:start], jsonString(text), data[end+1:]), true
+}
+
+// jsonString is s encoded as a JSON string, as [MarshalJSON] writes it.
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	compactEncoder(&b).Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}

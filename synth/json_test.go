@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -144,5 +145,41 @@ func TestGraphWriteJSON(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%s: WriteJSON differs from MarshalJSON:\n%s\nwant\n%s", name, got.Bytes(), want)
 		}
+	}
+}
+
+// TestSetSearchText checks that setting an entry's text in an encoded
+// search index gives the bytes of the index encoded with that text, for
+// texts and neighbors that hold what could mislead a search for the
+// entry: quotes, backslashes, escapes, keys inside strings.
+func TestSetSearchText(t *testing.T) {
+	entries := []SearchEntry{
+		{ID: claims.PageNode("a"), Type: TypePage, Title: `"id": "page:b",` + "\n", Text: `"text": "x"`},
+		{ID: claims.PageNode("b"), Type: TypePage, Title: `B \"text\": "`, Path: "content/b.md", Text: `ends with a backslash \`},
+		{ID: claims.RequirementNode("REQ-1"), Type: TypeRequirement, Text: "plain"},
+		{ID: claims.PageNode("c"), Type: TypePage, Text: ""},
+	}
+	texts := []string{"", "new \"quoted\" text", `back\slash \n`, "tab\tand <html> & é \u2028", "\xff invalid"}
+	for i := range entries {
+		for _, text := range texts {
+			s := SearchJSON{SchemaVersion: SchemaVersion, Entries: slices.Clone(entries)}
+			data, err := MarshalJSON(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Entries[i].Text = text
+			want, err := MarshalJSON(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := SetSearchText(data, entries[i].ID, text)
+			if !ok || !bytes.Equal(got, want) {
+				t.Errorf("entry %s, text %q: got %v\n%s\nwant\n%s", entries[i].ID, text, ok, got, want)
+			}
+		}
+	}
+	data, _ := MarshalJSON(SearchJSON{Entries: entries})
+	if _, ok := SetSearchText(data, claims.PageNode("missing"), "x"); ok {
+		t.Error("set the text of an entry the index does not have")
 	}
 }

@@ -252,8 +252,16 @@ func runBuild(e *env, args []string) int {
 		return e.fail(err)
 	}
 	opts.Cache = cache
-	if sum, ok := site.UpToDate(e.root, *out, opts); ok {
-		// The output holds this very build, and nothing it read changed.
+	restored := func(note string) { fmt.Fprintf(e.stderr, "tracewiki: %s\n", note) }
+	sum, ok := site.UpToDate(e.root, *out, opts)
+	if !ok {
+		// Perhaps only the text of wiki pages changed.
+		if sum, ok, err = site.BuildEdited(e.root, *out, opts, restored); err != nil {
+			return e.fail(err)
+		}
+	}
+	if ok {
+		// The output holds this very build, or does now.
 		fmt.Fprint(e.stderr, sum.Notes)
 		if err := cache.Trim(); err != nil {
 			fmt.Fprintf(e.stderr, "tracewiki: %v\n", err)
@@ -275,7 +283,7 @@ func runBuild(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	s, err := p.BuildInto(o, opts, e.stderr, func(note string) { fmt.Fprintf(e.stderr, "tracewiki: %s\n", note) })
+	s, err := p.BuildInto(o, opts, e.stderr, restored)
 	if err != nil {
 		return e.fail(err)
 	}

@@ -12,7 +12,8 @@ import (
 // workspace into the output it made (site.UpToDate): it says exactly what
 // the full build said, notes, summary and exit code with --fail-on, and
 // writes nothing (the cache's record of the output is untouched); after an
-// edit the build is made again.
+// edit of a page's text, the build says the same again, and after an edit
+// that changes what the page claims, the build is made again.
 func TestBuildUpToDate(t *testing.T) {
 	ws := t.TempDir()
 	writeWorkspace(t, ws)
@@ -52,6 +53,18 @@ func TestBuildUpToDate(t *testing.T) {
 	}
 	if after, err := os.Stat(records[0]); err != nil || !after.ModTime().Equal(before.ModTime()) {
 		t.Error("the second build wrote the output's record: it was made again, not found up to date")
+	}
+	// An edit of the page's text only (site.BuildEdited): the same words,
+	// and the page shows it.
+	if err := os.WriteFile("content/more.md", []byte("# More\n\nTaxes are added ([code](code:shop/price.go@Tax)).\n\nMore words.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code4, stdout4, stderr4 := build()
+	if code4 != code || stdout4 != stdout || stderr4 != stderr {
+		t.Errorf("the build of an edited page said (exit %d)\n%s%s\nthe first one (exit %d)\n%s%s", code4, stdout4, stderr4, code, stdout, stderr)
+	}
+	if page, err := os.ReadFile(filepath.Join("public", "pages", "more", "index.html")); err != nil || !bytes.Contains(page, []byte("<p>More words.</p>")) {
+		t.Errorf("the edited page does not show its new text (%v)", err)
 	}
 	if err := os.WriteFile("content/more.md", []byte("# More\n\nNo more taxes.\n"), 0o644); err != nil {
 		t.Fatal(err)

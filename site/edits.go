@@ -1,0 +1,459 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// An edit of a wiki page's text shows in two places of the site: the
+// page's own HTML, where its body is, and the search index, which holds
+// every page's text. Nothing else shows a page's body (see pagecache.go).
+// So when the outline of each edited page is what it was (title,
+// frontmatter, claims and links with their lines, headings: all but the
+// text around them), [BuildEdited] renders the edited bodies into their
+// pages' last HTML, updates the search index and patches the output,
+// without loading the workspace. The last build's up-to-date record says
+// which files changed; its edit record ([editRecord]) says what each
+// page's body shows of the rest of the site: the state of the code its
+// claims link and the pages its links lead to.
+//
+// Anything else (a changed folder, a new file, an edited requirement, a
+// renamed heading, text added above a claim, which moves its line) takes
+// a whole build, whose keys then decide what to render again.
+
+// editsStage names the build cache's edit records, one per up-to-date
+// record and under the same key.
+const editsStage = "edits"
+
+// editRecord is what [BuildEdited] needs of the last build besides its
+// up-to-date record: the site's settings, and each wiki page's outline and
+// what its body shows of the rest of the site.
+type editRecord struct {
+	siteKey []byte // the key of the site it describes
+	shared  []byte // the pages' shared key ([builder.pagesKey])
+	content string // the content folder
+	baseURL string
+	forge   forgeLinks
+	pages   []byte // the pages' lines, by file (see [editRecord.encode])
+}
+
+// editPage is one wiki page of an [editRecord]: where its page is, what
+// the shared key saw of it, and the answers its body's rendering got:
+// how its claims show (by target) and where its links lead (by node id).
+// It is the [bodyContext] that renders the page's edited body.
+type editPage struct {
+	file, dir, title  string
+	outline, headings [sha256.Size]byte
+	claims            map[string]claimShown
+	urls              map[string]string
+
+	hl         *highlighter
+	unanswered bool // the body asked what the last build did not answer
+}
+
+func (e *editPage) claimShown(t claims.Target) claimShown {
+	c, ok := e.claims[t.String()]
+	e.unanswered = e.unanswered || !ok
+	return c
+}
+
+func (e *editPage) urlOf(id synth.NodeID) string {
+	u, ok := e.urls[id.String()]
+	e.unanswered = e.unanswered || !ok
+	return u
+}
+
+func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.fence(lang, code) }
+
+// headingsSum hashes a document's heading ids: other pages' links to them
+// are checked when the content is parsed.
+func headingsSum(ids []string) [sha256.Size]byte {
+	return sha256.Sum256([]byte(strings.Join(ids, "\n")))
+}
+
+// editable reports whether an edit of the page's text can be applied by
+// [BuildEdited]: a wiki page read from its own file, which the shared key
+// has only through its outline, and which is not the home page's text.
+func (b *builder) editable(pg page) bool {
+	p := pg.wiki
+	return p != nil && b.outlined != nil && p.Path != "index" && !p.Synthesized && p.Doc.BodyLine > 0 &&
+		pg.tmpl == "node" && b.bodyOnly(p.Doc.File)
+}
+
+// editRecord records the build's editable pages, encoded: at 11,000
+// pages that is 50,000 answers, made after the pages rendered, when the
+// build's memory is at its peak.
+func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
+	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge}
+	var editable []page
+	for _, pg := range pages {
+		if b.editable(pg) {
+			editable = append(editable, pg)
+		}
+	}
+	slices.SortFunc(editable, func(x, y page) int { return strings.Compare(x.wiki.Doc.File, y.wiki.Doc.File) })
+	var buf bytes.Buffer
+	q := strconv.Quote
+	var lines []string
+	for _, pg := range editable {
+		p := pg.wiki
+		n, _ := b.graph.Node(claims.PageNode(p.Path))
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\n", q(p.Doc.File), q(pg.dir), q(n.Title), b.outlined.pages[p.Doc.File], headingsSum(p.Doc.Headings))
+		lines = lines[:0]
+		for _, c := range p.Doc.Claims {
+			if c.HasTarget {
+				s := b.claimShown(c.Target)
+				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
+			}
+		}
+		for _, l := range p.Doc.Links {
+			id := synth.LinkNodeID(l)
+			lines = append(lines, "url\t"+q(id.String())+"\t"+q(b.urlOf(id))+"\n")
+		}
+		slices.Sort(lines)
+		for _, l := range slices.Compact(lines) {
+			buf.WriteString(l)
+		}
+	}
+	r.pages = buf.Bytes()
+	return r
+}
+
+// The HTML around a node page's body ("node.html").
+const (
+	bodyOpen  = `<div class="body">`
+	bodyClose = `</div>`
+)
+
+// findBody returns where the body is in a page's HTML: the one place the
+// body appears between bodyOpen and bodyClose. False when it is empty or
+// appears more than once: the template writes it once, so a body found
+// once is the body.
+func findBody(html []byte, body template.HTML) (bodySpan, bool) {
+	if body == "" {
+		return bodySpan{}, false
+	}
+	needle := []byte(bodyOpen + string(body) + bodyClose)
+	i := bytes.Index(html, needle)
+	if i < 0 || bytes.Contains(html[i+1:], needle) {
+		return bodySpan{}, false
+	}
+	return bodySpan{head: i + len(bodyOpen), tail: len(html) - i - len(needle) + len(bodyClose)}, true
+}
+
+// spliceBody returns the page's HTML old with body in place of its body at
+// span; false when span does not fit old.
+func spliceBody(old []byte, span bodySpan, body string) ([]byte, bool) {
+	end := len(old) - span.tail
+	if span.head < len(bodyOpen) || span.tail < len(bodyClose) || end < span.head ||
+		string(old[span.head-len(bodyOpen):span.head]) != bodyOpen || !bytes.HasPrefix(old[end:], []byte(bodyClose)) {
+		return nil, false
+	}
+	return slices.Concat(old[:span.head], []byte(body), old[end:]), true
+}
+
+// editsMagic starts an edit record; a record of another format is ignored.
+const editsMagic = "tracewiki-edits 1"
+
+// encode writes the record as lines of tab-separated fields, strings
+// quoted: a header, then each page followed by its answers, a claim's by
+// target (claim REF STATE WHY URL) and a link's by node id (url ID URL),
+// sorted.
+func (r *editRecord) encode() []byte {
+	var b bytes.Buffer
+	q := strconv.Quote
+	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\n", editsMagic, r.siteKey, r.shared,
+		q(r.content), q(r.baseURL), q(r.forge.kind), q(r.forge.repo), q(r.forge.commit))
+	b.Write(r.pages)
+	return b.Bytes()
+}
+
+// A parsed edit record holds its header only; [editRecord.page] finds a
+// page's lines in the record's bytes when it is asked for: a record of
+// 5,000 pages is megabytes, and an edit needs one.
+
+var errBadEdits = errors.New("bad edit record")
+
+// parseEditHeader reads the header encode wrote.
+func parseEditHeader(data []byte) (*editRecord, error) {
+	r := &editRecord{}
+	lines := bytes.SplitN(data, []byte("\n"), 6)
+	if len(lines) < 5 || string(lines[0]) != editsMagic {
+		return nil, errBadEdits
+	}
+	var err error
+	field := func(line []byte, name string, n int) []string {
+		f := strings.Split(string(line), "\t")
+		if len(f) != n+1 || f[0] != name {
+			err = errBadEdits
+			return make([]string, n+1)
+		}
+		return f
+	}
+	unquote := func(s string) string {
+		v, uerr := strconv.Unquote(s)
+		err = cmp.Or(err, uerr)
+		return v
+	}
+	unhex := func(s string) []byte {
+		v, herr := hex.DecodeString(s)
+		err = cmp.Or(err, herr)
+		return v
+	}
+	r.siteKey = unhex(field(lines[1], "sitekey", 1)[1])
+	r.shared = unhex(field(lines[2], "shared", 1)[1])
+	r.content = unquote(field(lines[3], "content", 1)[1])
+	f := field(lines[4], "site", 4)
+	r.baseURL, r.forge = unquote(f[1]), forgeLinks{kind: unquote(f[2]), repo: unquote(f[3]), commit: unquote(f[4])}
+	if err != nil {
+		return nil, errBadEdits
+	}
+	return r, nil
+}
+
+// page finds the page read from file in data, the record's bytes; false
+// when the record has none (or a bad one).
+func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
+	start := bytes.Index(data, []byte("\npage\t"+strconv.Quote(file)+"\t"))
+	if start < 0 {
+		return nil, false
+	}
+	e := &editPage{claims: map[string]claimShown{}, urls: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data[start+1:]))
+	sc.Buffer(nil, 16<<20)
+	bad := false
+	str := func(s string) string {
+		v, err := strconv.Unquote(s)
+		bad = bad || err != nil
+		return v
+	}
+	sum := func(s string) (out [sha256.Size]byte) {
+		v, err := hex.DecodeString(s)
+		bad = bad || err != nil || len(v) != sha256.Size
+		copy(out[:], v)
+		return out
+	}
+	for first := true; sc.Scan(); first = false {
+		f := strings.Split(sc.Text(), "\t")
+		switch {
+		case f[0] == "page" && first && len(f) == 6:
+			e.file, e.dir, e.title = str(f[1]), str(f[2]), str(f[3])
+			e.outline, e.headings = sum(f[4]), sum(f[5])
+		case f[0] == "page" && !first:
+			return e, !bad
+		case f[0] == "claim" && len(f) == 5:
+			e.claims[str(f[1])] = claimShown{State: str(f[2]), Why: str(f[3]), URL: str(f[4])}
+		case f[0] == "url" && len(f) == 3:
+			e.urls[str(f[1])] = str(f[2])
+		default:
+			bad = true
+		}
+		if bad {
+			return nil, false
+		}
+	}
+	return e, sc.Err() == nil && !bad
+}
+
+// pageEdit is an edited page: its record, its new parse and body.
+type pageEdit struct {
+	e    *editPage
+	page *claims.Page
+	body string
+}
+
+// BuildEdited updates the output of the last build of the workspace root
+// into the output --out flag with opts, when all that changed since are
+// the texts of wiki pages (see the top of this file): it renders their
+// bodies into their pages and updates the search index, in place, as
+// [Project.BuildInto] would, and returns the summary of the build, the
+// last one's. False means it could not tell the edits apart from any
+// other change, and wrote nothing: the caller builds the whole site.
+// restored gets what the cleanup of killed runs restored. An error means
+// a write failed and the output is as it was.
+func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*Summary, bool, error) {
+	rec, key := loadUpToDate(root, flag, opts)
+	if rec == nil {
+		return nil, false, nil
+	}
+	data, ok := opts.Cache.Get(editsStage, key)
+	if !ok {
+		return nil, false, nil
+	}
+	er, err := parseEditHeader(data)
+	if err != nil || !bytes.Equal(er.siteKey, rec.siteKey) {
+		return nil, false, nil
+	}
+	ws, err := OpenWorkspace(root)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer ws.Close()
+	// The output is locked first, so that it is walked (is it exactly
+	// what the index records?) while the edits are parsed and rendered.
+	o := &Output{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output), flag: flag}
+	unlock, err := o.lock()
+	if err != nil {
+		return nil, false, nil // the whole build says why
+	}
+	defer unlock()
+	w, err := o.Begin(restored)
+	if err != nil {
+		return nil, false, err
+	}
+	idx := loadOutputIndex(opts.Cache, rec.out)
+	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) {
+		w.Abort()
+		return nil, false, nil
+	}
+	walked := make(chan bool, 1)
+	go func() { walked <- idx.intact(rec.out) }()
+	var edits []pageEdit
+	var files map[string][]byte
+	changed := rec.changed(ws, root, true)
+	ok = len(changed) > 0 // else the output changed, or nothing did
+	if ok {
+		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.highlighter(opts.Cache))
+	}
+	if ok {
+		files, ok = editedFiles(rec.out, idx, edits)
+	}
+	if intact := <-walked; !ok || !intact {
+		w.Abort()
+		return nil, false, nil
+	}
+	written := map[string]outputFile{}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		full := filepath.Join(w.Dir(), filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			w.Abort()
+			return nil, false, fmt.Errorf("write site: %w", err)
+		}
+		f, err := createFile(full, func(f io.Writer) error { _, err := f.Write(files[name]); return err })
+		if err != nil {
+			w.Abort()
+			return nil, false, err
+		}
+		f.sum = sha256.Sum256(files[name])
+		written[name] = f
+	}
+	dirs := dirsOf(idx.files)
+	if err := w.Patch(slices.Sorted(maps.Keys(written)), nil, dirs, dirs); err != nil {
+		return nil, false, err
+	}
+
+	// The records, as the whole build would have left them.
+	reads := ws.readSums()
+	for _, ed := range edits {
+		idx.pages[ed.e.dir+"/"] = pageKey(er.shared, page{dir: ed.e.dir, tmpl: "node", doc: &ed.page.Doc})
+		rec.paths[ed.e.file] = ws.stamps.paths[ed.e.file]
+		rec.sums[ed.e.file] = reads[ed.e.file]
+	}
+	maps.Copy(idx.files, written)
+	idx.key = siteKeyOf(digestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge)
+	idx.store(opts.Cache, rec.out)
+	rec.siteKey, rec.start = idx.key, ws.stamps.start
+	opts.Cache.Put(upToDateStage, key, rec.encode())
+	opts.Cache.Put(editsStage, key, er.withSiteKey(data, idx.key))
+	return &rec.summary, true, nil
+}
+
+// parseEdits reads and parses each changed file as an edited wiki page of
+// the record, and renders its body; false when one is not.
+func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl *highlighter) ([]pageEdit, bool) {
+	var edits []pageEdit
+	for _, name := range changed {
+		e, ok := r.page(data, name)
+		if !ok {
+			return nil, false
+		}
+		src, err := ws.ReadFile(name)
+		if err != nil {
+			return nil, false
+		}
+		pg, diags := claims.ParsePage(r.content, claims.File{Name: name, Data: src})
+		if pg == nil || len(diags) > 0 {
+			return nil, false // the whole build reports them
+		}
+		if sum, err := pageOutline(pg); err != nil || sum != e.outline || headingsSum(pg.Doc.Headings) != e.headings {
+			return nil, false
+		}
+		e.hl = hl
+		body, err := renderBody(e, &pg.Doc, rel(e.dir), e.title)
+		if err != nil || e.unanswered || body == "" {
+			return nil, false
+		}
+		edits = append(edits, pageEdit{e: e, page: pg, body: body})
+	}
+	ws.stamps.mu.Lock()
+	defer ws.stamps.mu.Unlock()
+	return edits, !ws.stamps.unstable
+}
+
+// editedFiles returns the output files the edits change, made from the
+// files of the output dir that idx records: each page's HTML with its new
+// body, and the search index with the pages' new text.
+func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string][]byte, bool) {
+	files := map[string][]byte{}
+	text := map[synth.NodeID]string{}
+	for _, ed := range edits {
+		name := ed.e.dir + "/index.html"
+		old, ok := readOutput(dir, idx, name)
+		if !ok {
+			return nil, false
+		}
+		span, ok := idx.bodies[ed.e.dir+"/"]
+		if !ok {
+			return nil, false
+		}
+		if files[name], ok = spliceBody(old, span, ed.body); !ok {
+			return nil, false
+		}
+		text[claims.PageNode(ed.page.Path)] = synth.SearchText(ed.page.Doc.Body)
+	}
+	data, ok := readOutput(dir, idx, searchFile)
+	for _, id := range slices.SortedFunc(maps.Keys(text), synth.NodeID.Compare) {
+		if !ok {
+			return nil, false
+		}
+		data, ok = synth.SetSearchText(data, id, text[id])
+	}
+	if !ok {
+		return nil, false
+	}
+	files[searchFile], files[searchScriptFile], files[searchDir+"/index.json"] = data, searchScript(data), data
+	return files, true
+}
+
+// readOutput reads the output file name of dir, which must be the one idx
+// records, bytes and all.
+func readOutput(dir string, idx *outputIndex, name string) ([]byte, bool) {
+	o, ok := idx.files[name]
+	if !ok {
+		return nil, false
+	}
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	return data, err == nil && sha256.Sum256(data) == o.sum
+}
+
+// withSiteKey returns the record's bytes data with the site key key.
+func (r *editRecord) withSiteKey(data, key []byte) []byte {
+	old := fmt.Sprintf("\nsitekey\t%x\n", r.siteKey)
+	return bytes.Replace(data, []byte(old), fmt.Appendf(nil, "\nsitekey\t%x\n", key), 1)
+}

@@ -1,0 +1,174 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// refundsPage is a wiki page of the shop fixture with everything a body can
+// show: claims in a sentence and as [code], links to a requirement, a
+// decision and a page, a heading, and fences in three languages. Nothing
+// follows its last fence, so text added at the end moves no claim.
+const refundsPage = `---
+title: Refunds
+---
+# Refunds
+
+Refunds go back to the card ([Refund](code:pay/pay.go@Refund)), as
+[totals](req:REQ-1) and [the gateway](dec:DEC-2) say; see the
+[checkout guide](checkout.md#details) too.
+
+## Steps
+
+The test covers it ([code](code:pay/refund_test.go@TestRefund)).
+
+` + "```go\nrefund := -amount\n```\n\n```python\ndef refund(x):\n    return -x\n```\n\n```nosuchlanguage\n<b>as text</b>\n```\n"
+
+// editedBuild runs BuildEdited for a frozen build of dir into out.
+func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
+	t.Helper()
+	_, ok, err := BuildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
+	must(t, err)
+	return ok
+}
+
+// TestBuildEdited edits the shop fixture in every way that an edited build
+// must take, and in ways it must leave to the whole build. Either way the
+// output must then equal a cold build's, the workspace be up to date, and
+// a whole build find the output holding its very site: the records an
+// edited build leaves are those of the whole build.
+func TestBuildEdited(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = 0 // the fixture was written a moment ago
+	dir := fixture(t, "shop")
+	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
+	writeFixtureFile(t, dir, "content/guides/returns.md", []byte("# Returns\n\nReturns follow the [refund steps](refunds.md#steps).\n"))
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	buildCached(t, dir, out, cache)
+
+	file := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
+	edit := func(name, old, new string) func(t *testing.T) {
+		return func(t *testing.T) {
+			t.Helper()
+			data, err := os.ReadFile(file(name))
+			must(t, err)
+			if !bytes.Contains(data, []byte(old)) {
+				t.Fatalf("%s has no %q", name, old)
+			}
+			must(t, os.WriteFile(file(name), bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
+		}
+	}
+	appendTo := func(name, text string) func(t *testing.T) {
+		return func(t *testing.T) {
+			t.Helper()
+			f, err := os.OpenFile(file(name), os.O_APPEND|os.O_WRONLY, 0)
+			must(t, err)
+			_, err = f.WriteString(text)
+			must(t, errors.Join(err, f.Close()))
+		}
+	}
+	both := func(a, b func(t *testing.T)) func(t *testing.T) {
+		return func(t *testing.T) { a(t); b(t) }
+	}
+	const refunds = "content/guides/refunds.md"
+	cases := []struct {
+		name   string
+		change func(t *testing.T)
+		edited bool // BuildEdited applies it
+	}{
+		{"text appended", appendTo(refunds, "\nA sentence more, with `code` and *emphasis*.\n"), true},
+		{"fence edited", edit(refunds, "return -x", "return -x * 100"), true},
+		{"text after the claims", edit(refunds, "@TestRefund)).\n", "@TestRefund)).\n\nA paragraph between, with `code`.\n"), true},
+		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), false},
+		{"two pages", both(appendTo(refunds, "\nMore.\n"), appendTo("content/notes/raw.md", "\nAnd <b>this</b>.\n")), true},
+		{"again after a whole build", appendTo(refunds, "\nOnce more.\n"), true},
+		{"text above a claim", edit(refunds, "# Refunds\n", "# Refunds\n\nA new first line.\n"), false},
+		{"heading added", appendTo(refunds, "\n## Later\n"), false},
+		{"heading another page links renamed", edit(refunds, "## Steps", "## Stages"), false},
+		{"title", edit(refunds, "title: Refunds", "title: Refunds and returns"), false},
+		{"claim target", edit(refunds, "code:pay/pay.go@Refund", "code:pay/pay.go@Charge"), false},
+		{"link", edit(refunds, "req:REQ-1", "req:REQ-2"), false},
+		{"a page with placed claim records", appendTo("content/guides/checkout.md", "\nMore.\n"), false},
+		{"the home page's text", appendTo("content/index.md", "\nMore.\n"), false},
+		{"requirement", appendTo("content/requirements/REQ-1.md", "\nMore.\n"), false},
+		{"page and code", both(appendTo(refunds, "\nMore.\n"), appendTo("pay/pay.go", "\n// more\n")), false},
+		{"new page", func(t *testing.T) {
+			must(t, os.WriteFile(file("content/guides/new.md"), []byte("# New\n\nText.\n"), 0o644))
+		}, false},
+		{"text edited after the new page", appendTo(refunds, "\nAnd more.\n"), true},
+	}
+	for _, c := range cases {
+		c.change(t)
+		if c.name == "again after a whole build" {
+			// The page's body span is kept by the whole build that keeps
+			// the page.
+			appendTo("content/requirements/REQ-2.md", "\nMore.\n")(t)
+			buildCached(t, dir, out, cache)
+			appendTo(refunds, "\nStill more.\n")(t)
+		}
+		ok := editedBuild(t, dir, out, cache)
+		if ok != c.edited {
+			t.Errorf("%s: edited build %v, want %v", c.name, ok, c.edited)
+		}
+		if !ok && c.name == "heading another page links renamed" {
+			if _, err := buildAndWriteCache(dir, out, cache); err == nil || !strings.Contains(err.Error(), "missing heading") {
+				t.Fatalf("%s: the whole build: error %v, want a missing heading", c.name, err)
+			}
+			edit(refunds, "## Stages", "## Steps")(t)
+		}
+		if !ok {
+			buildCached(t, dir, out, cache)
+		}
+		if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
+			t.Fatalf("%s: the output differs from a cold build's: %s", c.name, diff)
+		}
+		if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); !ok {
+			t.Fatalf("%s: not up to date after the build", c.name)
+		}
+		if s := buildCached(t, dir, out, cache); !s.Reused {
+			t.Fatalf("%s: a whole build after it did not find its site in the output", c.name)
+		}
+	}
+}
+
+// TestBuildEditedFails fails the patch of an edited build: the error says
+// the output is as it was, it is, and the next edited build, with nothing
+// failing, makes what a cold build makes.
+func TestBuildEditedFails(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = 0
+	dir := fixture(t, "shop")
+	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	buildCached(t, dir, out, cache)
+	old := readTree(t, out)
+	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage+"\nMore text.\n"))
+	defer func() { patchHook = nil }()
+	patchHook = func(at string, i, n int) error {
+		if at == "between" && i == n-1 {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	_, ok, err := BuildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
+	if ok || err == nil || !strings.Contains(err.Error(), "the output is as it was") {
+		t.Fatalf("edited build with a failing patch: ok %v, error %v", ok, err)
+	}
+	if diff := firstDiffFile(old, readTree(t, out)); diff != "" {
+		t.Fatalf("the failed edited build changed the output: %s", diff)
+	}
+	patchHook = nil
+	if !editedBuild(t, dir, out, cache) {
+		t.Fatal("no edited build after the failed one")
+	}
+	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
+		t.Fatalf("the output differs from a cold build's: %s", diff)
+	}
+}
