@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
@@ -462,7 +463,7 @@ func (b *builder) writeSearch(put func(name string, data []byte) error) error {
 	if err := put(searchFile, searchJSON); err != nil {
 		return err
 	}
-	return put(searchScriptFile, searchScript(searchJSON))
+	return put(searchScriptFile, slices.Concat(searchScript([][]byte{searchJSON})...))
 }
 
 // The search index, and the script that sets it.
@@ -471,11 +472,15 @@ const (
 	searchScriptFile = "api/search.js"
 )
 
-// searchScript is the script that sets the search index: the search page
-// loads it as a script, so that it works from the file system, where
-// fetch() of a local file is refused.
-func searchScript(searchJSON []byte) []byte {
-	return slices.Concat([]byte("window.TRACEWIKI_SEARCH = "), bytes.TrimSpace(searchJSON), []byte(";\n"))
+// searchScript is the script that sets the search index, given and made
+// in parts (the index is megabytes): the search page loads it as a script,
+// so that it works from the file system, where fetch() of a local file is
+// refused. The index's white space at either end is left out.
+func searchScript(index [][]byte) [][]byte {
+	index = slices.Clone(index)
+	index[0] = bytes.TrimLeftFunc(index[0], unicode.IsSpace)
+	index[len(index)-1] = bytes.TrimRightFunc(index[len(index)-1], unicode.IsSpace)
+	return slices.Concat([][]byte{[]byte("window.TRACEWIKI_SEARCH = ")}, index, [][]byte{[]byte(";\n")})
 }
 
 // addStatic adds the stylesheets, scripts, JSON artifacts and schemas

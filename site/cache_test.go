@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -684,6 +685,50 @@ func waitFor(t *testing.T, events <-chan string, u, text string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s never showed %q", u, text)
+		}
+	}
+}
+
+// TestOutputIntact checks that the output walk notices every kind of
+// change to an output folder: a file added, in the root or deeper, an
+// empty folder added, a file changed, removed or replaced by a folder, and
+// a folder replaced by a symlink to it.
+func TestOutputIntact(t *testing.T) {
+	dir := fixture(t, "shop")
+	cache := mustCache(t, t.TempDir())
+	changes := []struct {
+		name   string
+		change func(out string) error
+	}{
+		{"nothing", func(string) error { return nil }},
+		{"file added", func(out string) error { return os.WriteFile(filepath.Join(out, "x.html"), nil, 0o644) }},
+		{"file added deep", func(out string) error {
+			return os.WriteFile(filepath.Join(out, "pages", "guides", "x.html"), nil, 0o644)
+		}},
+		{"folder added", func(out string) error { return os.Mkdir(filepath.Join(out, "pages", "new"), 0o755) }},
+		{"file changed", func(out string) error {
+			return os.WriteFile(filepath.Join(out, "pages", "index.html"), []byte("changed"), 0o644)
+		}},
+		{"file removed", func(out string) error { return os.Remove(filepath.Join(out, "api", "search.json")) }},
+		{"file replaced by a folder", func(out string) error {
+			p := filepath.Join(out, "api", "search.json")
+			return errors.Join(os.Remove(p), os.Mkdir(p, 0o755))
+		}},
+		{"folder replaced by a symlink to it", func(out string) error {
+			p, elsewhere := filepath.Join(out, "pages"), filepath.Join(t.TempDir(), "pages")
+			return errors.Join(os.Rename(p, elsewhere), os.Symlink(elsewhere, p))
+		}},
+	}
+	for _, c := range changes {
+		out := filepath.Join(t.TempDir(), "public")
+		buildCached(t, dir, out, cache)
+		must(t, c.change(out))
+		idx := loadOutputIndex(cache, out)
+		if idx == nil {
+			t.Fatal("no record of the output")
+		}
+		if got, want := idx.intact(out), c.name == "nothing"; got != want {
+			t.Errorf("%s: intact %v, want %v", c.name, got, want)
 		}
 	}
 }

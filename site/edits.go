@@ -325,8 +325,8 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	walked := make(chan bool, 1)
 	go func() { walked <- idx.intact(rec.out) }()
 	var edits []pageEdit
-	var files map[string][]byte
-	changed := rec.changed(ws, root, true)
+	var files map[string]editedFile
+	changed, fresh := rec.changed(ws, root, true)
 	ok = len(changed) > 0 // else the output changed, or nothing did
 	if ok {
 		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.highlighter(opts.Cache))
@@ -345,12 +345,11 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 			w.Abort()
 			return nil, false, fmt.Errorf("write site: %w", err)
 		}
-		f, err := createFile(full, func(f io.Writer) error { _, err := f.Write(files[name]); return err })
+		f, err := files[name].write(full)
 		if err != nil {
 			w.Abort()
 			return nil, false, err
 		}
-		f.sum = sha256.Sum256(files[name])
 		written[name] = f
 	}
 	dirs := dirsOf(idx.files)
@@ -365,6 +364,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 		rec.paths[ed.e.file] = ws.stamps.paths[ed.e.file]
 		rec.sums[ed.e.file] = reads[ed.e.file]
 	}
+	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
 	idx.key = siteKeyOf(digestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge)
 	idx.store(opts.Cache, rec.out)
@@ -406,11 +406,37 @@ func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl
 	return edits, !ws.stamps.unstable
 }
 
+// editedFile is an output file an edit changes: its bytes, in parts, and
+// their hash when it is known before writing.
+type editedFile struct {
+	parts [][]byte
+	sum   *[sha256.Size]byte
+}
+
+// write makes the new file full and describes it.
+func (f editedFile) write(full string) (outputFile, error) {
+	write := func(w io.Writer) error {
+		for _, p := range f.parts {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if f.sum == nil {
+		return streamFile(full, write)
+	}
+	o, err := createFile(full, write)
+	o.sum = *f.sum
+	return o, err
+}
+
 // editedFiles returns the output files the edits change, made from the
 // files of the output dir that idx records: each page's HTML with its new
-// body, and the search index with the pages' new text.
-func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string][]byte, bool) {
-	files := map[string][]byte{}
+// body, and the search index with the pages' new text. The output is
+// intact (see [outputIndex.intact]): its files are the ones recorded.
+func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]editedFile, bool) {
+	files := map[string]editedFile{}
 	text := map[synth.NodeID]string{}
 	for _, ed := range edits {
 		name := ed.e.dir + "/index.html"
@@ -422,34 +448,40 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string][]b
 		if !ok {
 			return nil, false
 		}
-		if files[name], ok = spliceBody(old, span, ed.body); !ok {
-			return nil, false
-		}
-		text[claims.PageNode(ed.page.Path)] = synth.SearchText(ed.page.Doc.Body)
-	}
-	data, ok := readOutput(dir, idx, searchFile)
-	for _, id := range slices.SortedFunc(maps.Keys(text), synth.NodeID.Compare) {
+		html, ok := spliceBody(old, span, ed.body)
 		if !ok {
 			return nil, false
 		}
-		data, ok = synth.SetSearchText(data, id, text[id])
+		files[name] = editedFile{parts: [][]byte{html}}
+		text[claims.PageNode(ed.page.Path)] = synth.SearchText(ed.page.Doc.Body)
 	}
+	data, ok := readOutput(dir, idx, searchFile)
 	if !ok {
 		return nil, false
 	}
-	files[searchFile], files[searchScriptFile], files[searchDir+"/index.json"] = data, searchScript(data), data
+	parts, ok := synth.SetSearchTexts(data, text)
+	if !ok {
+		return nil, false
+	}
+	// The search page's twin is the index: its bytes are hashed once.
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	sum := [sha256.Size]byte(h.Sum(nil))
+	search := editedFile{parts: parts, sum: &sum}
+	files[searchFile], files[searchDir+"/index.json"] = search, search
+	files[searchScriptFile] = editedFile{parts: searchScript(parts)}
 	return files, true
 }
 
-// readOutput reads the output file name of dir, which must be the one idx
-// records, bytes and all.
+// readOutput reads the output file name of dir, one idx records.
 func readOutput(dir string, idx *outputIndex, name string) ([]byte, bool) {
-	o, ok := idx.files[name]
-	if !ok {
+	if _, ok := idx.files[name]; !ok {
 		return nil, false
 	}
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
-	return data, err == nil && sha256.Sum256(data) == o.sum
+	return data, err == nil
 }
 
 // withSiteKey returns the record's bytes data with the site key key.

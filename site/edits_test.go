@@ -88,6 +88,12 @@ func TestBuildEdited(t *testing.T) {
 		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), false},
 		{"two pages", both(appendTo(refunds, "\nMore.\n"), appendTo("content/notes/raw.md", "\nAnd <b>this</b>.\n")), true},
 		{"again after a whole build", appendTo(refunds, "\nOnce more.\n"), true},
+		{"saved by renaming a new file over it", func(t *testing.T) {
+			data, err := os.ReadFile(file(refunds))
+			must(t, err)
+			must(t, os.WriteFile(file(refunds+".new"), append(data, "\nRenamed.\n"...), 0o644))
+			must(t, os.Rename(file(refunds+".new"), file(refunds)))
+		}, true},
 		{"text above a claim", edit(refunds, "# Refunds\n", "# Refunds\n\nA new first line.\n"), false},
 		{"heading added", appendTo(refunds, "\n## Later\n"), false},
 		{"heading another page links renamed", edit(refunds, "## Steps", "## Stages"), false},

@@ -155,20 +155,27 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 
 // store records idx as out's last build.
 func (idx *outputIndex) store(c *Cache, dir string) {
-	var buf bytes.Buffer
-	buf.WriteString(hex.EncodeToString(idx.key) + "\n")
+	var buf []byte // 22,500 lines at 11,000 pages: appended, not formatted
+	buf = append(hex.AppendEncode(buf, idx.key), '\n')
 	for _, name := range sortedKeys(idx.files) {
 		o := idx.files[name]
-		fmt.Fprintf(&buf, "%s\t%d\t%o\t%d\t%d\t%x\n", name, o.size, uint32(o.mode), o.mtime, o.ino, o.sum)
+		buf = append(append(buf, name...), '\t')
+		buf = append(strconv.AppendInt(buf, o.size, 10), '\t')
+		buf = append(strconv.AppendUint(buf, uint64(uint32(o.mode)), 8), '\t')
+		buf = append(strconv.AppendInt(buf, o.mtime, 10), '\t')
+		buf = append(strconv.AppendUint(buf, o.ino, 10), '\t')
+		buf = append(hex.AppendEncode(buf, o.sum[:]), '\n')
 	}
 	for _, prefix := range sortedKeys(idx.pages) {
-		fmt.Fprintf(&buf, "%s\t%x", prefix, idx.pages[prefix])
+		buf = append(append(buf, prefix...), '\t')
+		buf = hex.AppendEncode(buf, idx.pages[prefix])
 		if b, ok := idx.bodies[prefix]; ok {
-			fmt.Fprintf(&buf, "\t%d\t%d", b.head, b.tail)
+			buf = strconv.AppendInt(append(buf, '\t'), int64(b.head), 10)
+			buf = strconv.AppendInt(append(buf, '\t'), int64(b.tail), 10)
 		}
-		buf.WriteByte('\n')
+		buf = append(buf, '\n')
 	}
-	c.Put(outputStage, outputIndexKey(dir), buf.Bytes())
+	c.Put(outputStage, outputIndexKey(dir), buf)
 }
 
 // statOutput describes a file as the index records it; false when it is
@@ -217,24 +224,15 @@ func (idx *outputIndex) intact(dir string) bool {
 		if changed.Load() {
 			return nil
 		}
-		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(names[i])))
+		entries, err := dirNames(filepath.Join(dir, filepath.FromSlash(names[i])))
 		if err != nil {
 			changed.Store(true)
 			return nil
 		}
-		defer f.Close()
-		entries, err := f.ReadDir(-1)
-		if err != nil {
-			changed.Store(true)
-			return nil
-		}
-		for _, e := range entries {
-			rel := path.Join(names[i], e.Name())
-			if e.IsDir() {
-				if !dirs[rel] {
-					changed.Store(true)
-				}
-				continue
+		for _, name := range entries {
+			rel := path.Join(names[i], name)
+			if dirs[rel] {
+				continue // a folder: read in its turn, which fails for anything else
 			}
 			o, ok := idx.files[rel]
 			disk, regular := statOutput(filepath.Join(dir, filepath.FromSlash(rel)))

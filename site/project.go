@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
@@ -217,18 +218,14 @@ func (p *Project) parallel(n int, fn func(i int) error) error {
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
-	next := make(chan int)
+	var next atomic.Int64 // the next i: a channel's handoff per item cost more than fn of a stat
 	for range min(workers, n) {
 		wg.Go(func() {
-			for i := range next {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				errs[i] = fn(i)
 			}
 		})
 	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	return errors.Join(errs...)
 }

@@ -34,8 +34,10 @@ import (
 //
 // A file changed within the same tick of the clock as its stamp could keep
 // its times, so a path changed shortly before the build that stamped it
-// (racyWindow) is trusted only after its bytes are read and hashed again;
-// such a folder is not trusted at all.
+// (racyWindow) is trusted only after its bytes are read and hashed again.
+// A folder the build listed is trusted by its listing, the names and types
+// of its entries: a file saved by renaming a new one over it, as editors
+// and git do, changes its folder's times but not what a build finds there.
 
 // fileStamp is what a build saw of one path; missing when it did not
 // exist.
@@ -56,11 +58,32 @@ type stamps struct {
 	mu       sync.Mutex
 	start    int64 // when the build began, nanoseconds
 	paths    map[string]fileStamp
-	unstable bool // some path could not be stamped: no record
+	lists    map[string][sha256.Size]byte // folders listed: their [listingSum]
+	unstable bool                         // some path could not be stamped: no record
 }
 
 func newStamps() *stamps {
-	return &stamps{start: time.Now().UnixNano(), paths: map[string]fileStamp{}}
+	return &stamps{start: time.Now().UnixNano(), paths: map[string]fileStamp{}, lists: map[string][sha256.Size]byte{}}
+}
+
+// list records what the folder p held.
+func (s *stamps) list(p string, entries []fs.DirEntry) {
+	sum := listingSum(entries)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, seen := s.lists[p]; seen && old != sum {
+		s.unstable = true // it changed while the build looked
+	}
+	s.lists[p] = sum
+}
+
+// listingSum hashes a folder's entries, in order: their names and types.
+func listingSum(entries []fs.DirEntry) [sha256.Size]byte {
+	h := sha256.New()
+	for _, e := range entries {
+		fmt.Fprintf(h, "%d:%s %d\n", len(e.Name()), e.Name(), uint32(e.Type()))
+	}
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // unsure says some path was not looked at.
@@ -114,7 +137,11 @@ func (f stampedFS) Stat(name string) (fs.FileInfo, error) {
 
 func (f stampedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	f.Stat(name)
-	return fs.ReadDir(f.fs, name)
+	entries, err := fs.ReadDir(f.fs, name)
+	if err == nil {
+		f.w.stamps.list(name, entries)
+	}
+	return entries, err
 }
 
 func (f stampedFS) ReadFile(name string) ([]byte, error) {
@@ -160,6 +187,7 @@ type upToDate struct {
 	summary Summary
 	paths   map[string]fileStamp
 	sums    map[string][sha256.Size]byte // files read: their bytes' hash, or their error's ([Workspace.ReadDigest])
+	lists   map[string][sha256.Size]byte // folders listed: their [listingSum]
 }
 
 // recordUpToDate records, for [UpToDate], the build s of opts into o when
@@ -176,7 +204,7 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	if err != nil {
 		return
 	}
-	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: p.WS.readSums(),
+	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: p.WS.readSums(), lists: st.lists,
 		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
 	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.commit != opts.Commit) {
 		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.commit
@@ -234,7 +262,7 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 		return nil, false
 	}
 	defer ws.Close()
-	if len(rec.changed(ws, root, false)) > 0 {
+	if changed, _ := rec.changed(ws, root, false); len(changed) > 0 {
 		return nil, false
 	}
 	idx := loadOutputIndex(opts.Cache, rec.out)
@@ -271,56 +299,79 @@ func loadUpToDate(root, flag string, opts BuildOptions) (*upToDate, []byte) {
 
 // changed returns the paths of the record that are no longer what the
 // build saw, in order, looked at on GOMAXPROCS goroutines; only the first
-// found unless all.
-func (rec *upToDate) changed(ws *Workspace, root string, all bool) []string {
+// found unless all. fresh holds the new stamps of the paths whose stamps
+// changed but not what the build saw of them (a folder listed as before).
+func (rec *upToDate) changed(ws *Workspace, root string, all bool) (changed []string, fresh map[string]fileStamp) {
 	names := slices.Sorted(maps.Keys(rec.paths))
 	p := &Project{WS: ws}
 	gone := make([]bool, len(names))
+	now := make([]fileStamp, len(names))
 	var found atomic.Bool // after the first change, the rest need no look
 	p.parallel(len(names), func(i int) error {
-		if (all || !found.Load()) && !rec.same(ws, root, names[i]) {
-			gone[i] = true
-			found.Store(true)
+		if all || !found.Load() {
+			var same bool
+			if same, now[i] = rec.same(ws, root, names[i]); !same {
+				gone[i] = true
+				found.Store(true)
+			}
 		}
 		return nil
 	})
-	var out []string
+	fresh = map[string]fileStamp{}
 	for i, name := range names {
-		if gone[i] {
-			out = append(out, name)
+		switch {
+		case gone[i]:
+			changed = append(changed, name)
+		case now[i] != rec.paths[name] && now[i] != fileStamp{}:
+			fresh[name] = now[i]
 		}
 	}
-	return out
+	return changed, fresh
 }
 
-// same reports whether the path name is what the record saw.
-func (rec *upToDate) same(ws *Workspace, root, name string) bool {
+// same reports whether the path name is what the record saw, and returns
+// its stamp now.
+func (rec *upToDate) same(ws *Workspace, root, name string) (bool, fileStamp) {
 	want := rec.paths[name]
 	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(name)))
 	if err != nil {
-		return want.missing && errors.Is(err, fs.ErrNotExist)
+		return want.missing && errors.Is(err, fs.ErrNotExist), want
 	}
 	st, ok := stampOf(fi)
-	if !ok || want.missing || st != want {
-		return false
+	if !ok || want.missing {
+		return false, st
 	}
-	if st.ctime < rec.racyBefore() {
-		return true
+	trusted := st == want && st.ctime < rec.racyBefore()
+	if fi.IsDir() {
+		if trusted {
+			return true, st
+		}
+		// Its times changed, or just before the build that stamped it:
+		// what it holds decides.
+		sum, listed := rec.lists[name]
+		entries, err := fs.ReadDir(ws.root.FS(), name)
+		return listed && err == nil && listingSum(entries) == sum, st
+	}
+	if st != want {
+		return false, st
+	}
+	if trusted {
+		return true, st
 	}
 	// Changed just before the build that stamped it: the bytes decide.
 	sum, isFile := rec.sums[name]
-	if !isFile || fi.IsDir() {
-		return false
+	if !isFile {
+		return false, st
 	}
 	data, err := ws.ReadFileLimit(name, st.size)
-	return err == nil && sha256.Sum256(data) == sum
+	return err == nil && sha256.Sum256(data) == sum, st
 }
 
 // racyBefore is the change time before which a stamp is trusted.
 func (rec *upToDate) racyBefore() int64 { return rec.start - int64(racyWindow) }
 
 // upToDateMagic starts a record; a record of another format is ignored.
-const upToDateMagic = "tracewiki-uptodate 1"
+const upToDateMagic = "tracewiki-uptodate 2"
 
 // encode writes the record as lines of tab-separated fields, strings
 // quoted.
@@ -338,12 +389,15 @@ func (rec *upToDate) encode() []byte {
 	}
 	for _, name := range slices.Sorted(maps.Keys(rec.paths)) {
 		st := rec.paths[name]
-		sum := "-"
+		sum, list := "-", "-"
 		if s, ok := rec.sums[name]; ok {
 			sum = fmt.Sprintf("%x", s)
 		}
-		fmt.Fprintf(&b, "path\t%s\t%t\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
-			q(name), st.missing, st.size, uint32(st.mode), st.mtime, st.ctime, st.ino, st.dev, sum)
+		if s, ok := rec.lists[name]; ok {
+			list = fmt.Sprintf("%x", s)
+		}
+		fmt.Fprintf(&b, "path\t%s\t%t\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n",
+			q(name), st.missing, st.size, uint32(st.mode), st.mtime, st.ctime, st.ino, st.dev, sum, list)
 	}
 	return b.Bytes()
 }
@@ -352,7 +406,7 @@ var errBadRecord = errors.New("bad up-to-date record")
 
 // parseUpToDate reads what encode wrote; anything else is an error.
 func parseUpToDate(data []byte) (*upToDate, error) {
-	rec := &upToDate{paths: map[string]fileStamp{}, sums: map[string][sha256.Size]byte{}}
+	rec := &upToDate{paths: map[string]fileStamp{}, sums: map[string][sha256.Size]byte{}, lists: map[string][sha256.Size]byte{}}
 	rec.summary.Counts = Counts{States: map[string]int{}, Reasons: map[string]int{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 16<<20)
@@ -398,15 +452,17 @@ func parseUpToDate(data []byte) (*upToDate, error) {
 			rec.summary.Counts.States[str(f[1])] = int(num(f[2]))
 		case f[0] == "reason" && len(f) == 3:
 			rec.summary.Counts.Reasons[str(f[1])] = int(num(f[2]))
-		case f[0] == "path" && len(f) == 10:
+		case f[0] == "path" && len(f) == 11:
 			name := str(f[1])
 			rec.paths[name] = fileStamp{missing: f[2] == "true", size: num(f[3]), mode: fs.FileMode(unum(f[4])),
 				mtime: num(f[5]), ctime: num(f[6]), ino: unum(f[7]), dev: unum(f[8])}
-			if f[9] != "-" {
-				sum, err := hex.DecodeString(f[9])
-				bad = bad || err != nil || len(sum) != sha256.Size
-				if !bad {
-					rec.sums[name] = [sha256.Size]byte(sum)
+			for i, m := range []map[string][sha256.Size]byte{rec.sums, rec.lists} {
+				if f[9+i] != "-" {
+					sum, err := hex.DecodeString(f[9+i])
+					bad = bad || err != nil || len(sum) != sha256.Size
+					if !bad {
+						m[name] = [sha256.Size]byte(sum)
+					}
 				}
 			}
 		default:

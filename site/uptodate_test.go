@@ -100,6 +100,14 @@ func TestUpToDate(t *testing.T) {
 			t.Errorf("%s: not up to date after the build that followed", c.name)
 		}
 	}
+	// A folder whose times changed but whose entries did not: a file made
+	// and removed again.
+	tmp := file("content/guides/scratch.md")
+	must(t, os.WriteFile(tmp, []byte("# Scratch\n"), 0o644))
+	must(t, os.Remove(tmp))
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{BaseURL: "/preview/"}); !ok { // as last built
+		t.Error("not up to date after a file was made and removed again")
+	}
 	if _, ok := upToDateOf(t, dir, filepath.Join(t.TempDir(), "elsewhere"), cache, BuildOptions{}); ok {
 		t.Error("up to date for an output never built")
 	}
@@ -125,7 +133,7 @@ func equalCounts(a, b Counts) bool {
 
 // TestUpToDateRacy checks the paths changed just before the build that
 // stamped them: a file is trusted only when its bytes still hash as they
-// did, a folder not at all.
+// did, a folder only when it lists the entries it did.
 func TestUpToDateRacy(t *testing.T) {
 	defer func(w time.Duration) { racyWindow = w }(racyWindow)
 	racyWindow = time.Hour // every path changed "just before"
@@ -133,8 +141,8 @@ func TestUpToDateRacy(t *testing.T) {
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
 	buildCached(t, dir, out, cache)
-	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); ok {
-		t.Error("up to date with folders changed just before the build")
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); !ok {
+		t.Error("not up to date with every path changed just before the build, and as it was")
 	}
 	key, err := upToDateKey(dir, out, BuildOptions{Frozen: true})
 	must(t, err)
@@ -151,15 +159,20 @@ func TestUpToDateRacy(t *testing.T) {
 	if _, ok := rec.sums[name]; !ok {
 		t.Fatalf("%s was read but has no hash in the record", name)
 	}
-	if !rec.same(ws, dir, name) {
+	if same, _ := rec.same(ws, dir, name); !same {
 		t.Errorf("%s, unchanged but stamped just after a change, is not trusted", name)
 	}
 	rec.sums[name] = [32]byte{1}
-	if rec.same(ws, dir, name) {
+	if same, _ := rec.same(ws, dir, name); same {
 		t.Errorf("%s is trusted by its stamp though its bytes hash otherwise", name)
 	}
-	if rec.same(ws, dir, "content") {
-		t.Error("a folder changed just before the build is trusted")
+	const folder = "content/guides"
+	if same, _ := rec.same(ws, dir, folder); !same {
+		t.Errorf("%s, unchanged but stamped just after a change, is not trusted", folder)
+	}
+	rec.lists[folder] = [32]byte{1}
+	if same, _ := rec.same(ws, dir, folder); same {
+		t.Errorf("%s is trusted by its stamp though it is listed otherwise", folder)
 	}
 }
 
@@ -172,6 +185,7 @@ func TestUpToDateRecord(t *testing.T) {
 			Counts: Counts{States: map[string]int{"linked": 3}, Reasons: map[string]int{"content_changed": 1}}},
 		paths: map[string]fileStamp{"a\tb\n.md": {size: 5, mode: 0o644, mtime: 1, ctime: 2, ino: 3, dev: 4}, "gone": {missing: true}},
 		sums:  map[string][32]byte{"a\tb\n.md": {9}},
+		lists: map[string][32]byte{"gone": {8}},
 	}
 	got, err := parseUpToDate(rec.encode())
 	must(t, err)
@@ -179,11 +193,11 @@ func TestUpToDateRecord(t *testing.T) {
 		got.commit != rec.commit || got.summary.Pages != 7 || got.summary.Notes != rec.summary.Notes ||
 		got.summary.Output != "public" || !equalCounts(got.summary.Counts, rec.summary.Counts) ||
 		len(got.paths) != 2 || got.paths["a\tb\n.md"] != rec.paths["a\tb\n.md"] || !got.paths["gone"].missing ||
-		got.sums["a\tb\n.md"] != rec.sums["a\tb\n.md"] {
+		got.sums["a\tb\n.md"] != rec.sums["a\tb\n.md"] || len(got.lists) != 1 || got.lists["gone"] != rec.lists["gone"] {
 		t.Errorf("read back %+v, wrote %+v", got, rec)
 	}
 	good := string(rec.encode())
-	for _, bad := range []string{"", "tracewiki-uptodate 2\n", good + "path\tnot quoted\n", strings.Replace(good, "sitekey\t010203", "sitekey\tzz", 1), good + "what\t1\n"} {
+	for _, bad := range []string{"", "tracewiki-uptodate 1\n", good + "path\tnot quoted\n", strings.Replace(good, "sitekey\t010203", "sitekey\tzz", 1), good + "what\t1\n"} {
 		if _, err := parseUpToDate([]byte(bad)); err == nil {
 			t.Errorf("parseUpToDate(%q) succeeded", bad)
 		}

@@ -238,37 +238,53 @@ func writeElements[T any](e *elementWriter, vs []T) {
 	e.w.WriteString("\n  ]")
 }
 
-// SetSearchText returns data, a search index as [MarshalJSON] encodes
-// [SearchJSON], with the text of the entry id set to text; false when data
-// has no such entry. An edit of a page's text changes its entry only, and
-// the index need not be decoded and encoded again: megabytes at 11,000
-// pages.
+// SetSearchTexts returns data, a search index as [MarshalJSON] encodes
+// [SearchJSON], with the text of each entry of texts (by id) set, in parts
+// to write one after the other: slices of data and the new texts. False
+// when data lacks one of the entries. An edit of a page's text changes its
+// entry only, and the index, megabytes at 11,000 pages, need not be
+// decoded, encoded or even copied again.
 //
-// The entry is found by its id: a key is the only place a quote and a
-// line break appear unescaped, so "id": "ID", and the next "text": key,
-// are the entry's.
-func SetSearchText(data []byte, id NodeID, text string) ([]byte, bool) {
-	key := slices.Concat([]byte(`"id": `), jsonString(id.String()), []byte(",\n"))
-	at := bytes.Index(data, key)
-	if at < 0 {
-		return nil, false
+// An entry is found by its id: a key is the only place a quote and a line
+// break appear unescaped, so "id": "ID", and the next "text": key, are the
+// entry's.
+func SetSearchTexts(data []byte, texts map[NodeID]string) ([][]byte, bool) {
+	type span struct {
+		start, end int // the text's JSON string, quotes included
+		text       []byte
 	}
+	spans := make([]span, 0, len(texts))
 	textKey := []byte(`"text": "`)
-	rel := bytes.Index(data[at:], textKey)
-	if rel < 0 {
-		return nil, false
-	}
-	start := at + rel + len(textKey) - 1 // the opening quote
-	end := start + 1
-	for ; end < len(data) && data[end] != '"'; end++ {
-		if data[end] == '\\' {
-			end++
+	for id, text := range texts {
+		key := slices.Concat([]byte(`"id": `), jsonString(id.String()), []byte(",\n"))
+		at := bytes.Index(data, key)
+		if at < 0 {
+			return nil, false
 		}
+		rel := bytes.Index(data[at:], textKey)
+		if rel < 0 {
+			return nil, false
+		}
+		start := at + rel + len(textKey) - 1 // the opening quote
+		end := start + 1
+		for ; end < len(data) && data[end] != '"'; end++ {
+			if data[end] == '\\' {
+				end++
+			}
+		}
+		if end >= len(data) {
+			return nil, false
+		}
+		spans = append(spans, span{start, end + 1, jsonString(text)})
 	}
-	if end >= len(data) {
-		return nil, false
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	var parts [][]byte
+	at := 0
+	for _, s := range spans {
+		parts = append(parts, data[at:s.start], s.text)
+		at = s.end
 	}
-	return slices.Concat(data[:start], jsonString(text), data[end+1:]), true
+	return append(parts, data[at:]), true
 }
 
 // jsonString is s encoded as a JSON string, as [MarshalJSON] writes it.

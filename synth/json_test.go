@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -148,11 +149,11 @@ func TestGraphWriteJSON(t *testing.T) {
 	}
 }
 
-// TestSetSearchText checks that setting an entry's text in an encoded
-// search index gives the bytes of the index encoded with that text, for
+// TestSetSearchTexts checks that setting entries' texts in an encoded
+// search index gives the bytes of the index encoded with those texts, for
 // texts and neighbors that hold what could mislead a search for the
 // entry: quotes, backslashes, escapes, keys inside strings.
-func TestSetSearchText(t *testing.T) {
+func TestSetSearchTexts(t *testing.T) {
 	entries := []SearchEntry{
 		{ID: claims.PageNode("a"), Type: TypePage, Title: `"id": "page:b",` + "\n", Text: `"text": "x"`},
 		{ID: claims.PageNode("b"), Type: TypePage, Title: `B \"text\": "`, Path: "content/b.md", Text: `ends with a backslash \`},
@@ -172,14 +173,27 @@ func TestSetSearchText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := SetSearchText(data, entries[i].ID, text)
-			if !ok || !bytes.Equal(got, want) {
+			parts, ok := SetSearchTexts(data, map[NodeID]string{entries[i].ID: text})
+			if got := bytes.Join(parts, nil); !ok || !bytes.Equal(got, want) {
 				t.Errorf("entry %s, text %q: got %v\n%s\nwant\n%s", entries[i].ID, text, ok, got, want)
 			}
 		}
 	}
-	data, _ := MarshalJSON(SearchJSON{Entries: entries})
-	if _, ok := SetSearchText(data, claims.PageNode("missing"), "x"); ok {
+	// Several at once.
+	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: slices.Clone(entries)}
+	data, _ := MarshalJSON(s)
+	set := map[NodeID]string{}
+	for i := range s.Entries {
+		if i != 2 {
+			set[entries[i].ID] = fmt.Sprintf("text %d \"%d\"", i, i)
+			s.Entries[i].Text = set[entries[i].ID]
+		}
+	}
+	want, _ := MarshalJSON(s)
+	if parts, ok := SetSearchTexts(data, set); !ok || !bytes.Equal(bytes.Join(parts, nil), want) {
+		t.Errorf("three texts at once: got %v\n%s\nwant\n%s", ok, bytes.Join(parts, nil), want)
+	}
+	if _, ok := SetSearchTexts(data, map[NodeID]string{claims.PageNode("missing"): "x"}); ok {
 		t.Error("set the text of an entry the index does not have")
 	}
 }
