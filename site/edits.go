@@ -33,9 +33,9 @@ import (
 // page's body shows of the rest of the site: the state of the code its
 // claims link and the pages its links lead to.
 //
-// Anything else (a changed folder, a new file, an edited requirement, a
-// renamed heading, text added above a claim, which moves its line) takes
-// a whole build, whose keys then decide what to render again.
+// Anything else (a new or removed file, an edited requirement, a renamed
+// heading, text added above a claim, which moves its line) takes a whole
+// build, whose keys then decide what to render again.
 
 // editsStage names the build cache's edit records, one per up-to-date
 // record and under the same key.
@@ -96,9 +96,10 @@ func (b *builder) editable(pg page) bool {
 		pg.tmpl == "node" && b.bodyOnly(p.Doc.File)
 }
 
-// editRecord records the build's editable pages, encoded: at 11,000
-// pages that is 50,000 answers, made after the pages rendered, when the
-// build's memory is at its peak.
+// editRecord records the build's editable pages. They are encoded as
+// they are answered, never held as maps: at 11,000 pages that is 50,000
+// answers, made after the pages rendered, when the build's memory is at
+// its peak.
 func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
 	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge}
 	var editable []page

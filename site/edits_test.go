@@ -3,6 +3,8 @@ package site
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,4 +179,45 @@ func TestBuildEditedFails(t *testing.T) {
 	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, out)); diff != "" {
 		t.Fatalf("the output differs from a cold build's: %s", diff)
 	}
+}
+
+// BenchmarkBuildEdited measures an edited build (site.BuildEdited) of one
+// wiki page's text, a sentence appended each time, in the corpus of
+// BenchmarkBuild written into an output folder, and reports it against
+// the cold build of that output (edit/cold; issue 14 asks at most 0.2).
+func BenchmarkBuildEdited(b *testing.B) {
+	dir := b.TempDir()
+	writeSiteCorpus(b, dir, 1000, 5)
+	b.Setenv("SOURCE_DATE_EPOCH", fixtureEpoch)
+	p, err := Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Capture(CaptureOptions{By: "bench"}, io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	p.Close()
+	cache, err := OpenCache(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "public")
+	start := time.Now()
+	if _, err := buildAndWriteCache(dir, out, cache); err != nil {
+		b.Fatal(err)
+	}
+	cold := time.Since(start)
+	page, err := os.OpenFile(filepath.Join(dir, "content", "pages", "page0001.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer page.Close()
+	opts := BuildOptions{Frozen: true, Cache: cache}
+	for i := 0; b.Loop(); i++ {
+		fmt.Fprintf(page, "\nSentence %d.\n", i)
+		if _, ok, err := BuildEdited(dir, out, opts, nil); err != nil || !ok {
+			b.Fatalf("edit %d: edited build %v, %v", i, ok, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(cold), "edit/cold")
 }
