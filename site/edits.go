@@ -301,7 +301,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	if err != nil || !bytes.Equal(er.siteKey, rec.siteKey) {
 		return nil, false, nil
 	}
-	ws, err := OpenWorkspace(root)
+	ws, err := rec.openWorkspace(root)
 	if err != nil {
 		return nil, false, nil
 	}

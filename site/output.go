@@ -70,6 +70,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 		return refuse("lies inside a .git folder")
 	}
 	inside := within(o.Dir, ws)
+	p.WS.swaps = newSwapFolders(ws, o.Dir)
 	if flag == "" && !inside {
 		return refuse("resolves to %s, outside the workspace (only --out may name a folder outside it)", o.Dir)
 	}

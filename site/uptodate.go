@@ -111,10 +111,17 @@ func (s *stamps) see(p string, fi fs.FileInfo, err error) {
 		s.unstable = true
 		return
 	}
-	if old, seen := s.paths[p]; seen && old != st {
+	old, seen := s.paths[p]
+	switch {
+	case !seen:
+		s.paths[p] = st
+	case old.mode.IsDir() && st.mode.IsDir():
+		// A folder's times change with its entries, which [stamps.list]
+		// compares. The first stamp is kept: a later one could postdate
+		// a change its listing missed.
+	case old != st:
 		s.unstable = true // it changed while the build looked
 	}
-	s.paths[p] = st
 }
 
 // stampedFS is the workspace's [fs.FS] stamping every path it is asked
@@ -139,9 +146,55 @@ func (f stampedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	f.Stat(name)
 	entries, err := fs.ReadDir(f.fs, name)
 	if err == nil {
-		f.w.stamps.list(name, entries)
+		entries = f.w.swaps.hide(name, entries)
+		f.w.stamps.list(name, f.w.swaps.inputs(name, entries))
 	}
 	return entries, err
+}
+
+// swapFolders is what a workspace hides of the folder that holds the
+// output of its build, when that folder is in the workspace: the output's
+// transient folders (see [Swap]), which the build makes and removes while
+// it runs, and, from what the build records of the folder's entries, the
+// output itself, which the first build makes. A walk that saw them would
+// find the workspace changed by the build itself, and never up to date.
+type swapFolders struct {
+	dir    string // the folder, a slash path in the workspace; "" hides nothing
+	out    string // the output's name in it
+	prefix string // ".OUT."
+}
+
+// newSwapFolders returns what a workspace at root hides for the output
+// folder out; both are absolute, with their symlinks resolved.
+func newSwapFolders(root, out string) swapFolders {
+	if !within(out, root) {
+		return swapFolders{}
+	}
+	rel, err := filepath.Rel(root, filepath.Dir(out))
+	if err != nil {
+		return swapFolders{}
+	}
+	return swapFolders{dir: filepath.ToSlash(rel), out: filepath.Base(out), prefix: "." + filepath.Base(out) + "."}
+}
+
+// hide returns the entries of the folder dir but the swap folders.
+func (b swapFolders) hide(dir string, entries []fs.DirEntry) []fs.DirEntry {
+	return b.without(dir, entries, func(name string) bool {
+		return strings.HasPrefix(name, b.prefix+"new-") || strings.HasPrefix(name, b.prefix+"old-")
+	})
+}
+
+// inputs returns the entries of the folder dir, swap folders hidden, that
+// a build's output depends on: all but the output folder.
+func (b swapFolders) inputs(dir string, entries []fs.DirEntry) []fs.DirEntry {
+	return b.without(dir, entries, func(name string) bool { return name == b.out })
+}
+
+func (b swapFolders) without(dir string, entries []fs.DirEntry, hidden func(name string) bool) []fs.DirEntry {
+	if b.dir == "" || dir != b.dir {
+		return entries
+	}
+	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool { return hidden(e.Name()) })
 }
 
 func (f stampedFS) ReadFile(name string) ([]byte, error) {
@@ -257,7 +310,7 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 	if rec == nil {
 		return nil, false
 	}
-	ws, err := OpenWorkspace(root)
+	ws, err := rec.openWorkspace(root)
 	if err != nil {
 		return nil, false
 	}
@@ -295,6 +348,22 @@ func loadUpToDate(root, flag string, opts BuildOptions) (*upToDate, []byte) {
 		return nil, nil
 	}
 	return rec, key
+}
+
+// openWorkspace opens the workspace root to check it against the record:
+// with the transient folders of the record's output hidden, as they were
+// from the build.
+func (rec *upToDate) openWorkspace(root string) (*Workspace, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := OpenWorkspace(root)
+	if err != nil {
+		return nil, err
+	}
+	ws.swaps = newSwapFolders(resolvePath(abs), rec.out)
+	return ws, nil
 }
 
 // changed returns the paths of the record that are no longer what the
@@ -350,7 +419,7 @@ func (rec *upToDate) same(ws *Workspace, root, name string) (bool, fileStamp) {
 		// what it holds decides.
 		sum, listed := rec.lists[name]
 		entries, err := fs.ReadDir(ws.root.FS(), name)
-		return listed && err == nil && listingSum(entries) == sum, st
+		return listed && err == nil && listingSum(ws.swaps.inputs(name, ws.swaps.hide(name, entries))) == sum, st
 	}
 	if st != want {
 		return false, st

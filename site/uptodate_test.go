@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,5 +203,54 @@ func TestUpToDateRecord(t *testing.T) {
 		if _, err := parseUpToDate([]byte(bad)); err == nil {
 			t.Errorf("parseUpToDate(%q) succeeded", bad)
 		}
+	}
+}
+
+// TestUpToDateOutputInside builds into the config's output, a folder of
+// the workspace, whose swap folders the build makes beside it in the
+// workspace's root while it walks the root: they are hidden from its
+// listings, so that after every kind of build (the first, a whole one
+// into an output already there, an edited one) the next is up to date.
+func TestUpToDateOutputInside(t *testing.T) {
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = 0 // the fixture was written a moment ago
+	dir := fixture(t, "shop")
+	cache := mustCache(t, t.TempDir())
+	opts := BuildOptions{Frozen: true, Cache: cache}
+	build := func() {
+		t.Helper()
+		p, err := Load(dir)
+		must(t, err)
+		defer p.Close()
+		o, err := p.Output("")
+		must(t, err)
+		_, err = p.BuildInto(o, opts, io.Discard, nil)
+		must(t, err)
+	}
+	appendTo := func(name, text string) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(name)), os.O_APPEND|os.O_WRONLY, 0)
+		must(t, err)
+		_, err = f.WriteString(text)
+		must(t, errors.Join(err, f.Close()))
+	}
+	build()
+	if _, ok := UpToDate(dir, "", opts); !ok {
+		t.Fatal("not up to date after the first build")
+	}
+	appendTo("content/requirements/REQ-1.md", "\nMore.\n")
+	build() // into the output the first one made
+	if _, ok := UpToDate(dir, "", opts); !ok {
+		t.Fatal("not up to date after a whole build into the output")
+	}
+	appendTo("content/notes/raw.md", "\nMore.\n")
+	if _, ok, err := BuildEdited(dir, "", opts, nil); err != nil || !ok {
+		t.Fatalf("edited build: %v, %v", ok, err)
+	}
+	if _, ok := UpToDate(dir, "", opts); !ok {
+		t.Fatal("not up to date after an edited build")
+	}
+	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, filepath.Join(dir, "public"))); diff != "" {
+		t.Fatalf("the output differs from a cold build's: %s", diff)
 	}
 }

@@ -48,6 +48,9 @@ type Workspace struct {
 	// stamps records what every path the workspace was asked about was
 	// (see [UpToDate]).
 	stamps *stamps
+	// swaps hides the output's transient folders from listings, once the
+	// output is known ([Project.Output]).
+	swaps swapFolders
 }
 
 // readResult is one read's outcome, at one size limit.
