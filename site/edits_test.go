@@ -87,6 +87,15 @@ func TestBuildEdited(t *testing.T) {
 		{"text appended", appendTo(refunds, "\nA sentence more, with `code` and *emphasis*.\n"), true},
 		{"fence edited", edit(refunds, "return -x", "return -x * 100"), true},
 		{"text after the claims", edit(refunds, "@TestRefund)).\n", "@TestRefund)).\n\nA paragraph between, with `code`.\n"), true},
+		{"beside it, an editor's swap and backup files", both(appendTo(refunds, "\nWith editors' files.\n"), func(t *testing.T) {
+			must(t, os.WriteFile(file("content/guides/.refunds.md.swp"), []byte("vim"), 0o644))
+			must(t, os.WriteFile(file("content/guides/refunds.md~"), []byte("backup"), 0o644))
+		}), true},
+		// A symlink is a change (a walk refuses one that leaves the
+		// workspace), but a hidden file is no content: the build works.
+		{"beside it, an Emacs lock", both(appendTo(refunds, "\nLocked.\n"), func(t *testing.T) {
+			must(t, os.Symlink("alice@host.42:1700000000", file("content/guides/.#refunds.md"))) // dangling
+		}), false},
 		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), false},
 		{"two pages", both(appendTo(refunds, "\nMore.\n"), appendTo("content/notes/raw.md", "\nAnd <b>this</b>.\n")), true},
 		{"again after a whole build", appendTo(refunds, "\nOnce more.\n"), true},

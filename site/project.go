@@ -75,6 +75,7 @@ func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, er
 		ws.Close()
 		return nil, err
 	}
+	ws.stamps.walked(p.Config.Code.Include)
 	files, err := p.contentFiles()
 	if err != nil {
 		ws.Close()
@@ -133,6 +134,18 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 	return kept, err
 }
 
+// contentName reports whether a file of this name in the content folder
+// is content: Markdown or a claim record, not hidden. Hidden files are
+// editors' (an Emacs lock is a dangling symlink named .#page.md) or
+// tools', like hidden folders, which are not entered.
+func contentName(name string) bool {
+	switch path.Ext(name) {
+	case ".md", ".json", ".yaml", ".yml":
+		return !strings.HasPrefix(name, ".")
+	}
+	return false
+}
+
 // walkContent lists the content files under dir into names, noting the
 // ones that are not regular in p.skipped.
 func (p *Project) walkContent(dir string, names *[]string) error {
@@ -152,8 +165,7 @@ func (p *Project) walkContent(dir string, names *[]string) error {
 				return err
 			}
 		}
-		switch path.Ext(name) {
-		case ".md", ".json", ".yaml", ".yml":
+		if contentName(d.Name()) {
 			if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
 				p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
 				return nil

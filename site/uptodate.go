@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -58,8 +59,42 @@ type stamps struct {
 	mu       sync.Mutex
 	start    int64 // when the build began, nanoseconds
 	paths    map[string]fileStamp
-	lists    map[string][sha256.Size]byte // folders listed: their [listingSum]
+	lists    map[string][sha256.Size]byte // folders listed: their [listingSum] of the entries walks take
+	walks    walkedNames                  // which entries walks take
 	unstable bool                         // some path could not be stamped: no record
+}
+
+// walkedNames tells the entries of a folder that a walk of the workspace
+// may take from the others, which no walk does whatever they are: content
+// files ([contentName]), files the code globs include, folders, and
+// symlinks (a walk refuses one that leaves the workspace). A build's
+// listings are of those only, so that a vim swap file or an editor's
+// backup beside a page is not a change.
+type walkedNames struct {
+	include []string // the config's [code] include globs; nil takes every entry
+	globs   globSet
+}
+
+func newWalkedNames(include []string) walkedNames {
+	return walkedNames{include: include, globs: newGlobSet(include)}
+}
+
+// taken returns the entries of the folder dir that a walk may take.
+func (w walkedNames) taken(dir string, entries []fs.DirEntry) []fs.DirEntry {
+	if w.include == nil {
+		return entries
+	}
+	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool {
+		return !e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !contentName(e.Name()) && !w.globs.match(path.Join(dir, e.Name()))
+	})
+}
+
+// walked sets the code globs that tell which entries walks take; until
+// then, a listing is of every entry.
+func (s *stamps) walked(include []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.walks = newWalkedNames(slices.Clone(include))
 }
 
 func newStamps() *stamps {
@@ -68,9 +103,9 @@ func newStamps() *stamps {
 
 // list records what the folder p held.
 func (s *stamps) list(p string, entries []fs.DirEntry) {
-	sum := listingSum(entries)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	sum := listingSum(s.walks.taken(p, entries))
 	if old, seen := s.lists[p]; seen && old != sum {
 		s.unstable = true // it changed while the build looked
 	}
@@ -241,6 +276,7 @@ type upToDate struct {
 	paths   map[string]fileStamp
 	sums    map[string][sha256.Size]byte // files read: their bytes' hash, or their error's ([Workspace.ReadDigest])
 	lists   map[string][sha256.Size]byte // folders listed: their [listingSum]
+	walks   walkedNames                  // which entries the listings are of
 }
 
 // recordUpToDate records, for [UpToDate], the build s of opts into o when
@@ -257,7 +293,7 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	if err != nil {
 		return
 	}
-	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: p.WS.readSums(), lists: st.lists,
+	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: p.WS.readSums(), lists: st.lists, walks: st.walks,
 		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
 	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.commit != opts.Commit) {
 		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.commit
@@ -419,7 +455,7 @@ func (rec *upToDate) same(ws *Workspace, root, name string) (bool, fileStamp) {
 		// what it holds decides.
 		sum, listed := rec.lists[name]
 		entries, err := fs.ReadDir(ws.root.FS(), name)
-		return listed && err == nil && listingSum(ws.swaps.inputs(name, ws.swaps.hide(name, entries))) == sum, st
+		return listed && err == nil && listingSum(rec.walks.taken(name, ws.swaps.inputs(name, ws.swaps.hide(name, entries)))) == sum, st
 	}
 	if st != want {
 		return false, st
@@ -450,6 +486,9 @@ func (rec *upToDate) encode() []byte {
 	fmt.Fprintf(&b, "%s\nstart\t%d\nout\t%s\nsitekey\t%x\ngit\t%s\t%s\npages\t%d\noutput\t%s\nnotes\t%s\n",
 		upToDateMagic, rec.start, q(rec.out), rec.siteKey, q(rec.gitRev), q(rec.commit),
 		rec.summary.Pages, q(rec.summary.Output), q(rec.summary.Notes))
+	for _, glob := range rec.walks.include {
+		fmt.Fprintf(&b, "include\t%s\n", q(glob))
+	}
 	for _, name := range slices.Sorted(maps.Keys(rec.summary.Counts.States)) {
 		fmt.Fprintf(&b, "state\t%s\t%d\n", q(name), rec.summary.Counts.States[name])
 	}
@@ -517,6 +556,8 @@ func parseUpToDate(data []byte) (*upToDate, error) {
 			rec.summary.Output = str(f[1])
 		case f[0] == "notes" && len(f) == 2:
 			rec.summary.Notes = str(f[1])
+		case f[0] == "include" && len(f) == 2:
+			rec.walks.include = append(rec.walks.include, str(f[1]))
 		case f[0] == "state" && len(f) == 3:
 			rec.summary.Counts.States[str(f[1])] = int(num(f[2]))
 		case f[0] == "reason" && len(f) == 3:
@@ -544,5 +585,6 @@ func parseUpToDate(data []byte) (*upToDate, error) {
 	if sc.Err() != nil || rec.out == "" || len(rec.siteKey) == 0 || len(rec.paths) == 0 {
 		return nil, errBadRecord
 	}
+	rec.walks = newWalkedNames(rec.walks.include)
 	return rec, nil
 }

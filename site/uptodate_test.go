@@ -110,6 +110,14 @@ func TestUpToDate(t *testing.T) {
 	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{BaseURL: "/preview/"}); !ok { // as last built
 		t.Error("not up to date after a file was made and removed again")
 	}
+	// Files no walk takes: a vim swap file and a backup beside a page.
+	swap, backup := file("content/guides/.checkout.md.swp"), file("content/guides/checkout.md~")
+	must(t, os.WriteFile(swap, []byte("vim"), 0o644))
+	must(t, os.WriteFile(backup, []byte("old"), 0o644))
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{BaseURL: "/preview/"}); !ok {
+		t.Error("not up to date after a swap file and a backup were made beside a page")
+	}
+	must(t, errors.Join(os.Remove(swap), os.Remove(backup)))
 	if _, ok := upToDateOf(t, dir, filepath.Join(t.TempDir(), "elsewhere"), cache, BuildOptions{}); ok {
 		t.Error("up to date for an output never built")
 	}
