@@ -23,6 +23,11 @@ import (
 // lock through [Project.WriteCapture]. check, serve and the MCP server run
 // the same stages (serve and MCP without capture), so drift is judged once
 // per run ([Project.judge]).
+//
+// With a build cache, `tracewiki build` may not run the stages at all: when
+// nothing the last build read changed ([UpToDate]), or only the text of
+// wiki pages did ([BuildEdited]), the last build's records stand in for
+// them.
 
 // Loaded is the load stage's value: every code file and every referenced
 // file read and parsed once; nothing judged yet.
