@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -82,6 +83,9 @@ type Server struct {
 	// goroutine's own.
 	reads map[string]readResult
 	walks *walkMemo
+	// taken tells the files the last good build's walks may take: a
+	// change to no other file it did not read is no reason to rebuild.
+	taken *walkedNames
 	// parser keeps the content files' parses: a rebuild parses again
 	// only the files whose bytes changed. The builder goroutine's own.
 	parser claims.Parser
@@ -216,6 +220,9 @@ func (s *Server) Run(ctx context.Context) error {
 // and tells the open pages; on failure it keeps the last good
 // site and publishes the problems, which the pages show.
 func (s *Server) rebuild(ch changeSet) {
+	if s.untouched(ch) {
+		return
+	}
 	start := time.Now()
 	s.built++
 	gen := s.epoch + "-" + strconv.Itoa(s.built)
@@ -252,6 +259,34 @@ func (s *Server) rebuild(ch changeSet) {
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
 	s.cache.swap()
 	s.w.watchTargets(p.targets())
+	taken := newWalkedNames(p.Config.Code.Include)
+	s.taken = &taken
+}
+
+// untouched reports whether the changes ch touch nothing the last good
+// build took: every changed path is a file it did not read, which no walk
+// takes by its name (a vim swap file, an editor's backup beside a page).
+// Such changes neither rebuild the site nor reload the open pages, which
+// a page's reader would see while its author types.
+func (s *Server) untouched(ch changeSet) bool {
+	if ch.all || s.reads == nil || s.taken == nil {
+		return false
+	}
+	for p := range ch.paths {
+		if s.taken.takesFile(p) {
+			return false
+		}
+		for r := range s.reads {
+			if r == p || strings.HasPrefix(r, p+"/") {
+				return false
+			}
+		}
+		fi, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(p)))
+		if err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
+			return false // a folder, or what a walk checks
+		}
+	}
+	return true
 }
 
 // load loads the workspace for a rebuild after the changes ch: files not

@@ -305,6 +305,22 @@ func TestServe(t *testing.T) {
 		})
 	})
 
+	t.Run("editor files", func(t *testing.T) {
+		// A swap file and a backup beside the page: no rebuild, so no
+		// reload while its author types; the edit saved after them is one.
+		writeFile(t, dir, "content/.guide.md.swp", "vim")
+		writeFile(t, dir, "content/guide.md~", "backup")
+		select {
+		case gen := <-events:
+			t.Fatalf("a rebuild (%s) after an editor's swap file and backup", gen)
+		case <-time.After(300 * time.Millisecond): // fifteen debounce times
+		}
+		writeFile(t, dir, "content/guide.md", strings.Replace(guideMD, "greets the user", "welcomes the reader", 1)+"\nSaved after the swap file.\n")
+		waitPage(t, events, page, func(code int, body string) bool {
+			return code == 200 && strings.Contains(body, "Saved after the swap file.")
+		})
+	})
+
 	t.Run("edit source", func(t *testing.T) {
 		writeFile(t, dir, "src/greet.go", strings.Replace(greetGo, `"hello"`, `"hi"`, 1))
 		_, body := waitPage(t, events, page, func(code int, body string) bool {

@@ -66,8 +66,10 @@ type stamps struct {
 
 // walkedNames tells the entries of a folder that a walk of the workspace
 // may take from the others, which no walk does whatever they are: content
-// files ([contentName]), files the code globs include, folders, and
-// symlinks (a walk refuses one that leaves the workspace). A build's
+// files ([contentName]), files the code globs include, the languages'
+// project files (go.mod, package.json: [Project.projectFiles] lists the
+// code's folders for them), folders, and symlinks (a walk refuses one that
+// leaves the workspace). A build's
 // listings are of those only, so that a vim swap file or an editor's
 // backup beside a page is not a change.
 type walkedNames struct {
@@ -85,8 +87,14 @@ func (w walkedNames) taken(dir string, entries []fs.DirEntry) []fs.DirEntry {
 		return entries
 	}
 	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool {
-		return !e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !contentName(e.Name()) && !w.globs.match(path.Join(dir, e.Name()))
+		return !e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !w.takesFile(path.Join(dir, e.Name()))
 	})
+}
+
+// takesFile reports whether a walk may take the file p (a slash path in
+// the workspace) by its name.
+func (w walkedNames) takesFile(p string) bool {
+	return contentName(path.Base(p)) || codeanchors.Default.ProjectFile(path.Base(p)) || w.globs.match(p)
 }
 
 // walked sets the code globs that tell which entries walks take; until

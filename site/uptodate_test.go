@@ -70,6 +70,9 @@ func TestUpToDate(t *testing.T) {
 			must(t, os.MkdirAll(file("tax"), 0o755))
 			must(t, os.WriteFile(file("tax/tax.go"), []byte("package tax\n"), 0o644))
 		}},
+		{name: "new project file", change: func(t *testing.T) {
+			must(t, os.WriteFile(file("pay/go.mod"), []byte("module example.com/pay\n"), 0o644))
+		}},
 		{name: "deleted file", change: func(t *testing.T) { must(t, os.Remove(file("cart/cart_test.go"))) }},
 		{name: "lock touched", change: func(t *testing.T) {
 			now := time.Now().Add(time.Hour)
