@@ -748,6 +748,20 @@ func writeSiteCorpus(tb testing.TB, dir string, docs, claims int) {
 	}
 }
 
+// captureAll captures every target of the workspace at dir: a benchmark's
+// corpus, made ready.
+func captureAll(tb testing.TB, dir string) {
+	tb.Helper()
+	p, err := Load(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Capture(CaptureOptions{By: "bench"}, io.Discard); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // BenchmarkBuild measures a frozen build (load, analyze, render every page
 // and artifact, in memory) of 1,000 documents with 5 claims each over 500
 // generated Go files.
@@ -755,14 +769,7 @@ func BenchmarkBuild(b *testing.B) {
 	dir := b.TempDir()
 	writeSiteCorpus(b, dir, 1000, 5)
 	b.Setenv("SOURCE_DATE_EPOCH", fixtureEpoch)
-	p, err := Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := p.Capture(CaptureOptions{By: "bench"}, io.Discard); err != nil {
-		b.Fatal(err)
-	}
-	p.Close()
+	captureAll(b, dir)
 	b.ReportAllocs()
 	pages := 0
 	for b.Loop() {

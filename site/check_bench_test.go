@@ -2,7 +2,6 @@ package site
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -58,14 +57,7 @@ func writeCorpus(tb testing.TB, dir string, files, funcs int) {
 func BenchmarkCheck(b *testing.B) {
 	dir := b.TempDir()
 	writeCorpus(b, dir, 1000, 10)
-	p, err := Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := p.Capture(CaptureOptions{By: "bench"}, io.Discard); err != nil {
-		b.Fatal(err)
-	}
-	p.Close()
+	captureAll(b, dir)
 	b.ReportAllocs()
 	var anchors int
 	for b.Loop() {

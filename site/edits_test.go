@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,14 +197,7 @@ func BenchmarkBuildEdited(b *testing.B) {
 	dir := b.TempDir()
 	writeSiteCorpus(b, dir, 1000, 5)
 	b.Setenv("SOURCE_DATE_EPOCH", fixtureEpoch)
-	p, err := Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := p.Capture(CaptureOptions{By: "bench"}, io.Discard); err != nil {
-		b.Fatal(err)
-	}
-	p.Close()
+	captureAll(b, dir)
 	cache, err := OpenCache(b.TempDir())
 	if err != nil {
 		b.Fatal(err)

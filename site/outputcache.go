@@ -93,7 +93,7 @@ type outputIndex struct {
 }
 
 // bodySpan is where a page's body is in its index.html: how many bytes
-// come before it and after it (see [builder.spanBody]).
+// come before it and after it (see [findBody]).
 type bodySpan struct{ head, tail int }
 
 func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }

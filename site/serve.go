@@ -85,7 +85,8 @@ type Server struct {
 	walks *walkMemo
 	// taken tells the files the last good build's walks may take: a
 	// change to no other file it did not read is no reason to rebuild.
-	taken *walkedNames
+	// Before the first good build it takes nothing, and nothing is skipped.
+	taken walkedNames
 	// parser keeps the content files' parses: a rebuild parses again
 	// only the files whose bytes changed. The builder goroutine's own.
 	parser claims.Parser
@@ -259,8 +260,7 @@ func (s *Server) rebuild(ch changeSet) {
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
 	s.cache.swap()
 	s.w.watchTargets(p.targets())
-	taken := newWalkedNames(p.Config.Code.Include)
-	s.taken = &taken
+	s.taken = newWalkedNames(p.Config.Code.Include)
 }
 
 // untouched reports whether the changes ch touch nothing the last good
@@ -269,7 +269,7 @@ func (s *Server) rebuild(ch changeSet) {
 // Such changes neither rebuild the site nor reload the open pages, which
 // a page's reader would see while its author types.
 func (s *Server) untouched(ch changeSet) bool {
-	if ch.all || s.reads == nil || s.taken == nil {
+	if ch.all || s.reads == nil || s.taken.include == nil {
 		return false
 	}
 	for p := range ch.paths {

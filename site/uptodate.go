@@ -69,9 +69,8 @@ type stamps struct {
 // files ([contentName]), files the code globs include, the languages'
 // project files (go.mod, package.json: [Project.projectFiles] lists the
 // code's folders for them), folders, and symlinks (a walk refuses one that
-// leaves the workspace). A build's
-// listings are of those only, so that a vim swap file or an editor's
-// backup beside a page is not a change.
+// leaves the workspace). A build's listings are of those only, so that a
+// vim swap file or an editor's backup beside a page is not a change.
 type walkedNames struct {
 	include []string // the config's [code] include globs; nil takes every entry
 	globs   globSet
@@ -109,15 +108,22 @@ func newStamps() *stamps {
 	return &stamps{start: time.Now().UnixNano(), paths: map[string]fileStamp{}, lists: map[string][sha256.Size]byte{}}
 }
 
-// list records what the folder p held.
-func (s *stamps) list(p string, entries []fs.DirEntry) {
+// list records what the folder p held: entries, less what swaps hides.
+func (s *stamps) list(p string, swaps swapFolders, entries []fs.DirEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sum := listingSum(s.walks.taken(p, entries))
+	sum := s.walks.listing(p, swaps, entries)
 	if old, seen := s.lists[p]; seen && old != sum {
 		s.unstable = true // it changed while the build looked
 	}
 	s.lists[p] = sum
+}
+
+// listing is what a build records of the folder dir that holds entries
+// (the swap folders hidden already): the [listingSum] of those a walk may
+// take, but the output folder.
+func (w walkedNames) listing(dir string, swaps swapFolders, entries []fs.DirEntry) [sha256.Size]byte {
+	return listingSum(w.taken(dir, swaps.inputs(dir, entries)))
 }
 
 // listingSum hashes a folder's entries, in order: their names and types.
@@ -190,9 +196,14 @@ func (f stampedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(f.fs, name)
 	if err == nil {
 		entries = f.w.swaps.hide(name, entries)
-		f.w.stamps.list(name, f.w.swaps.inputs(name, entries))
+		f.w.stamps.list(name, f.w.swaps, entries)
 	}
 	return entries, err
+}
+
+func (f stampedFS) ReadFile(name string) ([]byte, error) {
+	f.Stat(name)
+	return fs.ReadFile(f.fs, name)
 }
 
 // swapFolders is what a workspace hides of the folder that holds the
@@ -202,9 +213,8 @@ func (f stampedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 // output itself, which the first build makes. A walk that saw them would
 // find the workspace changed by the build itself, and never up to date.
 type swapFolders struct {
-	dir    string // the folder, a slash path in the workspace; "" hides nothing
-	out    string // the output's name in it
-	prefix string // ".OUT."
+	dir string // the folder, a slash path in the workspace; "" hides nothing
+	out string // the output's name in it
 }
 
 // newSwapFolders returns what a workspace at root hides for the output
@@ -217,13 +227,14 @@ func newSwapFolders(root, out string) swapFolders {
 	if err != nil {
 		return swapFolders{}
 	}
-	return swapFolders{dir: filepath.ToSlash(rel), out: filepath.Base(out), prefix: "." + filepath.Base(out) + "."}
+	return swapFolders{dir: filepath.ToSlash(rel), out: filepath.Base(out)}
 }
 
 // hide returns the entries of the folder dir but the swap folders.
 func (b swapFolders) hide(dir string, entries []fs.DirEntry) []fs.DirEntry {
 	return b.without(dir, entries, func(name string) bool {
-		return strings.HasPrefix(name, b.prefix+"new-") || strings.HasPrefix(name, b.prefix+"old-")
+		_, _, swap := swapName(b.out, name)
+		return swap
 	})
 }
 
@@ -238,11 +249,6 @@ func (b swapFolders) without(dir string, entries []fs.DirEntry, hidden func(name
 		return entries
 	}
 	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool { return hidden(e.Name()) })
-}
-
-func (f stampedFS) ReadFile(name string) ([]byte, error) {
-	f.Stat(name)
-	return fs.ReadFile(f.fs, name)
 }
 
 // upToDateStage names the build cache's records of builds whose workspace
@@ -347,9 +353,6 @@ func upToDateKey(root, flag string, opts BuildOptions) ([]byte, error) {
 // saw of every path, and every path, the forge's commit and the output are
 // still as it saw them. It returns that build's summary.
 func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
-	if opts.Cache == nil {
-		return nil, false
-	}
 	rec, _ := loadUpToDate(root, flag, opts)
 	if rec == nil {
 		return nil, false
@@ -463,7 +466,7 @@ func (rec *upToDate) same(ws *Workspace, root, name string) (bool, fileStamp) {
 		// what it holds decides.
 		sum, listed := rec.lists[name]
 		entries, err := fs.ReadDir(ws.root.FS(), name)
-		return listed && err == nil && listingSum(rec.walks.taken(name, ws.swaps.inputs(name, ws.swaps.hide(name, entries)))) == sum, st
+		return listed && err == nil && rec.walks.listing(name, ws.swaps, ws.swaps.hide(name, entries)) == sum, st
 	}
 	if st != want {
 		return false, st

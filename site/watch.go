@@ -177,7 +177,8 @@ func (s *watcher) ignoredDir(rel string, cfg Config) bool {
 	}
 	dir, base := path.Split(cfg.Output)
 	d, b := path.Split(rel)
-	return d == dir && strings.HasPrefix(b, "."+base+".")
+	_, _, swap := swapName(base, b)
+	return d == dir && swap
 }
 
 // skipDir reports whether the watch leaves out a folder: the ignored ones,

@@ -158,6 +158,21 @@ func removeTree(dir string) {
 	os.RemoveAll(dir)
 }
 
+// swapName reports whether name is a folder that a swap of the output
+// folder named base makes beside it, .BASE.new-PID-N or .BASE.old-PID, and
+// returns its kind ("new" or "old") and what follows it.
+func swapName(base, name string) (kind, id string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "."+base+".")
+	if !ok {
+		return "", "", false
+	}
+	kind, id, ok = strings.Cut(rest, "-")
+	if !ok || kind != "new" && kind != "old" {
+		return "", "", false
+	}
+	return kind, id, true
+}
+
 // recover repairs and removes what killed runs left beside the output:
 // .OUT.old-PID is put back when OUT is missing (a kill between the renames
 // of a swap), else removed; .OUT.new-PID-N is removed, after undoing the
@@ -173,11 +188,8 @@ func (o *Output) recover(notes func(string)) error {
 	var news []string
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || !strings.HasPrefix(name, "."+base+".") {
-			continue
-		}
-		kind, id, ok := strings.Cut(strings.TrimPrefix(name, "."+base+"."), "-")
-		if !ok || kind != "new" && kind != "old" {
+		kind, id, ok := swapName(base, name)
+		if !e.IsDir() || !ok {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.SplitN(id, "-", 2)[0])
