@@ -2,8 +2,11 @@
 # Benchmarks of issue 14's goals, on two generated workspaces of about 2,000
 # and 11,000 output pages (every wiki page with a Go and a Python fence):
 #
-#   floor     bench/floor on the workspace (goldmark + chroma, the yardstick)
-#   cold      tracewiki build --frozen, nothing built before (empty cache)
+#   cold      tracewiki build --frozen, nothing built before (no output
+#             folder, empty cache)
+#   floor     bench/floor on the workspace (goldmark + chroma, the yardstick),
+#             then the same folders and files as the cold build's site
+#             written again from memory (what writing that site costs here)
 #   warm      the same build again, nothing changed
 #   edit      the same build after one wiki page was edited
 #   default   a cold build without --frozen (it captures, then builds)
@@ -73,15 +76,20 @@ for size in $sizes; do
 	cp "$page" "$work/page.orig"
 	(
 		cd "$ws"
-		timed "floor" "$work/floor" .
 		flags="--frozen --out $out"
+		rm -rf "$out"
 		if [ -n "$cache" ]; then
 			rm -rf "$work/cache$size"
 			flags="$flags --cache $work/cache$size"
 		fi
+		sync
 		# shellcheck disable=SC2086
 		timed "cold" "$tw" build $flags
 		echo "built $(find "$out" -name index.html | wc -l) pages"
+		sync
+		timed "floor" "$work/floor" .
+		sync
+		"$work/floor" -site "$out" . | sed -n 's/^floor with the site: /floor + site   /p'
 		# shellcheck disable=SC2086
 		timed "warm" "$tw" build $flags
 		printf '\nAn edited sentence, %s.\n' "$(date +%s%N)" >>"$page"

@@ -370,29 +370,35 @@ func (w *outputWriter) deleted() []string {
 	return names
 }
 
-// mkdir makes the folder of the output file name in the swap folder, once,
-// and returns the file's path.
+// mkdir makes the folder of the output file name in the swap folder, and
+// those above it, once each, and returns the file's path. Every folder made
+// is remembered, so a folder costs one system call: a page's folder is
+// usually the only one missing (MkdirAll would stat the path and its
+// parent first), and the folders that hold only folders (pages/area00)
+// are made once for all their pages.
 func (w *outputWriter) mkdir(name string) (string, error) {
 	full := filepath.Join(w.dir, filepath.FromSlash(name))
-	dir := filepath.Dir(full)
-	if _, ok := w.dirs.Load(dir); ok {
-		return full, nil
-	}
-	// Pages come parent first, so the parent is usually made already:
-	// one mkdir, not MkdirAll's stats up the path.
-	var err error
-	if _, ok := w.dirs.Load(filepath.Dir(dir)); ok || dir == w.dir {
-		if err = os.Mkdir(dir, 0o755); errors.Is(err, fs.ErrExist) {
-			err = nil // another page's file made it first
-		}
-	} else {
-		err = os.MkdirAll(dir, 0o755)
-	}
-	if err != nil {
+	if err := w.mkdirs(filepath.Dir(full)); err != nil {
 		return "", fmt.Errorf("write site: %w", err)
 	}
-	w.dirs.Store(dir, true)
 	return full, nil
+}
+
+func (w *outputWriter) mkdirs(dir string) error {
+	if dir == w.dir {
+		return nil
+	}
+	if _, ok := w.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := w.mkdirs(filepath.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err // ErrExist: another page's file made it first
+	}
+	w.dirs.Store(dir, true)
+	return nil
 }
 
 // previous is the last build's record of the file name.

@@ -12,15 +12,23 @@
 // (same language, same text) are highlighted once, as tracewiki does
 // (TestFenceOnce), so the floor does no work tracewiki is not asked to do.
 //
-//	go run ./bench/floor WORKSPACE
+//	go run ./bench/floor [-site DIR] WORKSPACE
 //
 // It prints the files, fences, distinct fences, bytes of HTML and the wall
 // time of the work (reading the files included, start-up excluded).
+//
+// With -site, the folder a tracewiki build wrote, it also measures the
+// least any generator that writes that site does on this file system: it
+// reads the site into memory, then (on the clock) makes the same folders
+// and files with the same bytes in a new folder beside it, on the same
+// workers, and prints that time and the sum of the two; the copy is
+// removed after.
 package main
 
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -47,7 +55,8 @@ import (
 )
 
 func main() {
-	flag.Usage = func() { fmt.Fprintln(os.Stderr, "usage: floor WORKSPACE") }
+	flag.Usage = func() { fmt.Fprintln(os.Stderr, "usage: floor [-site DIR] WORKSPACE") }
+	siteDir := flag.String("site", "", "a built site whose folders and files to write again, timed")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("floor: ")
@@ -73,6 +82,107 @@ func main() {
 	}
 	fmt.Printf("floor: %d files, %d fences (%d distinct), %d bytes of HTML, %d workers: %.3f s\n",
 		len(names), st.fences.Load(), st.distinct.Load(), st.html.Load(), runtime.GOMAXPROCS(0), time.Since(start).Seconds())
+	if *siteDir == "" {
+		return
+	}
+	parse := time.Since(start)
+	site, err := readSite(*siteDir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	dst := filepath.Clean(*siteDir) + ".floor-copy"
+	if err := os.RemoveAll(dst); err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dst)
+	start = time.Now()
+	if err := site.write(dst, runtime.GOMAXPROCS(0)); err != nil {
+		log.Fatal(err)
+	}
+	write := time.Since(start)
+	fmt.Printf("floor with the site: %d folders, %d files, %d bytes written: %.3f s; with the parse: %.3f s\n",
+		len(site.dirs), len(site.files), site.bytes, write.Seconds(), (parse + write).Seconds())
+}
+
+// site is a built site in memory: its folders, parents first, and files.
+type site struct {
+	dirs  []string
+	files []siteFile
+	bytes int64
+}
+
+type siteFile struct {
+	name string
+	data []byte
+}
+
+func readSite(dir string) (*site, error) {
+	s := &site{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		if d.IsDir() {
+			s.dirs = append(s.dirs, rel)
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		s.files = append(s.files, siteFile{rel, data})
+		s.bytes += int64(len(data))
+		return err
+	})
+	return s, err
+}
+
+// write makes the site under dst: the folders one depth at a time, each
+// depth's on workers goroutines, then the files on workers goroutines.
+func (s *site) write(dst string, workers int) error {
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		return err
+	}
+	byDepth := map[int][]string{}
+	depth := 0
+	for _, d := range s.dirs {
+		n := strings.Count(d, string(filepath.Separator))
+		byDepth[n] = append(byDepth[n], d)
+		depth = max(depth, n)
+	}
+	for n := 0; n <= depth; n++ {
+		dirs := byDepth[n]
+		if err := parallel(len(dirs), workers, func(i int) error {
+			return os.Mkdir(filepath.Join(dst, dirs[i]), 0o755)
+		}); err != nil {
+			return err
+		}
+	}
+	return parallel(len(s.files), workers, func(i int) error {
+		return os.WriteFile(filepath.Join(dst, s.files[i].name), s.files[i].data, 0o644)
+	})
+}
+
+// parallel calls fn for 0..n-1 on workers goroutines and returns the first
+// error.
+func parallel(n, workers int, fn func(i int) error) error {
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || errs[w] != nil {
+					return
+				}
+				errs[w] = fn(i)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 type stats struct {
