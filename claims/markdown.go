@@ -39,9 +39,14 @@ func MarkdownParser() parser.Parser {
 	)
 }
 
-// mdParser is the parser [Parse] shares between goroutines: goldmark
-// parsers keep per-document state in their parse context only.
+// mdParser is the parser [Parse] and [ParseMarkdown] share between
+// goroutines: goldmark parsers keep per-document state in their parse
+// context only.
 var mdParser = sync.OnceValue(MarkdownParser)
+
+// ParseMarkdown parses a Markdown body as [Parse] does, with a parser
+// shared between goroutines (one is tens of kilobytes to make).
+func ParseMarkdown(body []byte) ast.Node { return mdParser().Parse(text.NewReader(body)) }
 
 // HeadingIDs returns the ids of the headings of a Markdown body in document
 // order, as goldmark's automatic heading ids make them: ASCII letters and
@@ -49,7 +54,7 @@ var mdParser = sync.OnceValue(MarkdownParser)
 // "heading" for a heading with none of these, and "-1", "-2", ... appended
 // to repeats.
 func HeadingIDs(body []byte) []string {
-	return headingIDs(mdParser().Parse(text.NewReader(body)))
+	return headingIDs(ParseMarkdown(body))
 }
 
 func headingIDs(doc ast.Node) []string {
@@ -92,9 +97,11 @@ type mdWalker struct {
 // parseMarkdown finds the claims, links, heading ids and title of a body.
 func parseMarkdown(body []byte, loc locator, dir, prefix string, ds *Diagnostics) mdResult {
 	w := &mdWalker{body: body, loc: loc, dir: dir, prefix: prefix, ds: ds}
-	n := min(len(body), 4096)
-	w.p = plain{b: make([]byte, 0, n), src: make([]srcSpan, 0, n)}
-	doc := mdParser().Parse(text.NewReader(body))
+	p := plains.Get().(*plain)
+	defer plains.Put(p)
+	w.p = *p
+	defer func() { *p = w.p }() // grown, for the next body
+	doc := ParseMarkdown(body)
 	w.res.headings = headingIDs(doc)
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering || n.Type() != ast.TypeBlock {
@@ -117,6 +124,10 @@ type plain struct {
 	b   []byte
 	src []srcSpan // parallel to b
 }
+
+// plains are blocks' plain text buffers, kept between bodies: a site's
+// thousands of bodies would each make their own (a srcSpan per byte).
+var plains = sync.Pool{New: func() any { return &plain{} }}
 
 // srcSpan is where a plain byte came from: body offsets [start, end).
 type srcSpan struct {

@@ -6,11 +6,11 @@ import (
 	"html"
 	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
@@ -73,28 +73,41 @@ func renderBody(ctx bodyContext, d *claims.Doc, root, title string) (string, err
 	if len(d.Body) == 0 {
 		return "", nil
 	}
-	r := &docRender{ctx: ctx, root: root, links: make(map[int]claims.Link, len(d.Links)), title: title}
+	br := bodyRenderers.Get().(*bodyRenderer)
+	defer bodyRenderers.Put(br)
+	*br.doc = docRender{ctx: ctx, root: root, links: make(map[int]claims.Link, len(d.Links)), title: title}
+	defer func() { *br.doc = docRender{} }() // a pooled renderer holds no page
 	for _, l := range d.Links {
-		r.links[l.Off] = l
+		br.doc.links[l.Off] = l
 	}
-	md := goldmark.New(
-		goldmark.WithParser(claims.MarkdownParser()),
-		goldmark.WithRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
-			util.Prioritized(ghtml.NewRenderer(), 1000),
-			util.Prioritized(extension.NewTableHTMLRenderer(), 500),
-			util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500),
-			util.Prioritized(extension.NewTaskCheckBoxHTMLRenderer(), 500),
-			// Lower numbers register last and win: ours replace the
-			// default renderers of links and raw HTML.
-			util.Prioritized(r, 100),
-		))),
-	)
 	var buf bytes.Buffer
-	if err := md.Convert(d.Body, &buf); err != nil {
+	if err := br.html.Render(&buf, d.Body, claims.ParseMarkdown(d.Body)); err != nil {
 		return "", fmt.Errorf("%s: render: %w", d.File, err)
 	}
 	return buf.String(), nil
 }
+
+// bodyRenderer is a goldmark HTML renderer whose links, raw HTML, fences
+// and headings doc renders; each render sets doc first. They are pooled:
+// one is tens of kilobytes to make, and a site renders thousands of
+// bodies.
+type bodyRenderer struct {
+	doc  *docRender
+	html renderer.Renderer
+}
+
+var bodyRenderers = sync.Pool{New: func() any {
+	r := &docRender{}
+	return &bodyRenderer{doc: r, html: renderer.NewRenderer(renderer.WithNodeRenderers(
+		util.Prioritized(ghtml.NewRenderer(), 1000),
+		util.Prioritized(extension.NewTableHTMLRenderer(), 500),
+		util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500),
+		util.Prioritized(extension.NewTaskCheckBoxHTMLRenderer(), 500),
+		// Lower numbers register last and win: ours replace the default
+		// renderers of links and raw HTML.
+		util.Prioritized(r, 100),
+	))}
+}}
 
 // RegisterFuncs implements goldmark's renderer.NodeRenderer.
 func (r *docRender) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
