@@ -78,7 +78,7 @@ type claimRow struct {
 }
 
 type neighborRow struct {
-	Node synth.Node
+	Node *synth.Node // in the page's neighborhood
 	Edge synth.Edge
 	Dir  string // "→" for an edge from this page's node, "←" for one to it
 	Via  string // on a file's page, the symbol of the file the edge is on
@@ -244,10 +244,17 @@ func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
 func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
 	href := func(m synth.Node) string { return root + nodeURL(m) }
 	d.SVG = GraphSVG(nb, n.ID, href)
-	byID := map[synth.NodeID]synth.Node{}
-	for _, m := range nb.Nodes {
-		byID[m.ID] = m
+	byID := make(map[synth.NodeID]*synth.Node, len(nb.Nodes))
+	for i := range nb.Nodes {
+		byID[nb.Nodes[i].ID] = &nb.Nodes[i]
 	}
+	node := func(id synth.NodeID) *synth.Node {
+		if m := byID[id]; m != nil {
+			return m
+		}
+		return &synth.Node{} // an edge's ends are in its neighborhood
+	}
+	d.Neighbors = make([]neighborRow, 0, len(nb.Edges))
 	for _, e := range nb.Edges {
 		var other synth.NodeID
 		var dir, via string
@@ -256,18 +263,18 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 			other, dir = e.Dst, "→"
 		case e.Dst == n.ID:
 			other, dir = e.Src, "←"
-		case n.Type == synth.TypeFile && byID[e.Src].Path == n.Path:
-			other, dir, via = e.Dst, "→", byID[e.Src].Label
-		case n.Type == synth.TypeFile && byID[e.Dst].Path == n.Path:
-			other, dir, via = e.Src, "←", byID[e.Dst].Label
+		case n.Type == synth.TypeFile && node(e.Src).Path == n.Path:
+			other, dir, via = e.Dst, "→", node(e.Src).Label
+		case n.Type == synth.TypeFile && node(e.Dst).Path == n.Path:
+			other, dir, via = e.Src, "←", node(e.Dst).Label
 		default:
 			continue
 		}
-		m := byID[other]
+		m := node(other)
 		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
 			continue // the file's own symbols are listed in its symbol table
 		}
-		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(m)})
+		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(*m)})
 	}
 	// A short list is open; a long one would push the page's text down.
 	d.OpenNeighbors = len(d.Neighbors) <= 6

@@ -162,6 +162,8 @@ func (g *Graph) walk(starts []int32, nb *Neighborhood) {
 	// indices and copy.
 	slices.Sort(order)
 	slices.Sort(edges)
+	nb.Nodes = slices.Grow(nb.Nodes, len(order))
+	nb.Edges = slices.Grow(nb.Edges, len(edges))
 	for _, i := range order {
 		n := g.Nodes[i]
 		nb.Nodes = append(nb.Nodes, n)
