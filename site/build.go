@@ -545,7 +545,7 @@ func (b *builder) absURL(id synth.NodeID) string {
 }
 
 func parseTemplates() (map[string]*template.Template, error) {
-	base, err := template.New("").Funcs(template.FuncMap{}).ParseFS(templates.FS, "layout.html")
+	base, err := template.New("").Funcs(rowFuncs).ParseFS(templates.FS, "layout.html")
 	if err != nil {
 		return nil, err
 	}

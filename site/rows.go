@@ -1,0 +1,244 @@
+package site
+
+import (
+	"html/template"
+	"strings"
+)
+
+// The rows of the tables most pages show (a node's neighbors, a page's
+// claims, the link and symbol tables) are written here rather than by the
+// templates. html/template evaluates every value of every cell through
+// reflection and then an escaper, also called through reflection; in an
+// 11,000-page site that was most of the templates' time, the largest
+// single cost of a cold build. The markup and the escaping are exactly the
+// templates' (TestRowsAsTemplates renders both and compares them, and
+// FuzzRowsAsTemplates looks for a value they escape apart).
+var rowFuncs = template.FuncMap{
+	"neighborRows": neighborRows,
+	"claimRows":    claimRows,
+	"tableRows":    tableRows,
+}
+
+// neighborRows is the body of a node's neighbors table.
+func neighborRows(rows []neighborRow) template.HTML {
+	var w htmlWriter
+	for _, r := range rows {
+		w.markup("<tr")
+		if r.Node.Stale || r.Edge.Stale {
+			w.markup(` class="stale"`)
+		}
+		w.markup(">\n<td><a href=\"")
+		w.url(r.URL)
+		w.markup(`">`)
+		w.text(r.Node.Label)
+		w.markup("</a></td>\n<td>")
+		w.text(string(r.Node.Type))
+		w.markup("</td>\n<td>")
+		w.text(r.Dir)
+		w.markup(" ")
+		w.text(r.Edge.Kind)
+		if r.Via != "" {
+			w.markup(" <code>")
+			w.text(r.Via)
+			w.markup("</code>")
+		}
+		w.markup("</td>\n<td>")
+		w.text(r.Edge.Relation)
+		w.markup("</td>\n<td>")
+		switch {
+		case r.Edge.Stale:
+			w.badge("stale", r.Edge.Why)
+			w.markup(" ")
+			w.text(r.Edge.Why)
+		case r.Edge.State == "unknown":
+			w.markup(`<span class="badge badge-unknown">unknown</span> `)
+			w.text(r.Edge.Why)
+		case r.Node.Stale:
+			w.badge("stale", r.Node.Why)
+			w.markup(" ")
+			w.text(r.Node.Why)
+		case r.Edge.Why != "":
+			w.markup(`<span class="hint">`)
+			w.text(r.Edge.Why)
+			w.markup("</span>")
+		}
+		w.markup("</td>\n</tr>\n")
+	}
+	return w.html()
+}
+
+// claimRows is the body of a page's claims table.
+func claimRows(rows []claimRow) template.HTML {
+	var w htmlWriter
+	for _, r := range rows {
+		w.markup(`<tr class="state-`)
+		w.text(r.State)
+		w.markup("\">\n<td>")
+		w.text(r.Text)
+		w.markup("</td>\n<td>")
+		if r.URL != "" {
+			w.markup(`<a href="`)
+			w.url(r.URL)
+			w.markup(`" title="`)
+			w.text(r.URI)
+			w.markup(`"><code>`)
+			w.text(r.Ref)
+			w.markup("</code></a>")
+		} else {
+			w.markup(`<span class="hint">no code target</span>`)
+		}
+		w.markup("</td>\n<td>")
+		w.text(r.Captured)
+		w.markup("</td>\n<td>")
+		if r.State != "" {
+			w.badge(r.State, r.Why)
+		}
+		w.markup(" ")
+		w.text(r.Detail)
+		w.markup("</td>\n</tr>\n")
+	}
+	return w.html()
+}
+
+// tableRows is the body of a links or symbols table.
+func tableRows(rows []row) template.HTML {
+	var w htmlWriter
+	for _, r := range rows {
+		w.markup("<tr")
+		if r.ID != "" {
+			w.markup(` id="`)
+			w.text(r.ID)
+			w.markup(`"`)
+		}
+		if r.Stale {
+			w.markup(` class="stale"`)
+		}
+		w.markup(">")
+		for _, c := range r.Cells {
+			w.markup("<td>")
+			switch {
+			case c.URL != "":
+				w.markup(`<a href="`)
+				w.url(c.URL)
+				w.markup(`">`)
+				w.code(c.Text, c.Code)
+				w.markup("</a>")
+			case c.Badge != "":
+				w.markup(`<span class="badge badge-`)
+				w.text(c.Badge)
+				w.markup(`" title="`)
+				w.text(c.Title)
+				w.markup(`">`)
+				w.text(c.Text)
+				w.markup("</span>")
+			default:
+				w.code(c.Text, c.Code)
+			}
+			w.markup("</td>")
+		}
+		w.markup("</tr>\n")
+	}
+	return w.html()
+}
+
+// htmlWriter writes HTML, escaping values as html/template escapes a
+// string in the same place.
+type htmlWriter struct{ b strings.Builder }
+
+func (w *htmlWriter) html() template.HTML { return template.HTML(w.b.String()) }
+
+// markup writes s as it is.
+func (w *htmlWriter) markup(s string) { w.b.WriteString(s) }
+
+// text writes s in text or in a quoted attribute other than a URL.
+func (w *htmlWriter) text(s string) {
+	written := 0
+	for i, c := range []byte(s) {
+		var repl string
+		switch c {
+		case 0:
+			repl = "\uFFFD"
+		case '"':
+			repl = "&#34;"
+		case '&':
+			repl = "&amp;"
+		case '\'':
+			repl = "&#39;"
+		case '+':
+			repl = "&#43;"
+		case '<':
+			repl = "&lt;"
+		case '>':
+			repl = "&gt;"
+		default:
+			continue
+		}
+		w.b.WriteString(s[written:i])
+		w.b.WriteString(repl)
+		written = i + 1
+	}
+	w.b.WriteString(s[written:])
+}
+
+// url writes s as the whole value of a quoted href: a URL whose scheme is
+// not http, https or mailto is replaced (as html/template's "#ZgotmplZ"),
+// bytes outside URLs are percent-encoded (a '%' that starts an escape is
+// kept), and the result is escaped for the attribute.
+func (w *htmlWriter) url(s string) {
+	if scheme, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(scheme, "/") &&
+		!strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") && !strings.EqualFold(scheme, "mailto") {
+		s = "#ZgotmplZ"
+	}
+	written := 0
+	for i, c := range []byte(s) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+			continue
+		case strings.IndexByte("!#$*,/:;=?@[]-._~", c) >= 0:
+			continue
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			continue // an escape already
+		case c == '&':
+			w.b.WriteString(s[written:i])
+			w.b.WriteString("&amp;")
+		case c == '+':
+			w.b.WriteString(s[written:i])
+			w.b.WriteString("&#43;")
+		default:
+			w.b.WriteString(s[written:i])
+			w.b.WriteByte('%')
+			w.b.WriteByte(hexDigits[c>>4])
+			w.b.WriteByte(hexDigits[c&15])
+		}
+		written = i + 1
+	}
+	w.b.WriteString(s[written:])
+}
+
+const hexDigits = "0123456789abcdef"
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// code writes text, in a code element when code is set.
+func (w *htmlWriter) code(text string, code bool) {
+	if code {
+		w.markup("<code>")
+		w.text(text)
+		w.markup("</code>")
+		return
+	}
+	w.text(text)
+}
+
+// badge writes a state badge whose title says why.
+func (w *htmlWriter) badge(state, why string) {
+	w.markup(`<span class="badge badge-`)
+	w.text(state)
+	w.markup(`" title="`)
+	w.text(why)
+	w.markup(`">`)
+	w.text(state)
+	w.markup("</span>")
+}

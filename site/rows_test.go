@@ -1,0 +1,141 @@
+package site
+
+import (
+	"bytes"
+	"html/template"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// The templates the row functions replaced, as they were, each executed
+// where they stood: inside a table body.
+const (
+	neighborRowsTemplate = `{{range .}}<tr{{if or .Node.Stale .Edge.Stale}} class="stale"{{end}}>
+<td><a href="{{.URL}}">{{.Node.Label}}</a></td>
+<td>{{.Node.Type}}</td>
+<td>{{.Dir}} {{.Edge.Kind}}{{if .Via}} <code>{{.Via}}</code>{{end}}</td>
+<td>{{.Edge.Relation}}</td>
+<td>{{if .Edge.Stale}}<span class="badge badge-stale" title="{{.Edge.Why}}">stale</span> {{.Edge.Why}}{{else if eq .Edge.State "unknown"}}<span class="badge badge-unknown">unknown</span> {{.Edge.Why}}{{else if .Node.Stale}}<span class="badge badge-stale" title="{{.Node.Why}}">stale</span> {{.Node.Why}}{{else if .Edge.Why}}<span class="hint">{{.Edge.Why}}</span>{{end}}</td>
+</tr>
+{{end}}`
+	claimRowsTemplate = `{{range .}}<tr class="state-{{.State}}">
+<td>{{.Text}}</td>
+<td>{{if .URL}}<a href="{{.URL}}" title="{{.URI}}"><code>{{.Ref}}</code></a>{{else}}<span class="hint">no code target</span>{{end}}</td>
+<td>{{.Captured}}</td>
+<td>{{if .State}}<span class="badge badge-{{.State}}" title="{{.Why}}">{{.State}}</span>{{end}} {{.Detail}}</td>
+</tr>
+{{end}}`
+	tableRowsTemplate = `{{range .}}<tr{{if .ID}} id="{{.ID}}"{{end}}{{if .Stale}} class="stale"{{end}}>{{range .Cells}}<td>{{if .URL}}<a href="{{.URL}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</a>{{else if .Badge}}<span class="badge badge-{{.Badge}}" title="{{.Title}}">{{.Text}}</span>{{else if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
+{{end}}`
+)
+
+// viaTemplate renders rows with the template text, in a table body.
+func viaTemplate(t testing.TB, text string, rows any) string {
+	t.Helper()
+	const head, tail = "<table><tbody>", "</tbody></table>"
+	tm, err := template.New("").Parse(head + text + tail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := tm.Execute(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(b.String(), head), tail)
+}
+
+// awkward are values html/template escapes each its own way: markup,
+// quotes, '+', NUL, bytes that are not UTF-8, noncharacters, schemes a URL
+// may not have and some it may, percent signs, spaces and parentheses.
+var awkward = []string{
+	"", "plain", "REQ-12", `<script>alert("x")</script>`, `a&b+c'd"e>`, "\x00nul",
+	"café ☃ 日本", "\xff\xfe not UTF-8", "\ufdd0\ufffe\uffff", "\t\n\r line",
+	"javascript:alert(1)", "JavaScript:x", " javascript:x", "vbscript:x", "data:text/html,<b>",
+	"http://x.example/y?a=1&b=2+3", "HTTPS://x", "mailto:a@b.example", "a:b/c", "/a:b", "?a:b",
+	"../../code/a b/(c)'d\"e.go/index.html#sym-F_1", "%zz%41%", "#frag", "~!$*,;=@[]-._",
+}
+
+func pick(r *rand.Rand) string { return awkward[r.IntN(len(awkward))] }
+
+func TestRowsAsTemplates(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 7))
+	var neighbors []neighborRow
+	var claims []claimRow
+	var rows []row
+	for i := range 400 {
+		state := []string{"", "linked", "stale", "unknown", pick(r)}[i%5]
+		neighbors = append(neighbors, neighborRow{
+			Node: &synth.Node{Label: pick(r), Type: synth.TypeSymbol, Stale: i%3 == 0, Why: pick(r)},
+			Edge: synth.Edge{Kind: pick(r), Relation: pick(r), Stale: i%4 == 0, State: state, Why: pick(r)},
+			Dir:  "→", Via: pick(r), URL: pick(r),
+		})
+		claims = append(claims, claimRow{Text: pick(r), Ref: pick(r), URI: pick(r), URL: pick(r), Captured: pick(r), State: state, Why: pick(r), Detail: pick(r)})
+		var cells []cell
+		for range i % 4 {
+			cells = append(cells, cell{Text: pick(r), URL: pick(r), Badge: pick(r), Title: pick(r), Code: r.IntN(2) == 0})
+		}
+		rows = append(rows, row{ID: pick(r), Stale: i%2 == 0, Cells: cells})
+	}
+	check := func(kind, want string, got template.HTML) {
+		t.Helper()
+		if string(got) != want {
+			t.Errorf("%s rows differ from the template's:\n got %q\nwant %q", kind, firstDifference(string(got), want), firstDifference(want, string(got)))
+		}
+	}
+	check("neighbor", viaTemplate(t, neighborRowsTemplate, neighbors), neighborRows(neighbors))
+	check("claim", viaTemplate(t, claimRowsTemplate, claims), claimRows(claims))
+	check("table", viaTemplate(t, tableRowsTemplate, rows), tableRows(rows))
+	if strings.Contains(string(neighborRows(neighbors)), "<script>") || !strings.Contains(string(tableRows(rows)), "#ZgotmplZ") {
+		t.Error("the corpus did not exercise escaping and URL filtering")
+	}
+}
+
+// firstDifference is a's text from a little before where it departs from b.
+func firstDifference(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[max(i-40, 0):min(i+80, len(a))]
+}
+
+// FuzzRowsAsTemplates looks for values the row functions write otherwise
+// than the templates did.
+func FuzzRowsAsTemplates(f *testing.F) {
+	for i, s := range awkward {
+		f.Add(s, awkward[(i+1)%len(awkward)], awkward[(i+7)%len(awkward)], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string, flags uint8) {
+		on := func(bit uint8) bool { return flags&(1<<bit) != 0 }
+		state := ""
+		if on(0) {
+			state = "unknown"
+		}
+		neighbors := []neighborRow{{
+			Node: &synth.Node{Label: a, Type: synth.TypeTest, Stale: on(1), Why: b},
+			Edge: synth.Edge{Kind: b, Relation: c, Stale: on(2), State: state, Why: c},
+			Dir:  a, Via: c, URL: b,
+		}}
+		if got, want := string(neighborRows(neighbors)), viaTemplate(t, neighborRowsTemplate, neighbors); got != want {
+			t.Fatalf("neighbor row %q, template %q", got, want)
+		}
+		if !on(3) {
+			state = a
+		}
+		claims := []claimRow{{Text: a, Ref: b, URI: c, URL: a, Captured: b, State: state, Why: c, Detail: a}}
+		if got, want := string(claimRows(claims)), viaTemplate(t, claimRowsTemplate, claims); got != want {
+			t.Fatalf("claim row %q, template %q", got, want)
+		}
+		cells := []cell{{Text: a, URL: b, Code: on(4)}, {Text: b, Badge: c, Title: a}, {Text: c, Code: on(5)}}
+		if on(6) {
+			cells[1].URL = c
+		}
+		rows := []row{{ID: c, Stale: on(7), Cells: cells}}
+		if got, want := string(tableRows(rows)), viaTemplate(t, tableRowsTemplate, rows); got != want {
+			t.Fatalf("table row %q, template %q", got, want)
+		}
+	})
+}
