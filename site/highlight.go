@@ -171,19 +171,6 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anch
 	}), more
 }
 
-// A chroma formatter compiles its style's CSS the first time it formats,
-// even with classes, which do not use it: a formatter made for each
-// fragment spent most of its time there. So formatters are kept: one for
-// fences, which it formats alike (it is safe for concurrent use), and a
-// pool for fragments, each set to a fragment's first line and anchor
-// before it formats it.
-var (
-	fenceFormatter     = chtml.New(chtml.WithClasses(true))
-	fragmentFormatters = sync.Pool{New: func() any {
-		return chtml.New(chtml.WithClasses(true), chtml.WithLineNumbers(true))
-	}}
-)
-
 // About how many bytes of chroma's HTML a byte of code becomes (a span with
 // a class per token, a span per line), measured on the bench's Go and
 // Python: 7-13 in a fence, about 30 in a fragment, whose lines are numbered
@@ -198,15 +185,11 @@ const highlightStage = "highlight"
 
 func (h *highlighter) render(l chroma.Lexer, lines [][]byte, start int, anchor string) []byte {
 	src := string(append(bytes.Join(lines, []byte("\n")), '\n'))
-	f := fragmentFormatters.Get().(*chtml.Formatter)
-	defer fragmentFormatters.Put(f)
-	chtml.BaseLineNumber(start)(f)
-	chtml.WithLinkableLineNumbers(true, anchor+"-L")(f)
 	tokens, err := tokenise(l, src)
 	var buf bytes.Buffer
 	buf.Grow(fragmentHTMLPerByte * len(src)) // not grown by doubling from 64 bytes
 	if err == nil {
-		err = f.Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
+		writeChromaHTML(&buf, tokens, true, start, anchor)
 	}
 	if err != nil {
 		return fmt.Appendf(nil, "<pre>%s</pre>", template.HTMLEscapeString(src))
@@ -248,7 +231,7 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 		buf.Grow(fenceHTMLPerByte * len(code))
 		tokens, err := tokenise(l, string(code))
 		if err == nil {
-			err = fenceFormatter.Format(&buf, styles.Get(lightStyle), chroma.Literator(tokens...))
+			writeChromaHTML(&buf, tokens, false, 1, "")
 		}
 		if err != nil {
 			buf.Reset()

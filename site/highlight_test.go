@@ -127,10 +127,10 @@ func TestContrastRatio(t *testing.T) {
 	}
 }
 
-// TestKeptFormatters checks that fragments and fences formatted by the
-// kept formatters, one after another with different first lines and
-// anchors, are what a new chroma formatter makes of each.
-func TestKeptFormatters(t *testing.T) {
+// TestHighlightedAsChroma checks that fragments and fences highlighted one
+// after another, with different first lines and anchors, are what a new
+// chroma formatter makes of each.
+func TestHighlightedAsChroma(t *testing.T) {
 	src := [][]byte{[]byte("func F() {"), []byte("\treturn 1 // one"), []byte("}"), []byte(""), []byte("type T struct{ a, b int }")}
 	h := newHighlighter()
 	l := h.lexer("x.go")
