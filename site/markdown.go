@@ -80,20 +80,21 @@ func renderBody(ctx bodyContext, d *claims.Doc, root, title string) (string, err
 	for _, l := range d.Links {
 		br.doc.links[l.Off] = l
 	}
-	var buf bytes.Buffer
-	if err := br.html.Render(&buf, d.Body, claims.ParseMarkdown(d.Body)); err != nil {
+	br.out.Reset()
+	if err := br.html.Render(&br.out, d.Body, claims.ParseMarkdown(d.Body)); err != nil {
 		return "", fmt.Errorf("%s: render: %w", d.File, err)
 	}
-	return buf.String(), nil
+	return br.out.String(), nil
 }
 
 // bodyRenderer is a goldmark HTML renderer whose links, raw HTML, fences
-// and headings doc renders; each render sets doc first. They are pooled:
-// one is tens of kilobytes to make, and a site renders thousands of
-// bodies.
+// and headings doc renders; each render sets doc first, and writes into
+// out, grown once to the largest body. They are pooled: one is tens of
+// kilobytes to make, and a site renders thousands of bodies.
 type bodyRenderer struct {
 	doc  *docRender
 	html renderer.Renderer
+	out  bytes.Buffer
 }
 
 var bodyRenderers = sync.Pool{New: func() any {
