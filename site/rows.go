@@ -2,11 +2,13 @@ package site
 
 import (
 	"html/template"
+	"strconv"
 	"strings"
 )
 
 // The rows of the tables most pages show (a node's neighbors, a page's
-// claims, the link and symbol tables) are written here rather than by the
+// claims, the link and symbol tables) and of the requirements matrix are
+// written here rather than by the
 // templates. html/template evaluates every value of every cell through
 // reflection and then an escaper, also called through reflection; in an
 // 11,000-page site that was most of the templates' time, the largest
@@ -17,6 +19,7 @@ var rowFuncs = template.FuncMap{
 	"neighborRows": neighborRows,
 	"claimRows":    claimRows,
 	"tableRows":    tableRows,
+	"matrixRows":   matrixRows,
 }
 
 // neighborRows is the body of a node's neighbors table.
@@ -144,6 +147,144 @@ func tableRows(rows []row) template.HTML {
 		w.markup("</tr>\n")
 	}
 	return w.html()
+}
+
+// matrixRows is the body of the requirements matrix.
+func matrixRows(rows []matrixRow) template.HTML {
+	var w htmlWriter
+	w.b.Grow(4 * rowBytes * len(rows))
+	for _, r := range rows {
+		w.markup(`<tr id="`)
+		w.text(r.Node.Label)
+		w.markup(`" data-order="`)
+		w.markup(strconv.Itoa(r.Order))
+		w.markup(`" data-status="`)
+		w.text(r.Node.Status)
+		w.markup(`" data-stale="` + strconv.FormatBool(r.Node.Stale))
+		w.markup(`" data-implemented="` + strconv.FormatBool(r.Implemented))
+		w.markup(`" data-tested="` + strconv.FormatBool(r.Tested))
+		w.markup(`" data-verified="` + strconv.FormatBool(r.Verified))
+		w.markup(`" data-tags="`)
+		w.text(r.Tags)
+		w.markup(`"`)
+		if r.Node.Stale {
+			w.markup(` class="stale"`)
+		}
+		w.markup(">\n<td><a href=\"")
+		w.url(r.URL)
+		w.markup(`">`)
+		w.text(r.Node.Label)
+		w.markup("</a></td>\n<td>")
+		w.text(r.Node.Title)
+		w.markup("</td>\n<td>")
+		w.text(r.Node.Status)
+		w.markup("</td>\n<td>")
+		if r.Document.Text != "" {
+			w.link(r.Document.Text, r.Document.URL)
+		} else {
+			w.markup(noneHint)
+		}
+		w.markup("</td>\n<td>")
+		for i, p := range r.Parents {
+			if i > 0 {
+				w.markup(", ")
+			}
+			w.link(p.Text, p.URL)
+		}
+		if len(r.Parents) == 0 {
+			w.markup(noneHint)
+		}
+		w.markup("</td>\n<td>")
+		if r.Tags != "" || len(r.Fields) > 0 {
+			if len(r.Node.Tags) > 0 {
+				w.markup(`<span class="tags">`)
+				for _, t := range r.Node.Tags {
+					w.markup(`<span class="badge tag">`)
+					w.text(t)
+					w.markup("</span> ")
+				}
+				w.markup("</span>")
+			}
+			for _, f := range r.Fields {
+				w.markup(`<div class="field"><span class="hint">`)
+				w.text(f.Name)
+				w.markup(":</span> ")
+				w.text(f.Value)
+				w.markup("</div>")
+			}
+		} else {
+			w.markup(noneHint)
+		}
+		w.markup("</td>\n<td>")
+		w.refs(r.Code)
+		w.markup("</td>\n<td>")
+		w.refs(r.Tests)
+		w.markup("</td>\n<td>")
+		w.yesNo(r.Implemented, "implemented", "warn", "no implements link is linked")
+		w.markup("</td>\n<td>")
+		w.yesNo(r.Tested, "tested", "no", "no tests link is linked")
+		w.markup("</td>\n<td>")
+		w.yesNo(r.Verified, "verified", "no", "not verified")
+		w.markup("</td>\n<td>")
+		if r.Node.Stale {
+			w.badge("stale", r.Node.Why)
+		} else {
+			w.markup(noneHint)
+		}
+		w.markup("</td>\n</tr>\n")
+	}
+	return w.html()
+}
+
+// noneHint fills a matrix cell with nothing to show.
+const noneHint = `<span class="hint">–</span>`
+
+// link writes text, linked to url when there is one.
+func (w *htmlWriter) link(text, url string) {
+	if url == "" {
+		w.text(text)
+		return
+	}
+	w.markup(`<a href="`)
+	w.url(url)
+	w.markup(`">`)
+	w.text(text)
+	w.markup("</a>")
+}
+
+// refs writes a matrix cell's linked code or tests with their states.
+func (w *htmlWriter) refs(refs []refState) {
+	if len(refs) == 0 {
+		w.markup(`<span class="hint">none</span>`)
+		return
+	}
+	w.markup(`<ul class="refs">`)
+	for _, r := range refs {
+		w.markup("<li>")
+		if r.URL != "" {
+			w.markup(`<a href="`)
+			w.url(r.URL)
+			w.markup(`">`)
+			w.code(r.Ref, true)
+			w.markup("</a>")
+		} else {
+			w.code(r.Ref, true)
+		}
+		w.markup(" ")
+		w.badge(r.State, r.Why)
+		w.markup("</li>")
+	}
+	w.markup("</ul>")
+}
+
+// yesNo writes a matrix verdict: a "yes" badge titled yes, or a "no" badge
+// of class no titled why.
+func (w *htmlWriter) yesNo(ok bool, yes, no, why string) {
+	if ok {
+		w.markup(`<span class="badge badge-yes" title="` + yes + `">yes</span>`)
+		return
+	}
+	w.markup(`<span class="badge badge-` + no + `" title="` + why + `">no</span>`)
 }
 
 // rowBytes is about the length of a neighbor's or a claim's row, and of

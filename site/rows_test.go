@@ -28,6 +28,21 @@ const (
 <td>{{if .State}}<span class="badge badge-{{.State}}" title="{{.Why}}">{{.State}}</span>{{end}} {{.Detail}}</td>
 </tr>
 {{end}}`
+	matrixRowsTemplate = `{{range .}}<tr id="{{.Node.Label}}" data-order="{{.Order}}" data-status="{{.Node.Status}}" data-stale="{{.Node.Stale}}" data-implemented="{{.Implemented}}" data-tested="{{.Tested}}" data-verified="{{.Verified}}" data-tags="{{.Tags}}"{{if .Node.Stale}} class="stale"{{end}}>
+<td><a href="{{.URL}}">{{.Node.Label}}</a></td>
+<td>{{.Node.Title}}</td>
+<td>{{.Node.Status}}</td>
+<td>{{if .Document.Text}}{{if .Document.URL}}<a href="{{.Document.URL}}">{{.Document.Text}}</a>{{else}}{{.Document.Text}}{{end}}{{else}}<span class="hint">–</span>{{end}}</td>
+<td>{{range $i, $p := .Parents}}{{if $i}}, {{end}}{{if $p.URL}}<a href="{{$p.URL}}">{{$p.Text}}</a>{{else}}{{$p.Text}}{{end}}{{else}}<span class="hint">–</span>{{end}}</td>
+<td>{{if or .Tags .Fields}}{{with .Node.Tags}}<span class="tags">{{range .}}<span class="badge tag">{{.}}</span> {{end}}</span>{{end}}{{range .Fields}}<div class="field"><span class="hint">{{.Name}}:</span> {{.Value}}</div>{{end}}{{else}}<span class="hint">–</span>{{end}}</td>
+<td>{{template "refs" .Code}}</td>
+<td>{{template "refs" .Tests}}</td>
+<td>{{if .Implemented}}<span class="badge badge-yes" title="implemented">yes</span>{{else}}<span class="badge badge-warn" title="no implements link is linked">no</span>{{end}}</td>
+<td>{{if .Tested}}<span class="badge badge-yes" title="tested">yes</span>{{else}}<span class="badge badge-no" title="no tests link is linked">no</span>{{end}}</td>
+<td>{{if .Verified}}<span class="badge badge-yes" title="verified">yes</span>{{else}}<span class="badge badge-no" title="not verified">no</span>{{end}}</td>
+<td>{{if .Node.Stale}}<span class="badge badge-stale" title="{{.Node.Why}}">stale</span>{{else}}<span class="hint">–</span>{{end}}</td>
+</tr>
+{{end}}` + `{{define "refs"}}{{if .}}<ul class="refs">{{range .}}<li>{{if .URL}}<a href="{{.URL}}"><code>{{.Ref}}</code></a>{{else}}<code>{{.Ref}}</code>{{end}} <span class="badge badge-{{.State}}" title="{{.Why}}">{{.State}}</span></li>{{end}}</ul>{{else}}<span class="hint">none</span>{{end}}{{end}}`
 	tableRowsTemplate = `{{range .}}<tr{{if .ID}} id="{{.ID}}"{{end}}{{if .Stale}} class="stale"{{end}}>{{range .Cells}}<td>{{if .URL}}<a href="{{.URL}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</a>{{else if .Badge}}<span class="badge badge-{{.Badge}}" title="{{.Title}}">{{.Text}}</span>{{else if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
 {{end}}`
 )
@@ -65,6 +80,7 @@ func TestRowsAsTemplates(t *testing.T) {
 	var neighbors []neighborRow
 	var claims []claimRow
 	var rows []row
+	var matrix []matrixRow
 	for i := range 400 {
 		state := []string{"", "linked", "stale", "unknown", pick(r)}[i%5]
 		neighbors = append(neighbors, neighborRow{
@@ -78,6 +94,7 @@ func TestRowsAsTemplates(t *testing.T) {
 			cells = append(cells, cell{Text: pick(r), URL: pick(r), Badge: pick(r), Title: pick(r), Code: r.IntN(2) == 0})
 		}
 		rows = append(rows, row{ID: pick(r), Stale: i%2 == 0, Cells: cells})
+		matrix = append(matrix, matrixRandomRow(r, i))
 	}
 	check := func(kind, want string, got template.HTML) {
 		t.Helper()
@@ -88,9 +105,33 @@ func TestRowsAsTemplates(t *testing.T) {
 	check("neighbor", viaTemplate(t, neighborRowsTemplate, neighbors), neighborRows(neighbors))
 	check("claim", viaTemplate(t, claimRowsTemplate, claims), claimRows(claims))
 	check("table", viaTemplate(t, tableRowsTemplate, rows), tableRows(rows))
+	check("matrix", viaTemplate(t, matrixRowsTemplate, matrix), matrixRows(matrix))
 	if strings.Contains(string(neighborRows(neighbors)), "<script>") || !strings.Contains(string(tableRows(rows)), "#ZgotmplZ") {
 		t.Error("the corpus did not exercise escaping and URL filtering")
 	}
+}
+
+// matrixRandomRow is a matrix row of awkward values, its lists and flags
+// varying with i.
+func matrixRandomRow(r *rand.Rand, i int) matrixRow {
+	m := matrixRow{
+		Node:        synth.Node{Label: pick(r), Title: pick(r), Status: pick(r), Stale: i%3 == 0, Why: pick(r)},
+		URL:         pick(r),
+		Order:       i * 7,
+		Implemented: i%2 == 0, Tested: i%3 == 1, Verified: i%5 == 0,
+		Document: link{Text: []string{"", pick(r)}[i%2], URL: []string{"", pick(r)}[i/2%2]},
+		Tags:     []string{"", pick(r)}[i/3%2],
+	}
+	for range i % 3 {
+		m.Parents = append(m.Parents, link{Text: pick(r), URL: []string{"", pick(r)}[r.IntN(2)]})
+		m.Node.Tags = append(m.Node.Tags, pick(r))
+		m.Code = append(m.Code, refState{Ref: pick(r), URL: []string{"", pick(r)}[r.IntN(2)], State: pick(r), Why: pick(r)})
+	}
+	for range i % 4 / 2 {
+		m.Fields = append(m.Fields, field{Name: pick(r), Value: pick(r)})
+		m.Tests = append(m.Tests, refState{Ref: pick(r), URL: pick(r), State: pick(r), Why: pick(r)})
+	}
+	return m
 }
 
 // firstDifference is a's text from a little before where it departs from b.
@@ -136,6 +177,15 @@ func FuzzRowsAsTemplates(f *testing.F) {
 		rows := []row{{ID: c, Stale: on(7), Cells: cells}}
 		if got, want := string(tableRows(rows)), viaTemplate(t, tableRowsTemplate, rows); got != want {
 			t.Fatalf("table row %q, template %q", got, want)
+		}
+		m := []matrixRow{{
+			Node: synth.Node{Label: a, Title: b, Status: c, Stale: on(1), Why: a, Tags: []string{b, c}[:flags%3]},
+			URL:  c, Order: int(flags), Implemented: on(2), Tested: on(3), Verified: on(4),
+			Document: link{Text: b, URL: a}, Parents: []link{{Text: a, URL: b}, {Text: c}}[:flags%3], Tags: a,
+			Fields: []field{{Name: a, Value: b}}[:flags%2], Code: []refState{{Ref: a, URL: b, State: c, Why: a}}[:flags%2],
+		}}
+		if got, want := string(matrixRows(m)), viaTemplate(t, matrixRowsTemplate, m); got != want {
+			t.Fatalf("matrix row %q, template %q", got, want)
 		}
 	})
 }
