@@ -12,11 +12,11 @@ import (
 // writeChromaHTML writes tokens as chroma's HTML formatter writes them with
 // CSS classes (chtml.WithClasses), in lines; when numbered, each line is
 // numbered from start and linkable as #<anchor>-L<n> (chtml.WithLineNumbers,
-// chtml.BaseLineNumber and chtml.WithLinkableLineNumbers). The bytes are the formatter's (TestChromaHTML compares them);
-// the formatter makes them with a fmt call or more per token, which was
-// most of the time spent highlighting a site's anchored code. anchor must
-// be HTML-safe, as the formatter writes it unescaped: it is a symbol's
-// anchor ([symbolAnchor]).
+// chtml.BaseLineNumber and chtml.WithLinkableLineNumbers). The bytes are
+// the formatter's (TestChromaHTML compares them); the formatter makes them
+// with a fmt call or more per token, which was most of the time spent
+// highlighting a site's anchored code. anchor must be HTML-safe, as the
+// formatter writes it unescaped: it is a symbol's anchor ([symbolAnchor]).
 func writeChromaHTML(b *bytes.Buffer, tokens []chroma.Token, numbered bool, start int, anchor string) {
 	lines := chroma.SplitTokensIntoLines(tokens)
 	digits := len(strconv.Itoa(start + len(lines) - 1))
@@ -26,7 +26,8 @@ func writeChromaHTML(b *bytes.Buffer, tokens []chroma.Token, numbered bool, star
 		b.WriteString(`<span class="` + c.line + `">`)
 		if numbered {
 			n := strconv.Itoa(start + i)
-			b.WriteString(`<span class="` + c.number + `" id="` + anchor + "-L" + n + `"><a class="` + c.link + `" href="#` + anchor + "-L" + n + `">`)
+			id := anchor + "-L" + n
+			b.WriteString(`<span class="` + c.number + `" id="` + id + `"><a class="` + c.link + `" href="#` + id + `">`)
 			for range digits - len(n) {
 				b.WriteByte(' ')
 			}

@@ -8,11 +8,10 @@ import (
 
 // The rows of the tables most pages show (a node's neighbors, a page's
 // claims, the link and symbol tables) and of the requirements matrix are
-// written here rather than by the
-// templates. html/template evaluates every value of every cell through
-// reflection and then an escaper, also called through reflection; in an
-// 11,000-page site that was most of the templates' time, the largest
-// single cost of a cold build. The markup and the escaping are exactly the
+// written here rather than by the templates. html/template evaluates every
+// value of every cell through reflection and then an escaper, also called
+// through reflection; in an 11,000-page site that was most of the
+// templates' time, the largest single cost of a cold build. The markup and the escaping are exactly the
 // templates' (TestRowsAsTemplates renders both and compares them, and
 // FuzzRowsAsTemplates looks for a value they escape apart).
 var rowFuncs = template.FuncMap{
@@ -31,11 +30,9 @@ func neighborRows(rows []neighborRow) template.HTML {
 		if r.Node.Stale || r.Edge.Stale {
 			w.markup(` class="stale"`)
 		}
-		w.markup(">\n<td><a href=\"")
-		w.url(r.URL)
-		w.markup(`">`)
-		w.text(r.Node.Label)
-		w.markup("</a></td>\n<td>")
+		w.markup(">\n<td>")
+		w.anchor(r.URL, r.Node.Label, false)
+		w.markup("</td>\n<td>")
 		w.text(string(r.Node.Type))
 		w.markup("</td>\n<td>")
 		w.text(r.Dir)
@@ -51,14 +48,14 @@ func neighborRows(rows []neighborRow) template.HTML {
 		w.markup("</td>\n<td>")
 		switch {
 		case r.Edge.Stale:
-			w.badge("stale", r.Edge.Why)
+			w.badge("stale", r.Edge.Why, "stale")
 			w.markup(" ")
 			w.text(r.Edge.Why)
 		case r.Edge.State == "unknown":
 			w.markup(`<span class="badge badge-unknown">unknown</span> `)
 			w.text(r.Edge.Why)
 		case r.Node.Stale:
-			w.badge("stale", r.Node.Why)
+			w.badge("stale", r.Node.Why, "stale")
 			w.markup(" ")
 			w.text(r.Node.Why)
 		case r.Edge.Why != "":
@@ -96,7 +93,7 @@ func claimRows(rows []claimRow) template.HTML {
 		w.text(r.Captured)
 		w.markup("</td>\n<td>")
 		if r.State != "" {
-			w.badge(r.State, r.Why)
+			w.badge(r.State, r.Why, r.State)
 		}
 		w.markup(" ")
 		w.text(r.Detail)
@@ -126,19 +123,9 @@ func tableRows(rows []row) template.HTML {
 			w.markup("<td>")
 			switch {
 			case c.URL != "":
-				w.markup(`<a href="`)
-				w.url(c.URL)
-				w.markup(`">`)
-				w.code(c.Text, c.Code)
-				w.markup("</a>")
+				w.anchor(c.URL, c.Text, c.Code)
 			case c.Badge != "":
-				w.markup(`<span class="badge badge-`)
-				w.text(c.Badge)
-				w.markup(`" title="`)
-				w.text(c.Title)
-				w.markup(`">`)
-				w.text(c.Text)
-				w.markup("</span>")
+				w.badge(c.Badge, c.Title, c.Text)
 			default:
 				w.code(c.Text, c.Code)
 			}
@@ -170,11 +157,9 @@ func matrixRows(rows []matrixRow) template.HTML {
 		if r.Node.Stale {
 			w.markup(` class="stale"`)
 		}
-		w.markup(">\n<td><a href=\"")
-		w.url(r.URL)
-		w.markup(`">`)
-		w.text(r.Node.Label)
-		w.markup("</a></td>\n<td>")
+		w.markup(">\n<td>")
+		w.anchor(r.URL, r.Node.Label, false)
+		w.markup("</td>\n<td>")
 		w.text(r.Node.Title)
 		w.markup("</td>\n<td>")
 		w.text(r.Node.Status)
@@ -227,7 +212,7 @@ func matrixRows(rows []matrixRow) template.HTML {
 		w.yesNo(r.Verified, "verified", "no", "not verified")
 		w.markup("</td>\n<td>")
 		if r.Node.Stale {
-			w.badge("stale", r.Node.Why)
+			w.badge("stale", r.Node.Why, "stale")
 		} else {
 			w.markup(noneHint)
 		}
@@ -245,11 +230,7 @@ func (w *htmlWriter) link(text, url string) {
 		w.text(text)
 		return
 	}
-	w.markup(`<a href="`)
-	w.url(url)
-	w.markup(`">`)
-	w.text(text)
-	w.markup("</a>")
+	w.anchor(url, text, false)
 }
 
 // refs writes a matrix cell's linked code or tests with their states.
@@ -262,16 +243,12 @@ func (w *htmlWriter) refs(refs []refState) {
 	for _, r := range refs {
 		w.markup("<li>")
 		if r.URL != "" {
-			w.markup(`<a href="`)
-			w.url(r.URL)
-			w.markup(`">`)
-			w.code(r.Ref, true)
-			w.markup("</a>")
+			w.anchor(r.URL, r.Ref, true)
 		} else {
 			w.code(r.Ref, true)
 		}
 		w.markup(" ")
-		w.badge(r.State, r.Why)
+		w.badge(r.State, r.Why, r.State)
 		w.markup("</li>")
 	}
 	w.markup("</ul>")
@@ -383,13 +360,24 @@ func (w *htmlWriter) code(text string, code bool) {
 	w.text(text)
 }
 
-// badge writes a state badge whose title says why.
-func (w *htmlWriter) badge(state, why string) {
-	w.markup(`<span class="badge badge-`)
-	w.text(state)
-	w.markup(`" title="`)
-	w.text(why)
+// anchor writes text, in a code element when code is set, linked to url
+// (also when url is "", as the templates did).
+func (w *htmlWriter) anchor(url, text string, code bool) {
+	w.markup(`<a href="`)
+	w.url(url)
 	w.markup(`">`)
-	w.text(state)
+	w.code(text, code)
+	w.markup("</a>")
+}
+
+// badge writes a badge of the class badge-<kind> titled title, showing
+// text: for a state, the state and why it holds.
+func (w *htmlWriter) badge(kind, title, text string) {
+	w.markup(`<span class="badge badge-`)
+	w.text(kind)
+	w.markup(`" title="`)
+	w.text(title)
+	w.markup(`">`)
+	w.text(text)
 	w.markup("</span>")
 }
