@@ -120,7 +120,10 @@ func TestDoorstopStamp(t *testing.T) {
 }
 
 func TestImportStrictDoc(t *testing.T) {
-	r := ImportStrictDoc(fixture(t, "strictdoc"))
+	r, err := ImportStrictDoc(fixture(t, "strictdoc"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	checkCounts(t, r, 8, 3, 4, 4)
 	has(t, r,
 		`document brake-system "Brake System" prefix="BRK-"`,

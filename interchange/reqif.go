@@ -8,7 +8,10 @@ import (
 	"io"
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ReqIF 1.2 (OMG formal/2016-07-01) as far as tracewiki reads and writes it.
@@ -204,10 +207,14 @@ func importReqIFDoc(r *Result, f File) error {
 		}
 		docPath := Slug(title)
 		r.Documents = append(r.Documents, Document{Path: docPath, Title: title, From: "reqif:" + where(spec.Identifier)})
-		var walk func(hs []reqifHierarchy, prefix []int)
-		walk = func(hs []reqifHierarchy, prefix []int) {
-			for i, h := range hs {
-				lv := append(prefix[:len(prefix):len(prefix)], i+1)
+		var walk func(hs []reqifHierarchy, prefix []int, depth int)
+		walk = func(hs []reqifHierarchy, prefix []int, depth int) {
+			if depth > MaxDepth {
+				r.unmapped(where(spec.Identifier), "SPEC-HIERARCHY", "nested more than %d deep; the entries below are not imported", MaxDepth)
+				return
+			}
+			prev := prefix // the level of the entry before, for its number
+			for _, h := range hs {
 				o := objects[h.Object]
 				if o == nil {
 					r.unmapped(where(h.Identifier), "SPEC-HIERARCHY", "names SPEC-OBJECT %q, which does not exist", h.Object)
@@ -219,19 +226,34 @@ func importReqIFDoc(r *Result, f File) error {
 				}
 				placed[o.Identifier] = true
 				it := reqifItem(r, o, attrName, enumName, where(o.Identifier))
-				it.Document, it.Level = docPath, joinLevel(lv, ".")
-				if !it.Normative {
-					r.Sections++
-					if len(h.Children) > 0 && !strings.Contains(it.Level, ".") {
+				it.Document = docPath
+				lv := levelNumbers(it.Level)
+				if !fitsHierarchy(lv, prefix, prev) {
+					if it.Level != "" {
+						r.unmapped(where(o.Identifier), "attribute Level "+strconv.Quote(it.Level), "does not agree with its place in the SPEC-HIERARCHY; numbered by its place")
+					}
+					// No level, or one the hierarchy contradicts (moved in
+					// a ReqIF tool): number it by its place.
+					n := 1
+					if len(prev) > len(prefix) {
+						n = prev[len(prefix)] + 1
+					}
+					lv = append(prefix[:len(prefix):len(prefix)], n)
+					it.Level = joinLevel(lv, ".")
+					if !it.Normative && len(h.Children) > 0 && len(lv) == 1 {
 						it.Level += ".0"
 					}
 				}
+				if !it.Normative {
+					r.Sections++
+				}
 				ids[o.Identifier] = it.ID
 				r.Items = append(r.Items, it)
-				walk(h.Children, lv)
+				walk(h.Children, lv, depth+1)
+				prev = lv
 			}
 		}
-		walk(spec.Children, nil)
+		walk(spec.Children, nil, 0)
 	}
 	for _, o := range c.SpecObjects {
 		if !placed[o.Identifier] {
@@ -274,6 +296,8 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 			it.Title = val
 		case inList(low, reqifTextNames):
 			it.Text = val
+		case low == "level":
+			it.Level = strings.TrimSpace(val) // checked against the hierarchy by the caller
 		case low == "status":
 			if s, ok := sdocStatus(val); ok {
 				it.Status = s
@@ -325,6 +349,16 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 	return it
 }
 
+// fitsHierarchy reports whether a level an object carries (tracewiki's
+// export writes one) agrees with its place: under its parent entry's level
+// and after the entry before it.
+func fitsHierarchy(lv, parent, prev []int) bool {
+	if lv == nil || !isPrefix(parent, lv) {
+		return false
+	}
+	return len(prev) == len(parent) || slices.Compare(prev, lv) < 0
+}
+
 func inList(s string, list []string) bool {
 	for _, x := range list {
 		if s == x {
@@ -349,7 +383,9 @@ var (
 )
 
 // xhtmlText reduces a THE-VALUE's XHTML to text: block elements become
-// line breaks, other tags go, entities are decoded.
+// line breaks, other tags go, entities are decoded, and each line's
+// leading no-break spaces become its indentation ([xhtmlDiv] writes
+// Markdown's that way; the layout white space of the XML goes).
 func xhtmlText(s string) string {
 	s = xhtmlBlock.ReplaceAllString(s, "\n")
 	s = xhtmlTag.ReplaceAllString(s, "")
@@ -366,7 +402,17 @@ func xhtmlText(s string) string {
 	}
 	var lines []string
 	for l := range strings.SplitSeq(b.String(), "\n") {
-		lines = append(lines, strings.TrimSpace(l))
+		lines = append(lines, indentation(l))
 	}
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
+
+// indentation trims a line of XHTML text: the white space around it goes,
+// but the no-break spaces it starts with (after layout white space) become
+// spaces.
+func indentation(line string) string {
+	line = strings.TrimRightFunc(strings.TrimLeft(line, " \t\r"), unicode.IsSpace)
+	rest := strings.TrimLeft(line, "\u00a0")
+	n := (len(line) - len(rest)) / len("\u00a0")
+	return strings.Repeat(" ", n) + strings.TrimLeftFunc(rest, unicode.IsSpace)
 }
