@@ -384,10 +384,22 @@ var (
 
 // xhtmlText reduces a THE-VALUE's XHTML to text: block elements become
 // line breaks, other tags go, entities are decoded, and each line's
-// leading no-break spaces become its indentation ([xhtmlDiv] writes
-// Markdown's that way; the layout white space of the XML goes).
+// leading no-break spaces become its indentation. XHTML as [xhtmlDiv]
+// writes it (one line, only div and br) is read exactly: each br is one
+// line break and white space stays, so a round trip keeps the text. Other
+// XHTML is laid out for people: the white space around lines and runs of
+// blank lines go.
 func xhtmlText(s string) string {
-	s = xhtmlBlock.ReplaceAllString(s, "\n")
+	exact := !strings.ContainsAny(s, "\r\n")
+	for _, m := range xhtmlBlock.FindAllStringSubmatch(s, -1) {
+		exact = exact && (strings.EqualFold(m[2], "div") || strings.EqualFold(m[2], "br"))
+	}
+	s = xhtmlBlock.ReplaceAllStringFunc(s, func(tag string) string {
+		if exact && !strings.Contains(strings.ToLower(tag), "br") {
+			return ""
+		}
+		return "\n"
+	})
 	s = xhtmlTag.ReplaceAllString(s, "")
 	var b strings.Builder
 	d := xml.NewDecoder(strings.NewReader("<x>" + s + "</x>"))
@@ -402,17 +414,21 @@ func xhtmlText(s string) string {
 	}
 	var lines []string
 	for l := range strings.SplitSeq(b.String(), "\n") {
+		if !exact {
+			l = strings.TrimRightFunc(strings.TrimLeft(l, " \t\r"), unicode.IsSpace)
+		}
 		lines = append(lines, indentation(l))
+	}
+	if exact {
+		return strings.Join(lines, "\n")
 	}
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
-// indentation trims a line of XHTML text: the white space around it goes,
-// but the no-break spaces it starts with (after layout white space) become
-// spaces.
+// indentation turns the no-break spaces a line starts with into spaces:
+// its indentation, as [xhtmlDiv] writes it.
 func indentation(line string) string {
-	line = strings.TrimRightFunc(strings.TrimLeft(line, " \t\r"), unicode.IsSpace)
 	rest := strings.TrimLeft(line, "\u00a0")
 	n := (len(line) - len(rest)) / len("\u00a0")
-	return strings.Repeat(" ", n) + strings.TrimLeftFunc(rest, unicode.IsSpace)
+	return strings.Repeat(" ", n) + rest
 }
