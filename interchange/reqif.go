@@ -3,6 +3,7 @@ package interchange
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -60,6 +61,11 @@ type (
 		Strings []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-STRING"`
 		XHTML   []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-XHTML"`
 		Enums   []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-ENUMERATION"`
+		// Read only: the plain-valued definitions other tools write.
+		Integers []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-INTEGER"`
+		Booleans []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-BOOLEAN"`
+		Dates    []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-DATE"`
+		Reals    []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-REAL"`
 	}
 	reqifAttrDef struct {
 		reqifIdent
@@ -72,7 +78,21 @@ type (
 		Strings []reqifStrVal  `xml:"VALUES>ATTRIBUTE-VALUE-STRING"`
 		XHTML   []reqifXHTML   `xml:"VALUES>ATTRIBUTE-VALUE-XHTML"`
 		Enums   []reqifEnumVal `xml:"VALUES>ATTRIBUTE-VALUE-ENUMERATION"`
-		Type    string         `xml:"TYPE>SPEC-OBJECT-TYPE-REF"`
+		// Read only: integer, boolean, date and real values (DOORS writes
+		// dates, Polarion booleans), kept as fields.
+		Integers []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-INTEGER"`
+		Booleans []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-BOOLEAN"`
+		Dates    []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-DATE"`
+		Reals    []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-REAL"`
+		Type     string          `xml:"TYPE>SPEC-OBJECT-TYPE-REF"`
+	}
+	reqifPlainVal struct {
+		Value string `xml:"THE-VALUE,attr"`
+		// One of these names the definition, by the value's kind.
+		Integer string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-INTEGER-REF"`
+		Boolean string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-BOOLEAN-REF"`
+		Date    string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-DATE-REF"`
+		Real    string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-REAL-REF"`
 	}
 	reqifStrVal struct {
 		Value      string `xml:"THE-VALUE,attr"`
@@ -127,7 +147,8 @@ var (
 // ReqIF.Text (or Text, Statement, Description; XHTML reduced to text) its
 // body; Status its status when it is one of tracewiki's; Tags its tags;
 // normative=false (tracewiki's own export) or a ChapterName without text
-// makes it a heading; every other attribute a field. A SPEC-RELATION links
+// makes it a heading; every other attribute (string, XHTML, enumeration,
+// integer, boolean, date, real) a field. A SPEC-RELATION links
 // its SOURCE (child) to its TARGET (parent); a relation type whose name
 // says "child" goes the other way. Reported: objects in no specification,
 // relations to unknown objects, enumeration values without a name.
@@ -180,7 +201,7 @@ func importReqIFDoc(r *Result, f File) error {
 	attrName := map[string]string{}
 	enumName := map[string]string{}
 	for _, t := range c.SpecTypes.ObjectTypes {
-		for _, a := range concat(t.Strings, t.XHTML, t.Enums) {
+		for _, a := range concat(t.Strings, t.XHTML, t.Enums, t.Integers, t.Booleans, t.Dates, t.Reals) {
 			attrName[a.Identifier] = a.LongName
 		}
 	}
@@ -329,6 +350,9 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 	}
 	for _, v := range o.XHTML {
 		set(v.Definition, xhtmlText(v.Value.Inner))
+	}
+	for _, v := range concat(o.Integers, o.Booleans, o.Dates, o.Reals) {
+		set(cmp.Or(v.Integer, v.Boolean, v.Date, v.Real), v.Value)
 	}
 	for _, v := range o.Enums {
 		var names []string

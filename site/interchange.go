@@ -172,8 +172,11 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if len(res.Items) == 0 {
-		rep := &ImportReport{Result: res}
-		return nil, fmt.Errorf("import: %s: no %s item read, nothing written\n%s", opts.Source, opts.Format, rep)
+		var why strings.Builder
+		for _, u := range res.Unmapped {
+			fmt.Fprintf(&why, "\nnot mapped: %s: %s: %s", u.Where, u.What, u.Why)
+		}
+		return nil, fmt.Errorf("import: %s: no %s item read, nothing written%s", opts.Source, opts.Format, why.String())
 	}
 	p, err := Load(root)
 	if err != nil {
