@@ -1,6 +1,7 @@
 package interchange
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -63,4 +64,31 @@ func BenchmarkReqIFRoundTrip(b *testing.B) {
 		n += len(r.Items)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "requirements/s")
+}
+
+// deepSdoc is StrictDoc nesting n [SECTION]s with a requirement at the
+// bottom: the shape of the attack log's I-S10 (20,000 deep, 600 KB).
+func deepSdoc(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[DOCUMENT]\nTITLE: N\n")
+	for range n {
+		b.WriteString("[SECTION]\nTITLE: s\n")
+	}
+	b.WriteString("[REQUIREMENT]\nUID: N-1\nTITLE: deep\n")
+	for range n {
+		b.WriteString("[/SECTION]\n")
+	}
+	return b.Bytes()
+}
+
+// BenchmarkStrictDocDeepSections reports the cost of refusing a 20,000
+// deep nesting (it stops at MaxDepth, so it costs about one parse).
+func BenchmarkStrictDocDeepSections(b *testing.B) {
+	files := []File{{Name: "deep.sdoc", Data: deepSdoc(20000)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ImportStrictDoc(files); err == nil {
+			b.Fatal("20,000 nested sections imported")
+		}
+	}
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -28,15 +30,22 @@ type doorstopDoc struct {
 // its *.yml items (or *.md items with YAML frontmatter, Doorstop's
 // markdown item format) are items whose uid is the file name.
 //
-// Mapped: uid → id; level; header → title (a heading: normative false);
-// text → body; normative; derived; active: false → status deprecated;
+// Mapped: the document's attributes.defaults.doc.title → its title (else
+// the prefix); uid → id; level, as written ("2.0" keeps its ".0"); header
+// → title, or for a heading (normative false, level ending in .0) with
+// an empty header, the text's first line, as Doorstop shows it (the rest
+// is the body); text → body, with the images it references (relative
+// paths below the item's folder) copied beside the item's file; normative;
+// derived; active: false → status deprecated;
 // links → parent, each with its fingerprint checked against the parent's
 // stamp as Doorstop computes it (sha256, urlsafe base64, over uid, text,
 // ref, references and the reviewed attributes; older Doorstop's md5 hex
 // too), so a link Doorstop calls suspect stays suspect; ref and
 // references (type file) → implements. Other attributes become fields.
 // Reported: files that do not parse, an item outside any document, links
-// to unknown items, references that are not files.
+// to unknown items, references that are not files, images that cannot be
+// copied, document attributes other than the title, and attributes that
+// are not scalars.
 func ImportDoorstop(files []File) *Result {
 	r := &Result{Format: "doorstop"}
 	docs := map[string]*doorstopDoc{}
@@ -52,7 +61,12 @@ func ImportDoorstop(files []File) *Result {
 			} `yaml:"settings"`
 			Attributes struct {
 				Reviewed []string `yaml:"reviewed"`
+				Defaults struct {
+					Doc map[string]any `yaml:"doc"`
+				} `yaml:"defaults"`
+				Publish []any `yaml:"publish"`
 			} `yaml:"attributes"`
+			Extensions map[string]any `yaml:"extensions"`
 		}
 		if err := yaml.Unmarshal(f.Data, &cfg); err != nil || cfg.Settings.Prefix == "" {
 			r.unmapped(f.Name, "document", "not a Doorstop document (%v)", errOr(err, "no settings.prefix"))
@@ -60,7 +74,22 @@ func ImportDoorstop(files []File) *Result {
 		}
 		d := &doorstopDoc{dir: path.Dir(f.Name), prefix: cfg.Settings.Prefix, parent: cfg.Settings.Parent, sep: cfg.Settings.Sep, from: "doorstop:" + f.Name, reviewed: cfg.Attributes.Reviewed}
 		docs[d.dir] = d
-		r.Documents = append(r.Documents, Document{Path: Slug(d.prefix), Title: d.prefix, Prefix: d.prefix, From: d.from})
+		doc := Document{Path: Slug(d.prefix), Title: d.prefix, Prefix: d.prefix, From: d.from}
+		for _, k := range slices.Sorted(maps.Keys(cfg.Attributes.Defaults.Doc)) {
+			v, _ := scalar(cfg.Attributes.Defaults.Doc[k])
+			if k == "title" && strings.TrimSpace(v) != "" {
+				doc.Title = strings.TrimSpace(v)
+				continue
+			}
+			r.unmapped(f.Name, "document attribute "+k+" "+strconv.Quote(v), "a tracewiki document has a title and a prefix only")
+		}
+		if len(cfg.Attributes.Publish) > 0 {
+			r.unmapped(f.Name, "attributes.publish", "tracewiki publishes every field")
+		}
+		for _, k := range slices.Sorted(maps.Keys(cfg.Extensions)) {
+			r.unmapped(f.Name, "extensions."+k, "Doorstop extensions do not apply in tracewiki")
+		}
+		r.Documents = append(r.Documents, doc)
 	}
 	// An item belongs to the document of the nearest folder at or above it.
 	docOf := func(name string) *doorstopDoc {
@@ -91,7 +120,7 @@ func ImportDoorstop(files []File) *Result {
 			r.unmapped(f.Name, "file", "not inside a Doorstop document (no .doorstop.yml above it)")
 			continue
 		}
-		data, text, err := doorstopItem(f, ext)
+		data, text, level, err := doorstopItem(f, ext)
 		if err != nil {
 			r.unmapped(f.Name, "item", "%v", err)
 			continue
@@ -106,7 +135,7 @@ func ImportDoorstop(files []File) *Result {
 			switch k {
 			case "text", "links", "reviewed":
 			case "level":
-				it.Level = levelString(v)
+				it.Level = level
 			case "header":
 				it.Title = strings.TrimSpace(str(v))
 			case "normative":
@@ -139,9 +168,13 @@ func ImportDoorstop(files []File) *Result {
 				}
 			}
 		}
-		if it.Title != "" && it.Level != "" && !strings.Contains(it.Level, ".") {
-			it.Level += ".0"
+		if it.Title == "" && !it.Normative && strings.HasSuffix(it.Level, ".0") {
+			// A heading without a header: Doorstop shows the text's first
+			// line as its heading.
+			first, rest, _ := strings.Cut(strings.TrimSpace(it.Text), "\n")
+			it.Title, it.Text = strings.TrimSpace(first), strings.TrimSpace(rest)
 		}
+		r.images(&it, f.Name)
 		if !it.Normative || it.Title != "" && it.Text == "" {
 			r.Sections++
 		}
@@ -182,8 +215,9 @@ func ImportDoorstop(files []File) *Result {
 }
 
 // doorstopItem decodes a YAML item, or a Markdown item's frontmatter and
-// returns its body as the text.
-func doorstopItem(f File, ext string) (map[string]any, string, error) {
+// returns its body as the text, and its level as written (a YAML float
+// such as 2.0 would lose its ".0").
+func doorstopItem(f File, ext string) (map[string]any, string, string, error) {
 	data := map[string]any{}
 	src, text := f.Data, ""
 	if ext == ".md" {
@@ -191,14 +225,20 @@ func doorstopItem(f File, ext string) (map[string]any, string, error) {
 		rest, ok := strings.CutPrefix(s, "---\n")
 		fm, body, ok2 := strings.Cut(rest, "\n---\n")
 		if !ok || !ok2 {
-			return nil, "", fmt.Errorf("a Markdown item needs YAML frontmatter between --- lines")
+			return nil, "", "", fmt.Errorf("a Markdown item needs YAML frontmatter between --- lines")
 		}
 		src, text = []byte(fm), strings.TrimSpace(body)
 	}
 	if err := yaml.Unmarshal(src, &data); err != nil {
-		return nil, "", fmt.Errorf("bad YAML: %v", err)
+		return nil, "", "", fmt.Errorf("bad YAML: %v", err)
 	}
-	return data, text, nil
+	var lv struct {
+		Level yaml.Node `yaml:"level"`
+	}
+	if err := yaml.Unmarshal(src, &lv); err == nil && lv.Level.Kind == yaml.ScalarNode {
+		return data, text, strings.TrimSpace(lv.Level.Value), nil
+	}
+	return data, text, levelString(data["level"]), nil
 }
 
 // doorstopLinks reads links: a list of "UID" or {UID: stamp}.

@@ -123,12 +123,16 @@ const ReqIFNamespace = "http://www.omg.org/spec/ReqIF/20110401/reqif.xsd"
 
 // ReqIF writes the export as a ReqIF 1.2 document: one SPECIFICATION per
 // document (top-level requirements in one named after the project), a
-// SPEC-OBJECT per requirement with ReqIF.ForeignID, ReqIF.Name, ReqIF.Text
-// (XHTML), Status, Tags, Implements, normative, derived and one string
-// attribute per custom field, and a SPEC-RELATION (type "Parent") from each
-// child to each parent. [ImportReqIF] reads it back into the same
-// requirements and parent links. at is the LAST-CHANGE and CREATION-TIME
-// of everything (RFC 3339), so the same inputs give the same bytes.
+// SPEC-OBJECT per requirement with ReqIF.ForeignID, ReqIF.Name (a
+// requirement's title) or ReqIF.ChapterName (a heading's), ReqIF.Text
+// (XHTML), Level, Status, Tags, Implements, normative, derived and one
+// string attribute per custom field, and a SPEC-RELATION (type "Parent")
+// from each child to each parent. The SPEC-HIERARCHY nests by level, so
+// ReqIF tools show the sections: a requirement sits under the nearest
+// requirement before it whose level is a prefix of its own ("2.0" or "2"
+// holds "2.1"). [ImportReqIF] reads it back into the same requirements,
+// levels and parent links. at is the LAST-CHANGE and CREATION-TIME of
+// everything (RFC 3339), so the same inputs give the same bytes.
 func (e *Export) ReqIF(at string) ([]byte, error) {
 	var fields []string
 	for _, r := range e.Requirements {
@@ -147,7 +151,7 @@ func (e *Export) ReqIF(at string) ([]byte, error) {
 	c.Datatypes.Strings = []reqifIdent{str}
 	c.Datatypes.XHTML = []reqifIdent{ident("dt-xhtml", "XHTML")}
 	ot := reqifObjectType{reqifIdent: ident("type-requirement", "Requirement")}
-	attrs := append([]string{"ReqIF.ForeignID", "ReqIF.Name", "Status", "Tags", "Implements", "normative", "derived"}, fields...)
+	attrs := append([]string{"ReqIF.ForeignID", "ReqIF.Name", "ReqIF.ChapterName", "Level", "Status", "Tags", "Implements", "normative", "derived"}, fields...)
 	for i, a := range attrs {
 		ot.Strings = append(ot.Strings, reqifAttrDef{reqifIdent: ident("attr-"+strconv.Itoa(i), a), StringType: "dt-string"})
 	}
@@ -156,6 +160,7 @@ func (e *Export) ReqIF(at string) ([]byte, error) {
 	c.SpecTypes.RelationTypes = []reqifIdent{ident("type-parent", "Parent")}
 	c.SpecTypes.SpecTypes = []reqifIdent{ident("type-document", "Document")}
 	specs := map[string]*reqifSpec{}
+	nests := map[string][]nested{} // each document's hierarchy entries, in level order
 	var order []string
 	titles := map[string]string{}
 	for _, d := range e.Documents {
@@ -164,7 +169,11 @@ func (e *Export) ReqIF(at string) ([]byte, error) {
 	for _, r := range e.Requirements {
 		oid := "req-" + ncName(r.ID)
 		o := reqifObject{reqifIdent: ident(oid, r.Title), Type: "type-requirement"}
-		vals := []string{r.ID, r.Title, r.Status, strings.Join(r.Tags, ", "), joinRefs(r.Implements), strconv.FormatBool(r.Normative), strconv.FormatBool(r.Derived)}
+		name, chapter := r.Title, ""
+		if !r.Normative {
+			name, chapter = "", r.Title
+		}
+		vals := []string{r.ID, name, chapter, r.Level, r.Status, strings.Join(r.Tags, ", "), joinRefs(r.Implements), strconv.FormatBool(r.Normative), strconv.FormatBool(r.Derived)}
 		for _, f := range fields {
 			vals = append(vals, r.Fields[f])
 		}
@@ -173,9 +182,7 @@ func (e *Export) ReqIF(at string) ([]byte, error) {
 				o.Strings = append(o.Strings, reqifStrVal{Value: v, Definition: "attr-" + strconv.Itoa(i)})
 			}
 		}
-		var text bytes.Buffer
-		xml.EscapeText(&text, []byte(r.Text))
-		o.XHTML = []reqifXHTML{{Definition: "attr-text", Value: innerXML{Inner: `<xhtml:div xmlns:xhtml="http://www.w3.org/1999/xhtml">` + strings.ReplaceAll(text.String(), "&#xA;", "<xhtml:br/>") + `</xhtml:div>`}}}
+		o.XHTML = []reqifXHTML{{Definition: "attr-text", Value: innerXML{Inner: xhtmlDiv(r.Text)}}}
 		c.SpecObjects = append(c.SpecObjects, o)
 		for _, p := range r.Parents {
 			id := p.Ref
@@ -198,10 +205,12 @@ func (e *Export) ReqIF(at string) ([]byte, error) {
 			specs[key] = s
 			order = append(order, key)
 		}
-		s.Children = append(s.Children, reqifHierarchy{Identifier: "h-" + ncName(r.ID), LastChange: at, Object: oid})
+		nests[key] = append(nests[key], nested{level: r.Level, h: reqifHierarchy{Identifier: "h-" + ncName(r.ID), LastChange: at, Object: oid}})
 	}
 	for _, k := range order {
-		c.Specifications = append(c.Specifications, *specs[k])
+		s := specs[k]
+		s.Children = nest(nests[k])
+		c.Specifications = append(c.Specifications, *s)
 	}
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
@@ -230,6 +239,99 @@ type (
 		Title        string `xml:"TITLE"`
 	}
 )
+
+// nested is a SPEC-HIERARCHY entry with the level of its requirement.
+type nested struct {
+	level string
+	h     reqifHierarchy
+}
+
+// nest turns a document's entries, in level order, into a tree: each entry
+// goes under the nearest earlier one whose level is a proper prefix of its
+// own (a trailing .0, a heading's, not counted), else at the top. Entries
+// without a level stay at the top. It keeps a stack of the open entries,
+// so it is linear in the entries and their depth.
+func nest(entries []nested) []reqifHierarchy {
+	type open struct {
+		parts []int
+		node  *reqifHierarchy
+	}
+	root := &reqifHierarchy{}
+	stack := []open{{node: root}}
+	// The tree is built with pointers into children slices that grow,
+	// so each node's children are collected first and attached after.
+	kids := map[*reqifHierarchy][]*reqifHierarchy{}
+	for i := range entries {
+		e := &entries[i].h
+		parts := levelNumbers(entries[i].level)
+		if parts == nil {
+			kids[root] = append(kids[root], e)
+			stack = stack[:1]
+			continue
+		}
+		for len(stack) > 1 && !isPrefix(stack[len(stack)-1].parts, parts) {
+			stack = stack[:len(stack)-1]
+		}
+		top := stack[len(stack)-1].node
+		kids[top] = append(kids[top], e)
+		stack = append(stack, open{parts: parts, node: e})
+	}
+	var build func(n *reqifHierarchy) []reqifHierarchy
+	build = func(n *reqifHierarchy) []reqifHierarchy {
+		var out []reqifHierarchy
+		for _, k := range kids[n] {
+			k.Children = build(k)
+			out = append(out, *k)
+		}
+		return out
+	}
+	return build(root)
+}
+
+// levelNumbers splits a level into its numbers, a trailing 0 (a heading's
+// "2.0") dropped; nil when the level is empty or not numbers.
+func levelNumbers(level string) []int {
+	if level == "" {
+		return nil
+	}
+	var out []int
+	for p := range strings.SplitSeq(level, ".") {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil
+		}
+		out = append(out, n)
+	}
+	for len(out) > 1 && out[len(out)-1] == 0 {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// isPrefix reports whether p is a proper prefix of q.
+func isPrefix(p, q []int) bool {
+	return len(p) < len(q) && slices.Equal(p, q[:len(p)])
+}
+
+// xhtmlDiv writes a requirement's text as the XHTML of ReqIF.Text: one
+// div, each line break a <br/>, and each line's leading spaces as no-break
+// spaces, since XHTML collapses white space and Markdown's indentation
+// (a list item's second line, a code block) means something.
+// [xhtmlText] reads it back.
+func xhtmlDiv(text string) string {
+	var b strings.Builder
+	b.WriteString(`<xhtml:div xmlns:xhtml="http://www.w3.org/1999/xhtml">`)
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteString("<xhtml:br/>")
+		}
+		rest := strings.TrimLeft(line, " ")
+		b.WriteString(strings.Repeat("&#160;", len(line)-len(rest)))
+		xml.EscapeText(&b, []byte(rest))
+	}
+	b.WriteString(`</xhtml:div>`)
+	return b.String()
+}
 
 func joinRefs(ls []Link) string {
 	var out []string

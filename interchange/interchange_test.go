@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -120,7 +121,10 @@ func TestDoorstopStamp(t *testing.T) {
 }
 
 func TestImportStrictDoc(t *testing.T) {
-	r := ImportStrictDoc(fixture(t, "strictdoc"))
+	r, err := ImportStrictDoc(fixture(t, "strictdoc"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	checkCounts(t, r, 8, 3, 4, 4)
 	has(t, r,
 		`document brake-system "Brake System" prefix="BRK-"`,
@@ -319,5 +323,52 @@ func TestRender(t *testing.T) {
 	}
 	if !bytes.Equal(file, Render(it)) {
 		t.Error("Render is not deterministic")
+	}
+}
+
+// TestStrictDocDepth: sections nested deeper than MaxDepth are an error
+// naming the file and line of the first section past it; at MaxDepth the
+// document imports, with levels of MaxDepth numbers. The memory a deep
+// input costs stays linear in its size (the attack log's 20,000 nested
+// sections took 7.3 GB before).
+func TestStrictDocDepth(t *testing.T) {
+	_, err := ImportStrictDoc([]File{{Name: "deep.sdoc", Data: deepSdoc(20000)}})
+	// Line 3 opens the first section, each takes two lines: the one past
+	// MaxDepth is on line 3+2*MaxDepth.
+	want := fmt.Sprintf("deep.sdoc:%d: [SECTION] nested more than %d deep", 3+2*MaxDepth, MaxDepth)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("20,000 nested sections: err = %v, want %q", err, want)
+	}
+	r, err := ImportStrictDoc([]File{{Name: "ok.sdoc", Data: deepSdoc(MaxDepth)}})
+	if err != nil {
+		t.Fatalf("%d nested sections: %v", MaxDepth, err)
+	}
+	i := slices.IndexFunc(r.Items, func(it Item) bool { return it.ID == "N-1" })
+	if i < 0 {
+		t.Fatalf("%d nested sections: N-1 not imported:\n%s", MaxDepth, summary(r))
+	}
+	if n := strings.Count(r.Items[i].Level, ".") + 1; n != MaxDepth+1 {
+		t.Errorf("N-1 at the bottom has level %s (%d numbers), want %d", r.Items[i].Level, n, MaxDepth+1)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ImportStrictDoc([]File{{Name: "deep.sdoc", Data: deepSdoc(20000)}})
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("refusing 20,000 nested sections (600 KB) allocates %d bytes, want at most 64 MiB", n)
+	}
+}
+
+// TestStrictDocIndentedClose: a multi-line field ends only at a <<< in the
+// first column, as in StrictDoc's own user guide, whose example holds an
+// indented <<<.
+func TestStrictDocIndentedClose(t *testing.T) {
+	src := "[DOCUMENT]\nTITLE: G\n\n[REQUIREMENT]\nUID: G-1\nSTATEMENT: >>>\nExample:\n\n    STATEMENT: >>>\n    hello\n    <<<\n\n----\n\nMore.\n<<<\n"
+	r, err := ImportStrictDoc([]File{{Name: "g.sdoc", Data: []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Items) != 1 || !strings.HasSuffix(r.Items[0].Text, "    <<<\n\n----\n\nMore.") {
+		t.Errorf("got %s", summary(r))
 	}
 }

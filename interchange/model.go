@@ -14,12 +14,20 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"gopkg.in/yaml.v3"
 )
+
+// MaxDepth bounds how deep sections nest (StrictDoc [SECTION]s, ReqIF
+// SPEC-HIERARCHY): far deeper than any document needs, and it keeps a
+// level ("1.2.3…", one number per depth) short. Deeper nesting is an error
+// naming the file and line (StrictDoc) or is reported (ReqIF).
+const MaxDepth = 64
 
 // File is one file of an import source: its slash path relative to the
 // source's root, and its bytes.
@@ -75,6 +83,14 @@ type Unmapped struct {
 	Why   string
 }
 
+// Asset is a file an item's text references (an image), to be copied
+// beside the item's file.
+type Asset struct {
+	Source string // slash path relative to the source's root
+	Dest   string // slash path relative to requirements/: <document>/<path as the text names it>
+	From   string // the item that references it, for the report
+}
+
 // Result is what an importer read.
 type Result struct {
 	Format    string
@@ -82,6 +98,33 @@ type Result struct {
 	Items     []Item
 	Sections  int // headings and sections imported as non-normative items
 	Unmapped  []Unmapped
+	Assets    []Asset // by Dest, each once
+}
+
+// imageRef finds the images of Markdown text: ![alt](path "title") and
+// <img src="path">.
+var imageRef = regexp.MustCompile(`!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']`)
+
+// images records the images an item's text references as assets to copy
+// beside the item's file, so the text's relative paths still lead to them.
+// URLs and absolute paths stay as they are; a path that leaves the item's
+// folder is reported, since the copy would land outside the document.
+func (r *Result) images(it *Item, file string) {
+	for _, m := range imageRef.FindAllStringSubmatch(it.Text, -1) {
+		ref := cmp.Or(m[1], m[2])
+		if strings.Contains(ref, ":") || strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "#") {
+			continue // a URL, an absolute path or an anchor: nothing to copy
+		}
+		rel := path.Clean(strings.SplitN(ref, "?", 2)[0])
+		if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "\\") {
+			r.unmapped(file, "image "+ref, "lies outside the item's folder; only images below it are copied")
+			continue
+		}
+		a := Asset{Source: path.Join(path.Dir(file), rel), Dest: path.Join(it.Document, rel), From: it.From}
+		if !slices.ContainsFunc(r.Assets, func(b Asset) bool { return b.Dest == a.Dest }) {
+			r.Assets = append(r.Assets, a)
+		}
+	}
 }
 
 func (r *Result) unmapped(where, what, why string, args ...any) {
@@ -129,6 +172,7 @@ func (r *Result) finish() {
 	r.Items = items
 	slices.SortFunc(r.Items, func(a, b Item) int { return claims.CompareIDs(a.ID, b.ID) })
 	slices.SortFunc(r.Documents, func(a, b Document) int { return cmp.Compare(a.Path, b.Path) })
+	slices.SortFunc(r.Assets, func(a, b Asset) int { return cmp.Compare(a.Dest, b.Dest) })
 	slices.SortStableFunc(r.Unmapped, func(a, b Unmapped) int {
 		return cmp.Or(cmp.Compare(a.Where, b.Where), cmp.Compare(a.What, b.What))
 	})

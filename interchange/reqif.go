@@ -3,12 +3,16 @@ package interchange
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ReqIF 1.2 (OMG formal/2016-07-01) as far as tracewiki reads and writes it.
@@ -57,6 +61,11 @@ type (
 		Strings []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-STRING"`
 		XHTML   []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-XHTML"`
 		Enums   []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-ENUMERATION"`
+		// Read only: the plain-valued definitions other tools write.
+		Integers []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-INTEGER"`
+		Booleans []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-BOOLEAN"`
+		Dates    []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-DATE"`
+		Reals    []reqifAttrDef `xml:"SPEC-ATTRIBUTES>ATTRIBUTE-DEFINITION-REAL"`
 	}
 	reqifAttrDef struct {
 		reqifIdent
@@ -69,7 +78,21 @@ type (
 		Strings []reqifStrVal  `xml:"VALUES>ATTRIBUTE-VALUE-STRING"`
 		XHTML   []reqifXHTML   `xml:"VALUES>ATTRIBUTE-VALUE-XHTML"`
 		Enums   []reqifEnumVal `xml:"VALUES>ATTRIBUTE-VALUE-ENUMERATION"`
-		Type    string         `xml:"TYPE>SPEC-OBJECT-TYPE-REF"`
+		// Read only: integer, boolean, date and real values (DOORS writes
+		// dates, Polarion booleans), kept as fields.
+		Integers []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-INTEGER"`
+		Booleans []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-BOOLEAN"`
+		Dates    []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-DATE"`
+		Reals    []reqifPlainVal `xml:"VALUES>ATTRIBUTE-VALUE-REAL"`
+		Type     string          `xml:"TYPE>SPEC-OBJECT-TYPE-REF"`
+	}
+	reqifPlainVal struct {
+		Value string `xml:"THE-VALUE,attr"`
+		// One of these names the definition, by the value's kind.
+		Integer string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-INTEGER-REF"`
+		Boolean string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-BOOLEAN-REF"`
+		Date    string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-DATE-REF"`
+		Real    string `xml:"DEFINITION>ATTRIBUTE-DEFINITION-REAL-REF"`
 	}
 	reqifStrVal struct {
 		Value      string `xml:"THE-VALUE,attr"`
@@ -124,7 +147,8 @@ var (
 // ReqIF.Text (or Text, Statement, Description; XHTML reduced to text) its
 // body; Status its status when it is one of tracewiki's; Tags its tags;
 // normative=false (tracewiki's own export) or a ChapterName without text
-// makes it a heading; every other attribute a field. A SPEC-RELATION links
+// makes it a heading; every other attribute (string, XHTML, enumeration,
+// integer, boolean, date, real) a field. A SPEC-RELATION links
 // its SOURCE (child) to its TARGET (parent); a relation type whose name
 // says "child" goes the other way. Reported: objects in no specification,
 // relations to unknown objects, enumeration values without a name.
@@ -177,7 +201,7 @@ func importReqIFDoc(r *Result, f File) error {
 	attrName := map[string]string{}
 	enumName := map[string]string{}
 	for _, t := range c.SpecTypes.ObjectTypes {
-		for _, a := range concat(t.Strings, t.XHTML, t.Enums) {
+		for _, a := range concat(t.Strings, t.XHTML, t.Enums, t.Integers, t.Booleans, t.Dates, t.Reals) {
 			attrName[a.Identifier] = a.LongName
 		}
 	}
@@ -204,10 +228,14 @@ func importReqIFDoc(r *Result, f File) error {
 		}
 		docPath := Slug(title)
 		r.Documents = append(r.Documents, Document{Path: docPath, Title: title, From: "reqif:" + where(spec.Identifier)})
-		var walk func(hs []reqifHierarchy, prefix []int)
-		walk = func(hs []reqifHierarchy, prefix []int) {
-			for i, h := range hs {
-				lv := append(prefix[:len(prefix):len(prefix)], i+1)
+		var walk func(hs []reqifHierarchy, prefix []int, depth int)
+		walk = func(hs []reqifHierarchy, prefix []int, depth int) {
+			if depth > MaxDepth {
+				r.unmapped(where(spec.Identifier), "SPEC-HIERARCHY", "nested more than %d deep; the entries below are not imported", MaxDepth)
+				return
+			}
+			prev := prefix // the level of the entry before, for its number
+			for _, h := range hs {
 				o := objects[h.Object]
 				if o == nil {
 					r.unmapped(where(h.Identifier), "SPEC-HIERARCHY", "names SPEC-OBJECT %q, which does not exist", h.Object)
@@ -219,19 +247,34 @@ func importReqIFDoc(r *Result, f File) error {
 				}
 				placed[o.Identifier] = true
 				it := reqifItem(r, o, attrName, enumName, where(o.Identifier))
-				it.Document, it.Level = docPath, joinLevel(lv, ".")
-				if !it.Normative {
-					r.Sections++
-					if len(h.Children) > 0 && !strings.Contains(it.Level, ".") {
+				it.Document = docPath
+				lv := levelNumbers(it.Level)
+				if !fitsHierarchy(lv, prefix, prev) {
+					if it.Level != "" {
+						r.unmapped(where(o.Identifier), "attribute Level "+strconv.Quote(it.Level), "does not agree with its place in the SPEC-HIERARCHY; numbered by its place")
+					}
+					// No level, or one the hierarchy contradicts (moved in
+					// a ReqIF tool): number it by its place.
+					n := 1
+					if len(prev) > len(prefix) {
+						n = prev[len(prefix)] + 1
+					}
+					lv = append(prefix[:len(prefix):len(prefix)], n)
+					it.Level = joinLevel(lv, ".")
+					if !it.Normative && len(h.Children) > 0 && len(lv) == 1 {
 						it.Level += ".0"
 					}
 				}
+				if !it.Normative {
+					r.Sections++
+				}
 				ids[o.Identifier] = it.ID
 				r.Items = append(r.Items, it)
-				walk(h.Children, lv)
+				walk(h.Children, lv, depth+1)
+				prev = lv
 			}
 		}
-		walk(spec.Children, nil)
+		walk(spec.Children, nil, 0)
 	}
 	for _, o := range c.SpecObjects {
 		if !placed[o.Identifier] {
@@ -274,6 +317,8 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 			it.Title = val
 		case inList(low, reqifTextNames):
 			it.Text = val
+		case low == "level":
+			it.Level = strings.TrimSpace(val) // checked against the hierarchy by the caller
 		case low == "status":
 			if s, ok := sdocStatus(val); ok {
 				it.Status = s
@@ -306,6 +351,9 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 	for _, v := range o.XHTML {
 		set(v.Definition, xhtmlText(v.Value.Inner))
 	}
+	for _, v := range concat(o.Integers, o.Booleans, o.Dates, o.Reals) {
+		set(cmp.Or(v.Integer, v.Boolean, v.Date, v.Real), v.Value)
+	}
 	for _, v := range o.Enums {
 		var names []string
 		for _, ref := range v.Values {
@@ -323,6 +371,16 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 		it.Normative = false
 	}
 	return it
+}
+
+// fitsHierarchy reports whether a level an object carries (tracewiki's
+// export writes one) agrees with its place: under its parent entry's level
+// and after the entry before it.
+func fitsHierarchy(lv, parent, prev []int) bool {
+	if lv == nil || !isPrefix(parent, lv) {
+		return false
+	}
+	return len(prev) == len(parent) || slices.Compare(prev, lv) < 0
 }
 
 func inList(s string, list []string) bool {
@@ -349,9 +407,23 @@ var (
 )
 
 // xhtmlText reduces a THE-VALUE's XHTML to text: block elements become
-// line breaks, other tags go, entities are decoded.
+// line breaks, other tags go, entities are decoded, and each line's
+// leading no-break spaces become its indentation. XHTML as [xhtmlDiv]
+// writes it (one line, only div and br) is read exactly: each br is one
+// line break and white space stays, so a round trip keeps the text. Other
+// XHTML is laid out for people: the white space around lines and runs of
+// blank lines go.
 func xhtmlText(s string) string {
-	s = xhtmlBlock.ReplaceAllString(s, "\n")
+	exact := !strings.ContainsAny(s, "\r\n")
+	for _, m := range xhtmlBlock.FindAllStringSubmatch(s, -1) {
+		exact = exact && (strings.EqualFold(m[2], "div") || strings.EqualFold(m[2], "br"))
+	}
+	s = xhtmlBlock.ReplaceAllStringFunc(s, func(tag string) string {
+		if exact && !strings.Contains(strings.ToLower(tag), "br") {
+			return ""
+		}
+		return "\n"
+	})
 	s = xhtmlTag.ReplaceAllString(s, "")
 	var b strings.Builder
 	d := xml.NewDecoder(strings.NewReader("<x>" + s + "</x>"))
@@ -366,7 +438,21 @@ func xhtmlText(s string) string {
 	}
 	var lines []string
 	for l := range strings.SplitSeq(b.String(), "\n") {
-		lines = append(lines, strings.TrimSpace(l))
+		if !exact {
+			l = strings.TrimRightFunc(strings.TrimLeft(l, " \t\r"), unicode.IsSpace)
+		}
+		lines = append(lines, indentation(l))
+	}
+	if exact {
+		return strings.Join(lines, "\n")
 	}
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
+
+// indentation turns the no-break spaces a line starts with into spaces:
+// its indentation, as [xhtmlDiv] writes it.
+func indentation(line string) string {
+	rest := strings.TrimLeft(line, "\u00a0")
+	n := (len(line) - len(rest)) / len("\u00a0")
+	return strings.Repeat(" ", n) + rest
 }

@@ -10,6 +10,7 @@ import (
 // sdocNode is one [ELEMENT] of an .sdoc file with its fields in order.
 type sdocNode struct {
 	tag    string
+	file   string // the file it is in (a fragment's, for [DOCUMENT_FROM_FILE])
 	line   int
 	fields []sdocField
 	rels   []sdocField // RELATIONS: Key = TYPE, Value = VALUE
@@ -17,6 +18,9 @@ type sdocNode struct {
 
 type sdocField struct {
 	Key, Value string
+	Line       int
+	// Extra are a relation's lines other than TYPE and VALUE ("ROLE: Refines").
+	Extra []string
 }
 
 func (n *sdocNode) get(key string) string {
@@ -37,40 +41,54 @@ func (n *sdocNode) get(key string) string {
 // one of tracewiki's (Draft → proposed, Active/Approved → accepted,
 // Obsolete → deprecated) else a field, TAGS → tags, every other field →
 // fields; RELATIONS Parent → parent, Child → a parent link on the child,
-// File → implements. Multi-line fields are >>> ... <<<.
+// File → implements. Multi-line fields are >>> ... <<<, closed only by a
+// <<< in the first column (an indented one is text, as in StrictDoc).
 // [DOCUMENT_FROM_FILE] includes a fragment file of the same import. Items
-// without a UID, relations of other types and unknown files are reported.
-func ImportStrictDoc(files []File) *Result {
+// without a UID, relations of other types or roles, document fields other
+// than TITLE and PREFIX, and unknown files are reported. A file that does
+// not parse, or whose sections nest deeper than [MaxDepth], is an error
+// naming its file and line: the import needs every document it was given.
+func ImportStrictDoc(files []File) (*Result, error) {
 	r := &Result{Format: "strictdoc"}
 	byName := map[string]File{}
 	for _, f := range files {
 		byName[f.Name] = f
 	}
-	var children [][2]string // child, parent from Child relations
+	var children [][2]string      // child, parent from Child relations
+	included := map[string]bool{} // fragments read through [DOCUMENT_FROM_FILE]
+	var fragments []string
 	for _, f := range files {
 		if path.Ext(f.Name) != ".sdoc" {
 			continue
 		}
-		nodes, err := parseSdoc(f, byName, 0)
+		nodes, err := parseSdoc(f, byName, included, 0)
 		if err != nil {
-			r.unmapped(f.Name, "document", "%v", err)
-			continue
+			return nil, err
 		}
 		if len(nodes) == 0 || nodes[0].tag != "DOCUMENT" {
-			continue // a fragment, read through [DOCUMENT_FROM_FILE]
+			fragments = append(fragments, f.Name) // read through [DOCUMENT_FROM_FILE], if a document includes it
+			continue
 		}
 		doc := Document{Title: nodes[0].get("TITLE"), From: "strictdoc:" + f.Name}
 		if doc.Title == "" {
 			doc.Title = strings.TrimSuffix(path.Base(f.Name), ".sdoc")
 		}
 		doc.Path = Slug(doc.Title)
-		doc.Prefix = nodes[0].get("REQ_PREFIX")
+		for _, fl := range nodes[0].fields {
+			switch fl.Key {
+			case "TITLE":
+			case "PREFIX", "REQ_PREFIX":
+				doc.Prefix = fl.Value
+			default:
+				r.unmapped(fmt.Sprintf("%s:%d", f.Name, fl.Line), "document field "+fl.Key+" "+strconv.Quote(fl.Value), "a tracewiki document has a title and a prefix only")
+			}
+		}
 		r.Documents = append(r.Documents, doc)
 		elements := map[string]bool{"REQUIREMENT": true, "TEXT": true}
 		var levels []int // the numbering of the current section path
 		counter := []int{0}
 		for _, n := range nodes[1:] {
-			where := fmt.Sprintf("%s:%d", f.Name, n.line)
+			where := fmt.Sprintf("%s:%d", n.file, n.line)
 			switch n.tag {
 			case "GRAMMAR":
 				for _, fl := range n.fields {
@@ -80,6 +98,9 @@ func ImportStrictDoc(files []File) *Result {
 				}
 				continue
 			case "SECTION", "[SECTION]":
+				if len(levels) == MaxDepth {
+					return nil, fmt.Errorf("%s: [SECTION] nested more than %d deep (the most an import takes)", where, MaxDepth)
+				}
 				counter[len(counter)-1]++
 				levels = append(levels, counter[len(counter)-1])
 				counter = append(counter, 0)
@@ -137,6 +158,9 @@ func ImportStrictDoc(files []File) *Result {
 				}
 			}
 			for _, rel := range n.rels {
+				for _, x := range rel.Extra {
+					r.unmapped(where, "relation "+rel.Key+" "+rel.Value+" "+x, "tracewiki links carry no roles or formats")
+				}
 				switch strings.ToLower(rel.Key) {
 				case "parent":
 					it.Parents = append(it.Parents, Parent{ID: rel.Value})
@@ -151,20 +175,25 @@ func ImportStrictDoc(files []File) *Result {
 			r.Items = append(r.Items, it)
 		}
 	}
-	for _, c := range children {
-		found := false
-		for i := range r.Items {
-			if r.Items[i].ID == c[0] {
-				r.Items[i].Parents = append(r.Items[i].Parents, Parent{ID: c[1]})
-				found = true
-			}
+	for _, name := range fragments {
+		if !included[name] {
+			r.unmapped(name, "file", "has no [DOCUMENT] and no document includes it with [DOCUMENT_FROM_FILE]")
 		}
-		if !found {
+	}
+	index := map[string][]int{}
+	for i, it := range r.Items {
+		index[it.ID] = append(index[it.ID], i)
+	}
+	for _, c := range children {
+		for _, i := range index[c[0]] {
+			r.Items[i].Parents = append(r.Items[i].Parents, Parent{ID: c[1]})
+		}
+		if len(index[c[0]]) == 0 {
 			r.unmapped("strictdoc:"+c[1], "relation Child "+c[0], "the child %q is not among the imported items", c[0])
 		}
 	}
 	r.finish()
-	return r
+	return r, nil
 }
 
 func (it *Item) setField(k, v string) {
@@ -198,9 +227,9 @@ func sdocStatus(s string) (string, bool) {
 
 // parseSdoc reads the elements of an .sdoc file, expanding
 // [DOCUMENT_FROM_FILE] fragments found in files.
-func parseSdoc(f File, files map[string]File, depth int) ([]sdocNode, error) {
+func parseSdoc(f File, files map[string]File, included map[string]bool, depth int) ([]sdocNode, error) {
 	if depth > 8 {
-		return nil, fmt.Errorf("[DOCUMENT_FROM_FILE] nested more than 8 deep")
+		return nil, fmt.Errorf("%s: [DOCUMENT_FROM_FILE] nested more than 8 deep", f.Name)
 	}
 	lines := strings.Split(strings.ReplaceAll(string(f.Data), "\r\n", "\n"), "\n")
 	var nodes []sdocNode
@@ -214,19 +243,23 @@ func parseSdoc(f File, files map[string]File, depth int) ([]sdocNode, error) {
 			continue
 		case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") && !strings.Contains(t, ":"):
 			tag := strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
-			nodes = append(nodes, sdocNode{tag: tag, line: i + 1})
+			nodes = append(nodes, sdocNode{tag: tag, file: f.Name, line: i + 1})
 			cur, inRels = &nodes[len(nodes)-1], false
 			continue
 		case cur == nil:
-			return nil, fmt.Errorf("line %d: text outside an element", i+1)
+			return nil, fmt.Errorf("%s:%d: text outside an element", f.Name, i+1)
 		}
 		if inRels && strings.HasPrefix(t, "- TYPE:") {
-			rel := sdocField{Key: strings.TrimSpace(strings.TrimPrefix(t, "- TYPE:"))}
+			rel := sdocField{Key: strings.TrimSpace(strings.TrimPrefix(t, "- TYPE:")), Line: i + 1}
 			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "  ") && !strings.HasPrefix(strings.TrimSpace(lines[i+1]), "- ") {
 				i++
 				k, v, _ := strings.Cut(strings.TrimSpace(lines[i]), ":")
-				if k == "VALUE" {
-					rel.Value = strings.TrimSpace(v)
+				switch v = strings.TrimSpace(v); {
+				case k == "VALUE":
+					rel.Value = v
+				case k == "FORMAT" && v == "Sourcecode": // a File's only format
+				default:
+					rel.Extra = append(rel.Extra, k+": "+v)
 				}
 			}
 			cur.rels = append(cur.rels, rel)
@@ -234,8 +267,9 @@ func parseSdoc(f File, files map[string]File, depth int) ([]sdocNode, error) {
 		}
 		key, val, ok := strings.Cut(t, ":")
 		if !ok {
-			return nil, fmt.Errorf("line %d: want FIELD: value, got %q", i+1, t)
+			return nil, fmt.Errorf("%s:%d: want FIELD: value, got %q", f.Name, i+1, t)
 		}
+		start := i + 1
 		val = strings.TrimSpace(val)
 		if key == "RELATIONS" || key == "ELEMENTS" || key == "FIELDS" {
 			inRels = key == "RELATIONS"
@@ -244,11 +278,11 @@ func parseSdoc(f File, files map[string]File, depth int) ([]sdocNode, error) {
 		key = strings.TrimPrefix(key, "- ") // grammar lists: - TAG: X, - TITLE: F
 		if val == ">>>" {
 			var b []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "<<<"; i++ {
+			for i++; i < len(lines) && !closesField(lines[i]); i++ {
 				b = append(b, lines[i])
 			}
 			if i == len(lines) {
-				return nil, fmt.Errorf("line %d: %s: >>> is never closed by <<<", cur.line, key)
+				return nil, fmt.Errorf("%s:%d: %s: >>> is never closed by a <<< in the first column", f.Name, start, key)
 			}
 			val = strings.Join(b, "\n")
 		}
@@ -256,22 +290,30 @@ func parseSdoc(f File, files map[string]File, depth int) ([]sdocNode, error) {
 			name := path.Join(path.Dir(f.Name), val)
 			frag, ok := files[name]
 			if !ok {
-				return nil, fmt.Errorf("line %d: [DOCUMENT_FROM_FILE] %s is not in the import", i+1, val)
+				return nil, fmt.Errorf("%s:%d: [DOCUMENT_FROM_FILE] %s is not in the import", f.Name, i+1, val)
 			}
-			sub, err := parseSdoc(frag, files, depth+1)
+			included[name] = true
+			sub, err := parseSdoc(frag, files, included, depth+1)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", name, err)
+				return nil, err
 			}
 			for _, n := range sub {
 				if n.tag != "DOCUMENT" {
 					nodes = append(nodes, n)
 				}
 			}
-			nodes = append(nodes, sdocNode{tag: "DOCUMENT_FROM_FILE", line: i + 1})
+			nodes = append(nodes, sdocNode{tag: "DOCUMENT_FROM_FILE", file: f.Name, line: i + 1})
 			cur = &nodes[len(nodes)-1]
 			continue
 		}
-		cur.fields = append(cur.fields, sdocField{Key: key, Value: val})
+		cur.fields = append(cur.fields, sdocField{Key: key, Value: val, Line: start})
 	}
 	return nodes, nil
+}
+
+// closesField reports whether a line ends a multi-line field: <<< in the
+// first column (trailing white space allowed). StrictDoc's grammar asks
+// for it there, so an indented <<< (an example in a code block) is text.
+func closesField(line string) bool {
+	return strings.TrimRight(line, " \t") == "<<<"
 }

@@ -2,9 +2,11 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,10 +43,14 @@ type ImportReport struct {
 	Result    *interchange.Result
 	Written   []string // files written (new or updated), in order
 	Unchanged []string // files already as the import would write them
-	Kept      []string // files not overwritten, with why
+	Kept      []string // files not overwritten (or not removed), with why
+	Removed   []string // files of items the source no longer has, unedited since their import
 	Stamped   int      // parent links stamped in the lock
 	Suspect   int      // of which stamped suspect
 }
+
+// maxImportAsset bounds each image an import copies.
+const maxImportAsset = MaxSourceBytes
 
 // readSource reads the files of an import source: every file of a folder
 // (hidden folders skipped) or one file, named relative to the folder.
@@ -95,32 +101,82 @@ func readSource(src string) ([]interchange.File, error) {
 	return out, err
 }
 
+// readAsset reads an image an imported item references, from inside the
+// source folder only: through an [os.Root], so neither a "../" nor a
+// symlink leads out of it, and only a regular file of at most
+// maxImportAsset bytes.
+func readAsset(src, name string) ([]byte, error) {
+	root, err := os.OpenRoot(src)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, cmp.Or(err, fmt.Errorf("not a regular file"))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxImportAsset+1))
+	if err == nil && len(data) > maxImportAsset {
+		err = fmt.Errorf("over %d bytes", maxImportAsset)
+	}
+	return data, err
+}
+
+// importOf runs the importer of a format.
+func importOf(format string, files []interchange.File) (*interchange.Result, error) {
+	switch format {
+	case "doorstop":
+		return interchange.ImportDoorstop(files), nil
+	case "strictdoc":
+		return interchange.ImportStrictDoc(files)
+	case "reqif":
+		return interchange.ImportReqIF(files)
+	}
+	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(ImportFormats, ", "))
+}
+
+// planned is a file an import means to write: its workspace path, bytes,
+// and where in the source it comes from (for errors).
+type planned struct {
+	name, from string
+	data       []byte
+	asset      bool // an image: written when missing or changed, never parsed
+}
+
 // Import reads requirements from another tool's files and writes them
 // under content/requirements/ of the workspace at root: one folder per
 // document, one Markdown file per item, each recording imported: {from,
-// hash}. It is idempotent: a file already as it would be written is left
-// alone, and a file edited since the last import (or never imported) is
-// kept unless opts.Force. Parent links are then stamped in the lock: with
-// the parent's revision, or, for a link the source tool calls suspect, with
-// a revision that never matches, so it stays parent_changed until
-// reviewed. Links already stamped are kept unless their file was written.
+// hash}, and the images the items reference beside them. It is idempotent:
+// a file already as it would be written is left alone, and a file edited
+// since the last import (or never imported) is kept unless opts.Force. A
+// file an earlier import of the same format wrote in one of the documents'
+// folders, for an item the source no longer has, is removed when unedited
+// and kept (and reported) when edited. Nothing is written unless the
+// content as it would then be loads (ids, parent cycles, sizes): a bad
+// source leaves the workspace as it was. Parent links are then stamped in
+// the lock: with the parent's revision, or, for a link the source tool
+// calls suspect, with a revision that never matches, so it stays
+// parent_changed until reviewed. Links already stamped are kept unless
+// their file was written. A source with no item in it is an error.
 func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, error) {
 	files, err := readSource(opts.Source)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	var res *interchange.Result
-	switch opts.Format {
-	case "doorstop":
-		res = interchange.ImportDoorstop(files)
-	case "strictdoc":
-		res = interchange.ImportStrictDoc(files)
-	case "reqif":
-		if res, err = interchange.ImportReqIF(files); err != nil {
-			return nil, fmt.Errorf("import: %w", err)
+	res, err := importOf(opts.Format, files)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if len(res.Items) == 0 {
+		var why strings.Builder
+		for _, u := range res.Unmapped {
+			fmt.Fprintf(&why, "\nnot mapped: %s: %s: %s", u.Where, u.What, u.Why)
 		}
-	default:
-		return nil, fmt.Errorf("import: unknown format %q (want %s)", opts.Format, strings.Join(ImportFormats, ", "))
+		return nil, fmt.Errorf("import: %s: no %s item read, nothing written%s", opts.Source, opts.Format, why.String())
 	}
 	p, err := Load(root)
 	if err != nil {
@@ -128,37 +184,27 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	}
 	defer p.Close()
 	rep := &ImportReport{Result: res}
-	dir := path.Join(p.Config.Content, "requirements")
-	owner := map[string]string{} // id → file, of requirements not written by this import
-	for _, r := range p.Model.Requirements {
-		owner[strings.ToLower(r.ID)] = r.Doc.File
+	plan, err := rep.plan(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	removals := rep.removals(p, plan)
+	if err := p.validateImport(plan, removals, opts.Force); err != nil {
+		return nil, err
 	}
 	written := map[string]bool{}
-	for _, d := range res.Documents {
-		name := path.Join(dir, d.Path, "_index.md")
-		if err := rep.write(p, name, interchange.RenderDocument(d), opts.Force); err != nil {
-			return nil, err
-		}
-	}
-	for i := range res.Items {
-		it := &res.Items[i]
-		it.Implements = slices.DeleteFunc(it.Implements, func(t string) bool {
-			if _, err := claims.ParseTarget(t); err != nil || !p.WS.Exists(t) {
-				res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: "implements " + t, Why: "no such file in the workspace"})
-				return true
-			}
-			return false
-		})
-		name := path.Join(dir, it.Document, it.ID+".md")
-		if f, ok := owner[strings.ToLower(it.ID)]; ok && f != name {
-			res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: "item " + it.ID, Why: "the id is already used by " + f})
-			continue
-		}
+	for _, f := range plan {
 		n := len(rep.Written)
-		if err := rep.write(p, name, interchange.Render(*it), opts.Force); err != nil {
+		if err := rep.write(p, f, opts.Force); err != nil {
 			return nil, err
 		}
-		written[it.ID] = len(rep.Written) > n
+		written[f.name] = len(rep.Written) > n
+	}
+	for _, name := range removals {
+		if err := p.WS.root.Remove(filepath.FromSlash(name)); err != nil {
+			return nil, fmt.Errorf("remove %s: %w", name, err)
+		}
+		rep.Removed = append(rep.Removed, name)
 	}
 	p.Close()
 	// Stamp the parent links from the content as now written.
@@ -171,12 +217,13 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	if by == "" {
 		by = p.gitEmail()
 	}
+	dir := path.Join(p.Config.Content, "requirements")
 	at := Now().Format(time.RFC3339)
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
 		for _, it := range res.Items {
 			for _, par := range it.Parents {
 				key := codeanchors.ParentKey(it.ID, par.ID)
-				if _, ok := l.Parents[key]; ok && !written[it.ID] {
+				if _, ok := l.Parents[key]; ok && !written[path.Join(dir, it.Document, it.ID+".md")] {
 					continue
 				}
 				rev := revisionOf(p.Model, par.ID)
@@ -196,27 +243,186 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	return rep, err
 }
 
-var importedHash = regexp.MustCompile(`(?m)^imported:.*hash: "?(sha256:[0-9a-f]+)"?`)
+// plan renders every file the import would write: documents, items (those
+// whose id another file owns are reported instead) and images.
+func (rep *ImportReport) plan(p *Project, opts ImportOptions) ([]planned, error) {
+	res := rep.Result
+	dir := path.Join(p.Config.Content, "requirements")
+	owner := map[string]string{} // id → file, of the requirements there now
+	for _, r := range p.Model.Requirements {
+		owner[strings.ToLower(r.ID)] = r.Doc.File
+	}
+	var plan []planned
+	for _, d := range res.Documents {
+		plan = append(plan, planned{name: path.Join(dir, d.Path, "_index.md"), from: d.From, data: interchange.RenderDocument(d)})
+	}
+	items := res.Items[:0]
+	for _, it := range res.Items {
+		it.Implements = slices.DeleteFunc(it.Implements, func(t string) bool {
+			if _, err := claims.ParseTarget(t); err != nil || !p.WS.Exists(t) {
+				res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: "implements " + t, Why: "no such file in the workspace"})
+				return true
+			}
+			return false
+		})
+		name := path.Join(dir, it.Document, it.ID+".md")
+		if f, ok := owner[strings.ToLower(it.ID)]; ok && f != name && !rep.replaces(p, f, opts.Format) {
+			res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: "item " + it.ID, Why: "the id is already used by " + f})
+			continue
+		}
+		items = append(items, it)
+		plan = append(plan, planned{name: name, from: it.From, data: interchange.Render(it)})
+	}
+	res.Items = items
+	src := opts.Source
+	if st, err := os.Stat(src); err == nil && !st.IsDir() {
+		src = filepath.Dir(src)
+	}
+	for _, a := range res.Assets {
+		data, err := readAsset(src, a.Source)
+		if err != nil {
+			res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: a.From, What: "image " + a.Source, Why: "not copied: " + err.Error()})
+			continue
+		}
+		plan = append(plan, planned{name: path.Join(dir, a.Dest), from: a.From, data: data, asset: true})
+	}
+	return plan, nil
+}
+
+// replaces reports whether an import of format may take an id from the
+// file that has it: a file an earlier import of the same format wrote (the
+// item moved to another document, and that file goes).
+func (rep *ImportReport) replaces(p *Project, file, format string) bool {
+	old, err := p.WS.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	m := importedFrom.FindSubmatch(old)
+	return m != nil && strings.HasPrefix(string(m[1]), format+":")
+}
+
+// removals lists the files an earlier import of the same format wrote in
+// the folders of this import's documents, for items the source no longer
+// has: those unedited since their import go; the edited ones are kept and
+// reported.
+func (rep *ImportReport) removals(p *Project, plan []planned) []string {
+	dir := path.Join(p.Config.Content, "requirements")
+	folders := map[string]bool{}
+	for _, d := range rep.Result.Documents {
+		folders[path.Join(dir, d.Path)] = true
+	}
+	planned := map[string]bool{}
+	for _, f := range plan {
+		planned[f.name] = true
+	}
+	var out []string
+	for _, r := range p.Model.Requirements {
+		f := r.Doc.File
+		if planned[f] || !folders[path.Dir(f)] || r.Imported == nil || !strings.HasPrefix(r.Imported.From, rep.Result.Format+":") {
+			continue
+		}
+		old, err := p.WS.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if _, edited := keepReason(old, false); edited {
+			rep.Kept = append(rep.Kept, f+": its item is no longer in the source, but the file was edited since the import (delete it by hand)")
+			continue
+		}
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// validateImport loads the content as the import would leave it, in
+// memory, with the same checks a build makes (ids, parents, cycles,
+// sizes), and fails with every problem, each named by where in the source
+// it comes from, so that nothing is written when the result would not load.
+func (p *Project) validateImport(plan []planned, removals []string, force bool) error {
+	files, err := p.contentFiles()
+	if err != nil {
+		return err
+	}
+	from := map[string]string{}
+	next := map[string][]byte{}
+	var errs []string
+	for _, f := range plan {
+		if int64(len(f.data)) > MaxSourceBytes {
+			errs = append(errs, fmt.Sprintf("%s: %s would be %d bytes, more than the %d a content file may have", sourceWhere(f.from), f.name, len(f.data), MaxSourceBytes))
+		}
+		if !f.asset && contentName(path.Base(f.name)) {
+			from[f.name], next[f.name] = f.from, f.data
+		}
+	}
+	var merged []claims.File
+	for _, f := range files {
+		if slices.Contains(removals, f.Name) {
+			continue
+		}
+		if data, ok := next[f.Name]; ok {
+			if _, keep := keepReason(f.Data, force); !keep {
+				f.Data = data
+			}
+			delete(next, f.Name)
+		}
+		merged = append(merged, f)
+	}
+	for _, name := range slices.Sorted(maps.Keys(next)) {
+		merged = append(merged, claims.File{Name: name, Data: next[name]})
+	}
+	slices.SortFunc(merged, func(a, b claims.File) int { return strings.Compare(a.Name, b.Name) })
+	var parser *claims.Parser
+	if _, diags := parser.Parse(p.Config.Content, merged); len(diags) > 0 {
+		for _, d := range diags.Sort() {
+			msg := d.String()
+			if w, ok := from[d.Pos.File]; ok {
+				msg = fmt.Sprintf("%s: %s: %s (in %s as imported)", sourceWhere(w), d.Code, d.Msg, d.Pos.File)
+			}
+			errs = append(errs, msg)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("import: the imported content would not load; nothing written:\n%s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// sourceWhere turns an item's From ("strictdoc:docs/a.sdoc:12") into the
+// file:line it names.
+func sourceWhere(from string) string {
+	_, w, ok := strings.Cut(from, ":")
+	if !ok {
+		return from
+	}
+	return w
+}
+
+var (
+	importedHash = regexp.MustCompile(`(?m)^imported:.*hash: "?(sha256:[0-9a-f]+)"?`)
+	importedFrom = regexp.MustCompile(`(?m)^imported: \{from: "?([^,"]*)`)
+)
 
 // write writes one imported file unless it is unchanged, or was edited
-// since the last import (or never imported) and force is off.
-func (rep *ImportReport) write(p *Project, name string, data []byte, force bool) error {
+// since the last import (or never imported) and force is off. An image is
+// written when missing; one that differs from the source's is kept unless
+// force.
+func (rep *ImportReport) write(p *Project, f planned, force bool) error {
+	name, data := f.name, f.data
 	old, err := p.WS.ReadFile(name)
 	switch {
 	case err == nil && bytes.Equal(old, data):
 		rep.Unchanged = append(rep.Unchanged, name)
 		return nil
-	case err == nil && !force:
-		m := importedHash.FindSubmatch(old)
-		if m == nil {
-			rep.Kept = append(rep.Kept, name+": not written by tracewiki import (--force overwrites it)")
+	case err == nil && !force && f.asset:
+		rep.Kept = append(rep.Kept, name+": differs from the source's image (--force overwrites it)")
+		return nil
+	case err == nil:
+		if why, keep := keepReason(old, force); keep {
+			rep.Kept = append(rep.Kept, name+": "+why)
 			return nil
 		}
-		if string(m[1]) != interchange.ImportedHash(old) {
-			rep.Kept = append(rep.Kept, name+": edited since the last import (--force overwrites it)")
-			return nil
-		}
-	case err != nil && !isNotExist(err):
+	case !isNotExist(err):
 		return err
 	}
 	if err := p.WS.root.MkdirAll(filepath.FromSlash(path.Dir(name)), 0o755); err != nil {
@@ -232,6 +438,21 @@ func (rep *ImportReport) write(p *Project, name string, data []byte, force bool)
 	return nil
 }
 
+// keepReason says whether an import keeps a file that is there, and why:
+// it was not written by an import, or was edited since, and force is off.
+func keepReason(old []byte, force bool) (string, bool) {
+	m := importedHash.FindSubmatch(old)
+	switch {
+	case force:
+		return "", false
+	case m == nil:
+		return "not written by tracewiki import (--force overwrites it)", true
+	case string(m[1]) != interchange.ImportedHash(old):
+		return "edited since the last import (--force overwrites it)", true
+	}
+	return "", false
+}
+
 func isNotExist(err error) bool {
 	return err != nil && (os.IsNotExist(err) || strings.Contains(err.Error(), "no such file"))
 }
@@ -243,10 +464,13 @@ func (rep *ImportReport) String() string {
 	r := rep.Result
 	fmt.Fprintf(&b, "imported %d items (%d headings or sections) in %d documents from %s; %d parent links\n",
 		len(r.Items), r.Sections, len(r.Documents), r.Format, r.Parents())
-	fmt.Fprintf(&b, "wrote %d files, %d unchanged, %d kept; stamped %d parent links (%d suspect)\n",
-		len(rep.Written), len(rep.Unchanged), len(rep.Kept), rep.Stamped, rep.Suspect)
+	fmt.Fprintf(&b, "wrote %d files, %d unchanged, %d kept, %d removed; stamped %d parent links (%d suspect)\n",
+		len(rep.Written), len(rep.Unchanged), len(rep.Kept), len(rep.Removed), rep.Stamped, rep.Suspect)
 	for _, k := range rep.Kept {
 		fmt.Fprintf(&b, "kept %s\n", k)
+	}
+	for _, f := range rep.Removed {
+		fmt.Fprintf(&b, "removed %s: its item is no longer in the source\n", f)
 	}
 	fmt.Fprintf(&b, "%d not mapped\n", len(r.Unmapped))
 	for _, u := range r.Unmapped {

@@ -186,9 +186,13 @@ hierarchy as order and sections, spec relations as parent links. Parent
 links are stamped in the lock; a link the source calls suspect stays
 suspect (parent_changed) until "tracewiki review". Each file records
 imported: {from, hash}; a second import writes only what changed, and a
-file edited since (or never imported) is kept unless --force. The report
-lists items imported, parent links, and every item, field or relation not
-mapped, with why.
+file edited since (or never imported) is kept unless --force; the file of
+an item the source dropped is removed when unedited, else kept and
+reported. Nothing is written unless the result loads (ids, parent cycles,
+self-parents, sizes): else exit 2 naming the source's file:line. A source
+with no item in it is exit 2. The report lists items imported, files
+removed, parent links, and every item, field or relation not mapped, with
+why.
 
 # export
 
@@ -200,7 +204,8 @@ implemented, tested, verified and stale. CSV columns: id, document, level,
 title, status, normative, parents, implements, tests, tags, verified,
 implemented, tested, stale, reasons, then one per custom field; list cells
 are joined with ";". JSON follows api/schemas/export.schema.json. A ReqIF
-export imports back into the same requirements and parent links.
+export nests its SPEC-HIERARCHY by document and level and imports back
+into the same requirements, levels and parent links.
 
 # neighborhood
 
