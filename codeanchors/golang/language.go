@@ -24,3 +24,8 @@ func (language) ProjectFile(name string) bool { return name == "go.mod" }
 func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
 	return newGoLinker(files, func(dir string) (string, bool) { return packagePath(project, dir) })
 }
+
+// Prefixes makes a declaration's lines a file ([lang.Fragmenter]): a
+// package clause. A spec of a grouped declaration (type ( ... )) is not
+// rebuilt: its anchor gets no body hash from its captured text.
+func (language) Prefixes() []string { return []string{"package p\n"} }
