@@ -9,11 +9,11 @@ import (
 // Body returns a's body hash (SPEC 1.4): the recorded one, else, for a
 // symbol anchor captured before body hashes were recorded, the one its
 // captured text gives. That text is tokenized by reg's language for a.Path,
-// alone and then behind each of the language's [lang.Fragmenter] prefixes,
+// alone and then in each of the language's [lang.Fragmenter] wraps,
 // and a result is trusted only when the same tokens give a's recorded token
 // hash: the text then holds the very tokens that were captured. It is ""
 // for a file or line range, a text that was capped ([MaxCapturedLines]) or
-// lacks lines, and a text no prefix makes tokenize as captured.
+// lacks lines, and a text no wrap makes tokenize as captured.
 func (a *Anchor) Body(reg *Registry) string {
 	if a.BodyHash != "" || a.Symbol == "" || a.TextCapped || a.CapturedText == "" {
 		return a.BodyHash
@@ -26,16 +26,16 @@ func (a *Anchor) Body(reg *Registry) string {
 	if l == nil {
 		return ""
 	}
-	prefixes := []string{""}
+	wraps := []lang.Wrap{{}}
 	if f, ok := l.(lang.Fragmenter); ok {
-		prefixes = append(prefixes, f.Prefixes()...)
+		wraps = append(wraps, f.Wraps()...)
 	}
-	for _, pre := range prefixes {
-		f, err := l.Extract(a.Path, []byte(pre+a.CapturedText))
+	for _, w := range wraps {
+		f, err := l.Extract(a.Path, []byte(w.Before+a.CapturedText+w.After))
 		if err != nil || f == nil {
 			continue
 		}
-		k := strings.Count(pre, "\n") // the prefix's lines come first
+		k := strings.Count(w.Before, "\n") // the wrap's lines come first
 		if lang.HashTokens(f.Tokens, k+1, k+n) == a.TokenHash {
 			return lang.HashBody(f.Tokens, k+1, k+n, lang.BodyName(a.Symbol))
 		}

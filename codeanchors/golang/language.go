@@ -25,7 +25,15 @@ func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker 
 	return newGoLinker(files, func(dir string) (string, bool) { return packagePath(project, dir) })
 }
 
-// Prefixes makes a declaration's lines a file ([lang.Fragmenter]): a
-// package clause. A spec of a grouped declaration (type ( ... )) is not
-// rebuilt: its anchor gets no body hash from its captured text.
-func (language) Prefixes() []string { return []string{"package p\n"} }
+// Wraps make a declaration's lines a file ([lang.Fragmenter]): a package
+// clause, and for a spec of a grouped declaration (type ( ... )) its group,
+// with a spec after it, as the last spec of a group ends without the
+// semicolon the others have.
+func (language) Wraps() []lang.Wrap {
+	return []lang.Wrap{
+		{Before: "package p\n"},
+		{Before: "package p\ntype (\n", After: "_ int\n)\n"},
+		{Before: "package p\nvar (\n", After: "_ int\n)\n"},
+		{Before: "package p\nconst (\n", After: "_ = 0\n)\n"},
+	}
+}
