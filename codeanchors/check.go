@@ -235,7 +235,7 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 			Verified:    verified[r.ID],
 		})
 	}
-	Locate(rep, sources)
+	Locate(rep, l, sources)
 	return rep
 }
 
@@ -302,5 +302,6 @@ type Relocation struct {
 const (
 	SameText   = "same_text"   // the captured hash
 	SameTokens = "same_tokens" // the captured token hash
+	SameBody   = "same_body"   // the captured body hash: renamed, same code
 	SameName   = "same_name"   // the symbol's name, in one other file
 )

@@ -51,6 +51,14 @@
 // When hash differs but token_hash is equal, only formatting or comments
 // changed: the link stays linked and is marked reformatted.
 //
+// body_hash ([lang.HashBody], symbols only) is token_hash with every token
+// whose text is exactly the symbol's own name, the last dot-separated part
+// of it ([lang.BodyName]: "Total" of "Cart.Total"), hashed as "_": the
+// declaration's name, a recursive call, wherever the name is an identifier
+// token (a string or comment mentioning it is another token, or none). A
+// rename keeps it; [Locate] finds a lost symbol by it (same_body). For an
+// anchor without one, [Anchor.Body] computes it from the captured text.
+//
 // # The lock file
 //
 // [Lock] is JSON with sorted keys, two-space indentation and a final

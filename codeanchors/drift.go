@@ -170,6 +170,9 @@ func Capture(t claims.Target, r Resolution, s *Source, at, by string) (Anchor, e
 		Start: r.Start, End: r.End, Hash: r.Hash, TokenHash: r.TokenHash,
 		Parser: r.Parser, Path: t.Path, Symbol: t.Symbol,
 	}
+	if t.IsSymbol() {
+		a.BodyHash = lang.HashBody(s.tokens, r.Start, r.End, lang.BodyName(t.Symbol))
+	}
 	end := min(r.End, r.Start+MaxCapturedLines-1)
 	a.TextCapped = end < r.End
 	if r.End >= r.Start {

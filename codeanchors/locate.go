@@ -8,32 +8,34 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // MaxSuggestions caps the suggestions of one target.
 const MaxSuggestions = 5
 
 // Locate fills Relocated and Suggestions for every target_missing and
-// symbol_not_found target of rep (SPEC 2). sources holds every file the
-// code may be in now: the code index's files and the referenced ones. It is
-// language-independent: it reads only the symbols, lines and tokens the
-// extractors found, and is linear in the workspace's symbols plus, per
-// missing target, its candidates.
+// symbol_not_found target of rep (SPEC 2). l is the lock rep was judged
+// against. sources holds every file the code may be in now: the code
+// index's files and the referenced ones. It is language-independent: it
+// reads only the symbols, lines and tokens the extractors found, and is
+// linear in the workspace's symbols plus, per missing target, its
+// candidates.
 //
 // Relocated is where the captured code is now: the symbols (for a symbol
 // target), files (for a file) or line ranges (for a range) whose hash is
 // the captured hash (same_text); else whose token hash is the captured
-// token hash (same_tokens); else, for a symbol, the same name defined in
-// exactly one other file (for a file, the same base name: same_name). A
-// target never captured has nothing to relocate.
+// token hash (same_tokens); else, for a symbol, whose body hash is the
+// captured one ([Anchor.Body]: the code is the same but for the symbol's
+// own name, a rename: same_body); else, for a symbol, the same name
+// defined in exactly one other file (for a file, the same base name:
+// same_name). A target never captured has nothing to relocate. Body hashes
+// of the workspace's symbols are computed only when a lost symbol has no
+// same_text or same_tokens candidate, once per symbol.
 //
-// Suggestions are the nearest existing targets by name: for a missing
-// symbol, the file's symbols whose name is within a few edits, or whose
-// last part is the name ("Add" → "Cart.Add"); for a missing file, the
-// nearest paths and the files of the same name in other folders (and in
-// them the nearest symbols). Nearest first, ties by
-// ref, at most [MaxSuggestions].
-func Locate(rep *Report, sources map[string]*Source) {
+// Suggestions are the nearest existing targets, at most [MaxSuggestions];
+// see [locIndex.suggest].
+func Locate(rep *Report, l *Lock, sources map[string]*Source) {
 	var idx *locIndex
 	for i := range rep.Targets {
 		ts := &rep.Targets[i]
@@ -44,7 +46,7 @@ func Locate(rep *Report, sources map[string]*Source) {
 			idx = newLocIndex(sources)
 		}
 		ts.Relocated = idx.relocate(ts)
-		ts.Suggestions = idx.suggest(ts)
+		ts.Suggestions = idx.suggest(ts, l)
 	}
 }
 
@@ -58,6 +60,29 @@ type locIndex struct {
 	fileText, fileTokens map[string][]string
 	symPaths             map[string][]string // symbol name → paths defining it
 	baseNames            map[string][]string // file base name → paths
+	// symBody maps a body hash to the symbols that have it; nil until a
+	// lost symbol needs it ([locIndex.bodies]).
+	symBody map[string][]string
+}
+
+// bodies returns the symbols of the workspace by body hash, hashing each
+// symbol once, on first use.
+func (x *locIndex) bodies() map[string][]string {
+	if x.symBody != nil {
+		return x.symBody
+	}
+	x.symBody = map[string][]string{}
+	for _, p := range x.paths {
+		s := x.sources[p]
+		if s.File == nil {
+			continue
+		}
+		for _, sym := range s.File.Symbols {
+			h := lang.HashBody(s.tokens, sym.Start, sym.End, lang.BodyName(sym.Name))
+			x.symBody[h] = append(x.symBody[h], claims.Target{Path: p, Symbol: sym.Name}.String())
+		}
+	}
+	return x.symBody
 }
 
 func newLocIndex(sources map[string]*Source) *locIndex {
@@ -124,6 +149,11 @@ func (x *locIndex) relocate(ts *TargetStatus) []Relocation {
 		if c := others(x.symTokens[a.TokenHash], SameTokens); len(c) > 0 {
 			return c
 		}
+		if body := a.Body(Default); body != "" {
+			if c := others(x.bodies()[body], SameBody); len(c) > 0 {
+				return c
+			}
+		}
 		return oneOther(x.symPaths[t.Symbol], func(p string) string { return claims.Target{Path: p, Symbol: t.Symbol}.String() })
 	case t.IsRange():
 		size := t.End - t.Start + 1
@@ -146,8 +176,18 @@ func (x *locIndex) relocate(ts *TargetStatus) []Relocation {
 	return oneOther(x.baseNames[path.Base(t.Path)], func(p string) string { return p })
 }
 
-// suggest returns the nearest existing targets to a missing one.
-func (x *locIndex) suggest(ts *TargetStatus) []string {
+// suggest returns the nearest existing targets to a missing one, nearest
+// first, ties by ref, at most [MaxSuggestions]. For a symbol that was
+// captured and is lost from its file (symbol_not_found), they are the
+// file's symbols that no anchor of l names (an anchored symbol is followed
+// by its own link, so it is not where the lost one went): its same_body
+// candidates first, then by edit distance of the name ([NameDistance]),
+// however far. For a target never captured (a typo), they are the symbols
+// whose name is near enough ([NameDistance]), anchored or not. For a
+// missing file, they are the nearest paths and the files of the same name
+// in other folders (and in them the symbols near enough by name, those no
+// anchor names when the target was captured, same_body ones first).
+func (x *locIndex) suggest(ts *TargetStatus, l *Lock) []string {
 	t := ts.Target
 	if t.IsRange() {
 		return nil
@@ -156,20 +196,36 @@ func (x *locIndex) suggest(ts *TargetStatus) []string {
 		ref  string
 		cost int
 	}
+	lost := ts.Anchor != nil // captured, then lost: not a typo
+	body := map[string]bool{}
+	for _, r := range ts.Relocated {
+		if r.How == SameBody {
+			body[r.Ref] = true
+		}
+	}
 	var cands []cand
-	symbolsOf := func(p string, base int) {
+	symbolsOf := func(p string, base int, near bool) {
 		s := x.sources[p]
 		if s == nil || s.File == nil {
 			return
 		}
 		for _, sym := range s.File.Symbols {
-			if c, ok := NameDistance(t.Symbol, sym.Name); ok {
-				cands = append(cands, cand{claims.Target{Path: p, Symbol: sym.Name}.String(), base + c})
+			ref := claims.Target{Path: p, Symbol: sym.Name}.String()
+			if _, named := l.Anchors[ref]; lost && named {
+				continue
 			}
+			c, ok := NameDistance(t.Symbol, sym.Name)
+			switch {
+			case body[ref]:
+				c = -1 // the same code under a new name
+			case near && !ok:
+				continue
+			}
+			cands = append(cands, cand{ref, base + c})
 		}
 	}
 	if ts.Verdict.Reason == SymbolNotFound {
-		symbolsOf(t.Path, 0)
+		symbolsOf(t.Path, 0, !lost)
 	} else {
 		limit := max(2, len(path.Base(t.Path))/3)
 		for _, p := range x.paths {
@@ -184,7 +240,7 @@ func (x *locIndex) suggest(ts *TargetStatus) []string {
 				cands = append(cands, cand{p, d})
 				continue
 			}
-			symbolsOf(p, d)
+			symbolsOf(p, d, true)
 		}
 	}
 	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.ref, b.ref)) })

@@ -58,6 +58,11 @@ func (l *Lock) StampParent(child, parent string, link ParentLink) {
 // Anchor is a captured code target: where it was, what it hashed to, which
 // parser found it, and who vouched for it when. Fields are in key order.
 type Anchor struct {
+	// BodyHash is a symbol's token hash with its own name masked
+	// ([lang.HashBody]): a rename keeps it, so a lost symbol is found under
+	// its new name (same_body). Empty for files and line ranges, and in
+	// anchors captured before it existed (see [Anchor.Body]).
+	BodyHash     string `json:"body_hash,omitempty"`
 	CapturedAt   string `json:"captured_at"` // RFC 3339, UTC
 	CapturedBy   string `json:"captured_by,omitempty"`
 	CapturedText string `json:"captured_text"` // the range's lines, at most MaxCapturedLines

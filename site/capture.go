@@ -26,7 +26,7 @@ type CaptureOptions struct {
 // CaptureResult lists what a capture did.
 type CaptureResult struct {
 	Captured []string // refs, in order
-	Failed   []error  // one per target that could not be captured
+	Failed   []error  // one per target that could not be captured, a [*NotCaptured]
 	// Stamped lists the parent links seen for the first time (CHILD->PARENT),
 	// stamped with their parent's current revision.
 	Stamped []string
@@ -55,9 +55,9 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 	}
 	by, at := p.captureStamp(opts.By)
 	var res *CaptureResult
-	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
-		res = p.captureInto(l, opts, explicit, sources, at, by)
-		return nil
+	err = p.UpdateLock(notes, func(l *codeanchors.Lock) (err error) {
+		res, err = p.captureInto(l, opts, explicit, sources, at, by)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -77,9 +77,13 @@ func (p *Project) captureStamp(by string) (string, string) {
 // captureInto records in l the anchors of the explicit targets, or without
 // any, of the referenced targets opts selects, reading code only from
 // sources (which must hold their paths), and stamps the parent links l has
-// never stamped. It changes l only: the caller writes it.
-func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit []claims.Target, sources map[string]*codeanchors.Source, at, by string) *CaptureResult {
+// never stamped. It changes l only: the caller writes it. A target that
+// cannot be captured gets the relocations and suggestions check gives it
+// ([Project.locate]), which may read the other code files.
+func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit []claims.Target, sources map[string]*codeanchors.Source, at, by string) (*CaptureResult, error) {
 	res := &CaptureResult{}
+	lost := &codeanchors.Report{} // the targets not captured, to locate
+	var errs []error
 	targets := explicit
 	switch {
 	case len(targets) > 0:
@@ -105,17 +109,56 @@ func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit
 		if old, had := l.Anchors[ref]; had {
 			prev = &old
 		}
-		a, err := codeanchors.Capture(t, codeanchors.ResolveIn(t, prev, sources[t.Path]), sources[t.Path], at, by)
+		r := codeanchors.ResolveIn(t, prev, sources[t.Path])
+		a, err := codeanchors.Capture(t, r, sources[t.Path], at, by)
 		if err != nil {
-			res.Failed = append(res.Failed, err)
+			lost.Targets = append(lost.Targets, codeanchors.TargetStatus{
+				Referenced: codeanchors.Referenced{Target: t}, Anchor: prev, Verdict: codeanchors.Judge(prev, r)})
+			errs = append(errs, err)
 			continue
 		}
 		l.Anchors[ref] = a
 		res.Captured = append(res.Captured, ref)
 	}
 	res.Stamped = stampNew(p.Model, l, at, by)
-	return res
+	if err := p.locate(lost, l, sources); err != nil {
+		return nil, err
+	}
+	for i, ts := range lost.Targets {
+		res.Failed = append(res.Failed, &NotCaptured{Err: errs[i], Relocated: ts.Relocated, Suggestions: ts.Suggestions})
+	}
+	return res, nil
 }
+
+// NotCaptured is a target capture could not anchor: why, and for a
+// missing target where its code may be now and the nearest existing names,
+// as check gives them.
+type NotCaptured struct {
+	Err         error
+	Relocated   []codeanchors.Relocation
+	Suggestions []string
+}
+
+// Error is the reason, then "moved to" the candidates and "did you mean"
+// the suggestions, on one line.
+func (e *NotCaptured) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	for i, r := range e.Relocated {
+		if i == 0 {
+			b.WriteString("; moved to ")
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", r.Ref, r.How)
+	}
+	if len(e.Suggestions) > 0 {
+		fmt.Fprintf(&b, "; did you mean %s?", strings.Join(e.Suggestions, ", "))
+	}
+	return b.String()
+}
+
+func (e *NotCaptured) Unwrap() error { return e.Err }
 
 // gitEmail is git's user.email in the workspace, or "" when git is absent or
 // has none.

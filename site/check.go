@@ -31,23 +31,33 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 		return nil, err
 	}
 	rep := p.judge(l, sources)
-	if !rep.NeedsLocate() {
-		return rep, nil
+	if err := p.locate(rep, l, sources); err != nil {
+		return nil, err
 	}
-	// Some target is missing: look for it in every code file. That only
-	// relocates; the verdicts stand, so drift is judged once.
+	return rep, nil
+}
+
+// locate fills the relocation candidates and suggestions of rep's missing
+// targets ([codeanchors.Locate]) when it has some, against l, looking
+// through every code file: those of sources and the others, read now. It
+// is the one way check, capture and build find them, so all three say the
+// same. The verdicts stand, so drift is judged once.
+func (p *Project) locate(rep *codeanchors.Report, l *codeanchors.Lock, sources map[string]*codeanchors.Source) error {
+	if !rep.NeedsLocate() {
+		return nil
+	}
 	code, _, err := p.CodeFiles()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	code = slices.DeleteFunc(code, func(name string) bool { return sources[name] != nil })
 	more, err := p.Sources(code)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	maps.Copy(more, sources)
-	codeanchors.Locate(rep, more)
-	return rep, nil
+	codeanchors.Locate(rep, l, more)
+	return nil
 }
 
 // Findings judges every link, as [Project.Check] does, and lists them once

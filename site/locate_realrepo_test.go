@@ -229,7 +229,7 @@ func TestSuggestionsRealModule(t *testing.T) {
 			}
 		}
 	}
-	codeanchors.Locate(rep, sources)
+	codeanchors.Locate(rep, codeanchors.NewLock(), sources)
 	hits, first, none := 0, 0, 0
 	for i, ts := range rep.Targets {
 		top := ts.Suggestions[:min(3, len(ts.Suggestions))]

@@ -84,7 +84,11 @@ func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error)
 		return nil, err
 	}
 	by, at := p.captureStamp(by)
-	return &Captured{Lock: l, Result: p.captureInto(l, CaptureOptions{By: by}, nil, ld.Sources, at, by)}, nil
+	res, err := p.captureInto(l, CaptureOptions{By: by}, nil, ld.Sources, at, by)
+	if err != nil {
+		return nil, err
+	}
+	return &Captured{Lock: l, Result: res}, nil
 }
 
 // lockMemo is a parsed lock with the bytes it was parsed from: serve's

@@ -16,7 +16,7 @@ import (
 // anchor moves with it.
 type Rewrite struct {
 	From, To string
-	How      string // same_text or same_tokens
+	How      string // same_text, same_tokens or same_body
 	Files    []string
 }
 
@@ -30,11 +30,16 @@ type RelinkResult struct {
 
 // Relink follows relocated targets (SPEC 2): each target_missing or
 // symbol_not_found link whose captured code is found in exactly one place
-// by its hash or token hash is rewritten to that place, in every content
-// file that links it (as a code: link, a frontmatter target or a code://
-// URI) and in the lock, whose anchor moves along (keeping its hashes, so a
-// same_tokens move then shows as reformatted) with evidence token hashes.
-// With dry, nothing is written.
+// by its hash, token hash or body hash is rewritten to that place, in every
+// content file that links it (as a code: link, a frontmatter target or a
+// code:// URI) and in the lock, whose anchor moves along with evidence
+// token hashes. A same_text or same_tokens anchor keeps its hashes (a
+// same_tokens move then shows as reformatted). A same_body one (a rename)
+// takes the renamed symbol's lines, hashes and text, since its code is the
+// captured code but for the name the rewrite changes; it keeps who
+// captured it and when, and an evidence entry that vouched for the
+// captured token hash vouches for the new one. With dry, nothing is
+// written.
 func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 	rep, err := p.Check()
 	if err != nil {
@@ -88,6 +93,10 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 			edited[f] = data
 		}
 	}
+	renamed, err := p.renamedAnchors(res.Rewrites)
+	if err != nil {
+		return nil, err
+	}
 	slices.Sort(files)
 	for _, f := range files {
 		if err := p.refuseSymlink(f); err != nil {
@@ -104,17 +113,28 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 				continue
 			}
 			delete(l.Anchors, rw.From)
+			moved := a
+			if rw.How == codeanchors.SameBody {
+				moved = renamed[rw.To]
+				moved.CapturedAt, moved.CapturedBy = a.CapturedAt, a.CapturedBy
+				if moved.BodyHash != a.Body(codeanchors.Default) {
+					return fmt.Errorf("relink %s: %s changed since it was found; run relink again", rw.From, rw.To)
+				}
+			}
 			if _, taken := l.Anchors[rw.To]; !taken {
 				to, _ := claims.ParseTarget(rw.To)
-				a.Path, a.Symbol = to.Path, to.Symbol
+				moved.Path, moved.Symbol = to.Path, to.Symbol
 				if to.IsRange() {
-					a.Start, a.End = to.Start, to.End
+					moved.Start, moved.End = to.Start, to.End
 				}
-				l.Anchors[rw.To] = a
+				l.Anchors[rw.To] = moved
 			}
 			for _, e := range l.Evidence {
 				if h, ok := e.TokenHashes[rw.From]; ok {
 					delete(e.TokenHashes, rw.From)
+					if h == a.TokenHash {
+						h = moved.TokenHash // the same code (same_body: renamed)
+					}
 					e.TokenHashes[rw.To] = h
 				}
 			}
@@ -125,6 +145,37 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// renamedAnchors captures the target of every same_body rewrite, by ref:
+// the anchor a renamed symbol takes. Its file is read again, as the lock is
+// written after the content.
+func (p *Project) renamedAnchors(rws []Rewrite) (map[string]codeanchors.Anchor, error) {
+	var paths []string
+	var targets []claims.Target
+	for _, rw := range rws {
+		if rw.How == codeanchors.SameBody {
+			to, _ := claims.ParseTarget(rw.To)
+			paths, targets = append(paths, to.Path), append(targets, to)
+		}
+	}
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	sources, err := p.Sources(paths)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]codeanchors.Anchor{}
+	for _, to := range targets {
+		s := sources[to.Path]
+		a, err := codeanchors.Capture(to, codeanchors.ResolveIn(to, nil, s), s, "", "")
+		if err != nil {
+			return nil, fmt.Errorf("relink: %w", err)
+		}
+		out[to.String()] = a
+	}
+	return out, nil
 }
 
 // replaceRef replaces every whole occurrence of ref in data by to: one not

@@ -145,16 +145,18 @@ stale (code_changed_since_verification).
 
 	tracewiki relink [--dry-run]
 
-Relink follows code that moved. A target_missing or symbol_not_found link
-whose captured code is found elsewhere in the workspace carries relocated
-candidates: same_text (the captured hash), same_tokens (the captured token
-hash) or same_name (the symbol's name in one other file). For each link
-with a single same_text or same_tokens candidate, relink rewrites the link
-in every content file (code: links, frontmatter targets and code:// URIs)
-and moves its anchor in the lock, and prints each rewrite. It never
-guesses: several candidates, or a same_name one alone, are printed as "not
-relinked" for a person to decide. --dry-run prints the same and writes
-nothing.
+Relink follows code that moved or was renamed. A target_missing or
+symbol_not_found link whose captured code is found elsewhere in the
+workspace carries relocated candidates: same_text (the captured hash),
+same_tokens (the captured token hash), same_body (the captured body hash:
+the same code under another name) or same_name (the symbol's name in one
+other file). For each link with a single same_text, same_tokens or
+same_body candidate, relink rewrites the link in every content file (code:
+links, frontmatter targets and code:// URIs) and moves its anchor in the
+lock (a renamed symbol's anchor takes its new lines and hashes), and prints
+each rewrite. It never guesses: several candidates, or a same_name one
+alone, are printed as "not relinked" for a person to decide. --dry-run
+prints the same and writes nothing.
 
 # review
 

@@ -24,3 +24,16 @@ func (language) ProjectFile(name string) bool { return name == "go.mod" }
 func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
 	return newGoLinker(files, func(dir string) (string, bool) { return packagePath(project, dir) })
 }
+
+// Wraps make a declaration's lines a file ([lang.Fragmenter]): a package
+// clause, and for a spec of a grouped declaration (type ( ... )) its group,
+// with a spec after it, as the last spec of a group ends without the
+// semicolon the others have.
+func (language) Wraps() []lang.Wrap {
+	return []lang.Wrap{
+		{Before: "package p\n"},
+		{Before: "package p\ntype (\n", After: "_ int\n)\n"},
+		{Before: "package p\nvar (\n", After: "_ int\n)\n"},
+		{Before: "package p\nconst (\n", After: "_ = 0\n)\n"},
+	}
+}

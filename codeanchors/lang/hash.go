@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strings"
 )
 
 // HashPrefix starts every hash tracewiki writes, naming the algorithm.
@@ -46,6 +47,33 @@ func HashLines(lines [][]byte, start, end int) string {
 // A [Token.Lead] token on line start is left out: it belongs to the code
 // before the range.
 func HashTokens(tokens []Token, start, end int) string {
+	return hashTokens(tokens, start, end, "")
+}
+
+// BodyMask is the text a masked name is hashed as in a body hash: the
+// symbol reads as if it were called _ ("func Total(" hashes as "func _(").
+const BodyMask = "_"
+
+// HashBody returns the body hash of a symbol on lines start..end: its token
+// hash ([HashTokens]) with every token whose text is exactly name, the
+// symbol's own name ([BodyName]), hashed as [BodyMask]. Only identifier
+// tokens can equal a name, so wherever the symbol names itself (its
+// declaration, a recursive call, a Python "def total") it is masked, and a
+// string or comment that mentions it is not. Two symbols whose code differs
+// only by their names have the same body hash: a rename keeps it.
+func HashBody(tokens []Token, start, end int, name string) string {
+	return hashTokens(tokens, start, end, name)
+}
+
+// BodyName is the name a symbol's body hash masks: the last component of
+// its dotted name ("Cart.Total" masks "Total"), as the declaration writes it.
+func BodyName(symbol string) string {
+	return symbol[strings.LastIndexByte(symbol, '.')+1:]
+}
+
+// hashTokens is [HashTokens] with the tokens whose text is mask (when not
+// empty) hashed as [BodyMask].
+func hashTokens(tokens []Token, start, end int, mask string) string {
 	h := sha256.New()
 	i, _ := slices.BinarySearchFunc(tokens, start, func(t Token, line int) int { return cmp.Compare(t.Line, line) })
 	for _, t := range tokens[i:] {
@@ -55,7 +83,11 @@ func HashTokens(tokens []Token, start, end int) string {
 		if t.Lead && t.Line == start {
 			continue
 		}
-		h.Write([]byte(t.Text))
+		if mask != "" && t.Text == mask {
+			h.Write([]byte(BodyMask))
+		} else {
+			h.Write([]byte(t.Text))
+		}
 		h.Write([]byte{0})
 	}
 	return HashPrefix + hex.EncodeToString(h.Sum(nil))

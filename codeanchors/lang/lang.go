@@ -185,6 +185,22 @@ type Excluder interface {
 	Excludes() []string
 }
 
+// Fragmenter is implemented by a language whose extractor cannot read one
+// symbol's lines on their own (a Go declaration needs its package clause,
+// a spec of a grouped declaration its group; an indented Python method, a
+// block to sit in). Wraps are texts to put before and after the lines, each
+// pair tried in turn after the lines alone. The engine uses them to compute
+// the body hash of an anchor captured before body hashes were recorded,
+// from its captured text, and trusts the result only when the tokens it
+// finds on those lines give the anchor's recorded token hash. It is
+// optional.
+type Fragmenter interface {
+	Wraps() []Wrap
+}
+
+// Wrap is what a [Fragmenter] puts before and after a symbol's lines.
+type Wrap struct{ Before, After string }
+
 // Linker resolves the imports and calls of one language's files.
 type Linker interface {
 	// Imports returns the workspace files f imports, and the imports that

@@ -22,3 +22,8 @@ func (language) ProjectFile(name string) bool { return name == "pyproject.toml" 
 func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
 	return newPythonLinker(files, project)
 }
+
+// Wraps make an indented definition's lines a file ([lang.Fragmenter]):
+// a block to sit in, whose INDENT token lands on the definition's first
+// line, where a token hash leaves it out.
+func (language) Wraps() []lang.Wrap { return []lang.Wrap{{Before: "if 1:\n"}} }
