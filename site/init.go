@@ -195,7 +195,8 @@ func projectInclude(dir string) (include, found []string) {
 		}
 	}
 	perExt := map[string]int{}
-	for ext, l := range codeFilesByExt(dir) {
+	byExt, complete := codeFilesByExt(dir)
+	for ext, l := range byExt {
 		perExt[ext] = l.n
 		use(l.lang)
 	}
@@ -214,6 +215,9 @@ func projectInclude(dir string) (include, found []string) {
 		}
 		found = append(found, fmt.Sprintf("%d %s %s", perExt[ext], ext, noun))
 	}
+	if !complete {
+		found = append(found, fmt.Sprintf("(in the first %d files)", maxInitScan))
+	}
 	return slices.Compact(include), found
 }
 
@@ -226,10 +230,10 @@ type extCount struct {
 
 // codeFilesByExt counts the regular files under dir that a registered
 // language claims, by lower-case extension, looking at no more than
-// [maxInitScan] files. Symlinks are not followed, and the folders
-// [skipInitDir] names are not entered.
-func codeFilesByExt(dir string) map[string]extCount {
-	out := map[string]extCount{}
+// [maxInitScan] files; complete is false when it stopped there. Symlinks
+// are not followed, and the folders [skipInitDir] names are not entered.
+func codeFilesByExt(dir string) (out map[string]extCount, complete bool) {
+	out, complete = map[string]extCount{}, true
 	seen := 0
 	_ = fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
 		switch {
@@ -244,6 +248,7 @@ func codeFilesByExt(dir string) map[string]extCount {
 			return nil
 		}
 		if seen++; seen > maxInitScan {
+			complete = false
 			return fs.SkipAll
 		}
 		if l := codeanchors.Default.Language(name); l != nil {
@@ -252,7 +257,7 @@ func codeFilesByExt(dir string) map[string]extCount {
 		}
 		return nil
 	})
-	return out
+	return out, complete
 }
 
 // skipInitDir reports whether init looks for languages outside the folder
