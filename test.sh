@@ -35,6 +35,9 @@ tools="$tools /usr/share/php/League/CommonMark/CommonMarkConverter.php:php-leagu
 # the conformance test; rubocop is the formatter of the stability test.
 tools="$tools ruby:ruby rubocop:rubocop"
 
+# apt_lock_wait is how long, in seconds, to wait for another apt-get.
+apt_lock_wait=600
+
 missing=
 for pair in $tools; do
 	cmd=${pair%%:*}
@@ -44,8 +47,27 @@ if [ -n "$missing" ]; then
 	sudo=
 	if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then sudo=sudo; fi
 	echo "test.sh: installing$missing" >&2
-	$sudo apt-get update -qq
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+	# Another apt-get (unattended-upgrades, a parallel run) may hold apt's
+	# locks: wait for it rather than fail. apt-get install waits for the
+	# dpkg lock with DPkg::Lock::Timeout; apt-get update ignores that option
+	# for its lists lock (apt 2.6, Debian 12), so it is tried again.
+	tries=0
+	until out=$($sudo apt-get update -qq 2>&1); do
+		case $out in
+		*"Could not get lock"*) ;;
+		*) printf '%s\n' "$out" >&2; exit 1 ;;
+		esac
+		tries=$((tries + 1))
+		if [ "$tries" -ge $((apt_lock_wait / 5)) ]; then
+			printf '%s\n' "$out" >&2
+			exit 1
+		fi
+		[ "$tries" -gt 1 ] || echo "test.sh: another apt-get holds its lists lock; waiting up to ${apt_lock_wait}s" >&2
+		sleep 5
+	done
+	[ -z "$out" ] || printf '%s\n' "$out" >&2
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		-o DPkg::Lock::Timeout="$apt_lock_wait" $missing
 fi
 
 go test "$@" ./...

@@ -86,7 +86,7 @@ func fmFormats() []*frontmatter.Format {
 		frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 			d := v.(*fmDecoded)
 			d.found, d.format, d.raw = true, "yaml", data
-			d.err = yaml.Unmarshal(data, &d.yaml)
+			d.err = unmarshalYAML(data, &d.yaml)
 			return nil
 		}),
 		frontmatter.NewFormat("+++", "+++", func(data []byte, v any) error {
@@ -152,6 +152,10 @@ func fmErrorPos(name string, err error, lineOff int) Pos {
 	if errors.As(err, &pe) && pe.Position.Line > 0 {
 		return Pos{File: name, Line: lineOff + pe.Position.Line, Col: pe.Position.Col}
 	}
+	var ye *yamlError
+	if errors.As(err, &ye) {
+		return Pos{File: name, Line: lineOff + ye.line}
+	}
 	return Pos{File: name, Line: lineOff + yamlErrorLine(err)}
 }
 
@@ -178,6 +182,36 @@ var yamlParserProblems = []string{
 	"found duplicate %YAML directive",
 	"found incompatible YAML document",
 	"found undefined tag handle",
+}
+
+// yamlError is a yaml.v3 error with the 1-based line of the text it is
+// on.
+type yamlError struct {
+	err  error
+	line int
+}
+
+func (e *yamlError) Error() string { return e.err.Error() }
+func (e *yamlError) Unwrap() error { return e.err }
+
+// unmarshalYAML decodes data into n; a failure is a [*yamlError] that names
+// the line where the construct at fault starts ("title: [x" with no
+// closing bracket: the line of the "["). yaml.v3 names that line, unless
+// it is the text's first: its marks are 0-based and it takes line 0 for
+// "no context", so it names the line where it noticed the error instead,
+// further down. Decoded again after one blank line, the first line is the
+// second and the line named is one too many, whatever the error.
+func unmarshalYAML(data []byte, n *yaml.Node) error {
+	err := yaml.Unmarshal(data, n)
+	if err == nil {
+		return nil
+	}
+	line := yamlErrorLine(err)
+	var again yaml.Node
+	if err2 := yaml.Unmarshal(append([]byte("\n"), data...), &again); err2 != nil {
+		line = max(yamlErrorLine(err2)-1, 1)
+	}
+	return &yamlError{err: err, line: line}
 }
 
 // yamlErrorLine returns the 1-based line of a yaml.v3 error, which carries

@@ -39,7 +39,7 @@ func parseRecords(name, rel string, data []byte, ds *Diagnostics) []record {
 		}
 	} else {
 		var n yaml.Node
-		if err := yaml.Unmarshal(data, &n); err != nil {
+		if err := unmarshalYAML(data, &n); err != nil {
 			ds.Add(fmErrorPos(name, err, 0), CodeSyntax, "bad YAML: %s", fmErrorMsg(err))
 			return nil
 		}

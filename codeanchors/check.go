@@ -280,11 +280,18 @@ func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
 	return out
 }
 
-// ResolveIn resolves t in s, where s may be nil (missing) or absent.
+// ResolveIn resolves t in s, where s may be nil (missing) or absent. A
+// symbol target on a file the configuration does not include is
+// not_included (SPEC 2): outside the workspace wins over it, and it wins
+// over a missing file.
 func ResolveIn(t claims.Target, a *Anchor, s *Source) Resolution {
 	switch {
 	case s == nil:
 		return Missing()
+	case s.Absent == PathOutsideWorkspace:
+		return Resolution{Reason: s.Absent, Note: s.AbsentNote}
+	case s.NotIncluded && t.IsSymbol():
+		return Resolution{Reason: NotIncluded, Parser: s.Parser()}
 	case s.Absent != "":
 		return Resolution{Reason: s.Absent, Note: s.AbsentNote}
 	}

@@ -30,8 +30,12 @@ type Source struct {
 	// not be read; AbsentNote says more.
 	Absent     Reason
 	AbsentNote string
-	tokens     []Token
-	released   bool // ReleaseTokens dropped the tokens
+	// NotIncluded is true when the configuration's [code] include does not
+	// name the file (or its exclude does): a PATH@SYMBOL target on it is
+	// not_included, whole-file and line-range targets are judged by hash.
+	NotIncluded bool
+	tokens      []Token
+	released    bool // ReleaseTokens dropped the tokens
 }
 
 // ReleaseTokens drops s's hash tokens (and its File's), the larger part of

@@ -104,6 +104,7 @@ func TestReasonsTable(t *testing.T) {
 		TargetMissing:        "el objetivo del enlace ya no existe",
 		Ambiguous:            "el símbolo está definido más de una vez en el fichero",
 		Uncaptured:           "el enlace aún no se ha capturado",
+		NotIncluded:          "el objetivo queda fuera del código incluido en la configuración",
 	}
 	for _, r := range Reasons {
 		if got := r.Why("es"); got != es[r] {
@@ -206,5 +207,51 @@ func TestHashLinesNormalizes(t *testing.T) {
 	// sha256 of "a\nb", computed by sha256sum: the definition of SPEC 1.3.
 	if got, want := lang.HashLines(lang.Lines([]byte("a\nb\n")), 1, 2), "sha256:7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78"; got != want {
 		t.Errorf("HashLines = %s, want %s", got, want)
+	}
+}
+
+// TestResolveInNotIncluded: a symbol target on a file the configuration
+// does not include is not_included (unknown), never resolved, while a
+// whole-file or line-range target on it is judged by hash as any file;
+// outside the workspace wins over it and it wins over a missing file
+// (SPEC 2).
+func TestResolveInNotIncluded(t *testing.T) {
+	src := NewSource(Default, "scripts/tool.py", []byte("def helper():\n    return 1\n"))
+	src.NotIncluded = true
+	missing := &Source{Path: "scripts/gone.py", Absent: TargetMissing, NotIncluded: true}
+	outside := &Source{Path: "../x.py", Absent: PathOutsideWorkspace, NotIncluded: true}
+	tests := []struct {
+		ref  string
+		s    *Source
+		want Reason
+	}{
+		{"scripts/tool.py@helper", src, NotIncluded},
+		{"scripts/tool.py", src, ""},
+		{"scripts/tool.py#L1-L2", src, ""},
+		{"scripts/gone.py@x", missing, NotIncluded},
+		{"scripts/gone.py", missing, TargetMissing},
+		{"../x.py@y", outside, PathOutsideWorkspace},
+	}
+	for _, tt := range tests {
+		target, err := claims.ParseTarget(tt.ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := ResolveIn(target, nil, tt.s)
+		if r.Reason != tt.want {
+			t.Errorf("ResolveIn(%s) = %q, want %q", tt.ref, r.Reason, tt.want)
+		}
+		v := Judge(nil, r)
+		if tt.want == NotIncluded && (v.State != Unknown || v.Why("en") != "the target lies outside the code the configuration includes") {
+			t.Errorf("%s: verdict %s %q, want unknown, outside the included code", tt.ref, v.State, v.Why("en"))
+		}
+	}
+	if _, err := Capture(claims.Target{Path: "scripts/tool.py", Symbol: "helper"}, ResolveIn(claims.Target{Path: "scripts/tool.py", Symbol: "helper"}, nil, src), src, "t", "me"); err == nil || !strings.Contains(err.Error(), "not_included") {
+		t.Errorf("capture of a not-included symbol: err = %v, want not_included", err)
+	}
+	// Included, the same file's symbol resolves.
+	src.NotIncluded = false
+	if r := ResolveIn(claims.Target{Path: "scripts/tool.py", Symbol: "helper"}, nil, src); r.Reason != "" {
+		t.Errorf("included: ResolveIn = %q, want found", r.Reason)
 	}
 }

@@ -104,7 +104,7 @@ func newLocIndex(sources map[string]*Source) *locIndex {
 		x.fileText[whole.Hash] = append(x.fileText[whole.Hash], p)
 		x.fileTokens[whole.TokenHash] = append(x.fileTokens[whole.TokenHash], p)
 		x.baseNames[path.Base(p)] = append(x.baseNames[path.Base(p)], p)
-		if s.File == nil {
+		if s.File == nil || s.NotIncluded { // its symbols would be not_included
 			continue
 		}
 		for _, sym := range s.File.Symbols {

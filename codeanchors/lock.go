@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -212,21 +213,87 @@ func decodeOffset(err error) int64 {
 }
 
 // decodeMessage says what a JSON error found, without the offset the line
-// already gives.
+// already gives, naming the lock's entries as a reader knows them (an
+// anchor by its ref, "auth/login.go@Login"), never by a JSON pointer
+// ("/anchors/auth~1login.go@Login").
 func decodeMessage(err error) string {
 	var syn *jsontext.SyntacticError
 	if errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName) {
-		return fmt.Sprintf("key %s repeated (a merge that kept both sides? keep one)", syn.JSONPointer)
+		subject, key := pointerSubject(syn.JSONPointer)
+		if key == "" {
+			return subject + " repeated (a merge that kept both sides? keep one)"
+		}
+		return prefixed(subject, fmt.Sprintf("key %q repeated (a merge that kept both sides? keep one)", key))
 	}
 	var sem *jsonv2.SemanticError
 	if errors.As(err, &sem) && errors.Is(sem.Err, jsonv2.ErrUnknownName) {
-		return fmt.Sprintf("unknown key %s (keys are case-sensitive)", sem.JSONPointer)
+		subject, key := pointerSubject(sem.JSONPointer)
+		return prefixed(subject, fmt.Sprintf("unknown key %q (keys are case-sensitive)", key))
 	}
 	msg := err.Error()
 	if i := strings.LastIndex(msg, " after offset "); i > 0 {
 		msg = msg[:i]
 	}
-	return strings.TrimPrefix(strings.TrimPrefix(msg, "jsontext: "), "json: ")
+	msg = strings.TrimPrefix(strings.TrimPrefix(msg, "jsontext: "), "json: ")
+	var ptr jsontext.Pointer
+	switch {
+	case syn != nil:
+		ptr = syn.JSONPointer
+	case sem != nil:
+		ptr = sem.JSONPointer
+	}
+	if i := strings.LastIndex(msg, ` within "`); i > 0 && ptr != "" {
+		subject, key := pointerSubject(ptr)
+		if key != "" {
+			msg = key + ": " + msg[:i]
+		} else {
+			msg = msg[:i]
+		}
+		return prefixed(subject, msg)
+	}
+	return msg
+}
+
+// pointerSubject names the lock entry a JSON pointer is in the way a
+// reader knows it: an anchor by its ref (`anchor "auth/login.go@Login"`),
+// a parent link by its key, an evidence entry (and its test) by its
+// 1-based number; key is the member path below that entry ("start"), or
+// the whole path when it is in no entry ("schemaVersion").
+func pointerSubject(p jsontext.Pointer) (subject, key string) {
+	toks := slices.Collect(p.Tokens())
+	nth := func(tok string) string {
+		n, err := strconv.Atoi(tok)
+		if err != nil {
+			return strconv.Quote(tok)
+		}
+		return strconv.Itoa(n + 1)
+	}
+	if len(toks) >= 2 {
+		switch toks[0] {
+		case "anchors":
+			subject = fmt.Sprintf("anchor %q", toks[1])
+		case "parents":
+			subject = fmt.Sprintf("parent link %q", toks[1])
+		case "evidence":
+			subject = "evidence entry " + nth(toks[1])
+			if len(toks) >= 4 && toks[2] == "tests" {
+				subject += ", test " + nth(toks[3])
+				toks = toks[2:]
+			}
+		}
+		if subject != "" {
+			toks = toks[2:]
+		}
+	}
+	return subject, strings.Join(toks, "/")
+}
+
+// prefixed is msg about subject: "subject: msg", or msg alone.
+func prefixed(subject, msg string) string {
+	if subject == "" {
+		return msg
+	}
+	return subject + ": " + msg
 }
 
 // keyOffset finds the member key in data, for messages; 0 when it cannot.

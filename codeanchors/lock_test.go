@@ -34,27 +34,40 @@ func TestParseLockCorrupt(t *testing.T) {
 	for _, c := range []struct{ name, old, new, want string }{
 		{"duplicate anchor", `"anchors": {`, `"anchors": {
     "a.go@A": {"captured_at": "x", "captured_text": "", "end": 3, "hash": "h", "parser": "p", "path": "a.go", "start": 3, "token_hash": "t"},`,
-			`lock:4: corrupt lock file: key /anchors/a.go@A repeated (a merge that kept both sides? keep one)`},
+			`lock:4: corrupt lock file: anchor "a.go@A" repeated (a merge that kept both sides? keep one)`},
 		{"duplicate top-level key", `"schemaVersion": 1`, `"schemaVersion": 1,
-  "schemaVersion": 1`, `lock:17: corrupt lock file: key /schemaVersion repeated`},
-		{"upper-case key", `"anchors"`, `"ANCHORS"`, `lock:2: corrupt lock file: unknown key /ANCHORS (keys are case-sensitive)`},
-		{"mixed-case key", `"schemaVersion"`, `"SchemaVersion"`, `lock:16: corrupt lock file: unknown key /SchemaVersion`},
-		{"field in another case", `"hash"`, `"Hash"`, `lock:7: corrupt lock file: unknown key /anchors/a.go@A/Hash`},
+  "schemaVersion": 1`, `lock:17: corrupt lock file: key "schemaVersion" repeated`},
+		{"upper-case key", `"anchors"`, `"ANCHORS"`, `lock:2: corrupt lock file: unknown key "ANCHORS" (keys are case-sensitive)`},
+		{"mixed-case key", `"schemaVersion"`, `"SchemaVersion"`, `lock:16: corrupt lock file: unknown key "SchemaVersion"`},
+		{"field in another case", `"hash"`, `"Hash"`, `lock:7: corrupt lock file: anchor "a.go@A": unknown key "Hash"`},
 		{"negative start", `"start": 3`, `"start": -5`, `lock:3: corrupt lock file: anchor "a.go@A": lines -5-3 are impossible`},
 		{"start after end", `"start": 3`, `"start": 9`, `lock:3: corrupt lock file: anchor "a.go@A": lines 9-3 are impossible`},
 		{"huge end", `"end": 3`, `"end": 4611686018427387904`, `lines 3-4611686018427387904 are impossible`},
 		{"float line", `"end": 3`, `"end": 1e300`, `lock:6: corrupt lock file:`},
-		{"string line", `"start": 3`, `"start": "7"`, `lock:10: corrupt lock file:`},
+		{"string line", `"start": 3`, `"start": "7"`, `lock:10: corrupt lock file: anchor "a.go@A": start: `},
 		{"path outside", `"path": "a.go"`, `"path": "../../etc/passwd"`, `anchor "a.go@A": path "../../etc/passwd" is not a clean path inside the workspace`},
 		{"path of another file", `"path": "a.go"`, `"path": "b.go"`, `anchor "a.go@A": its path is "b.go"`},
-		{"unknown key", `"evidence": []`, `"evidence": [], "extra": 1`, `lock:15: corrupt lock file: unknown key /extra`},
+		{"unknown key", `"evidence": []`, `"evidence": [], "extra": 1`, `lock:15: corrupt lock file: unknown key "extra"`},
 		{"trailing data", "}\n", "}\n{}", `corrupt lock file`},
 		{"truncated", goodLock, goodLock[:120], `lock:6: corrupt lock file:`},
 		{"no version", `"schemaVersion": 1`, `"x_": 1`, `corrupt lock file`},
 		{"BOM", goodLock, "\ufeff" + goodLock, `lock:1: corrupt lock file`},
 		{"parent key without arrow", `"evidence": []`, `"evidence": [], "parents": {"SW-1": {"revision": "sha256:00", "reviewed_at": "x"}}`, `parent link "SW-1": the key is not CHILD->PARENT`},
 		{"parent without revision", `"evidence": []`, `"evidence": [], "parents": {"SW-1->SYS-1": {"reviewed_at": "x"}}`, `parent link "SW-1->SYS-1": no revision`},
-		{"duplicate parent link", `"evidence": []`, `"evidence": [], "parents": {"A->B": {"revision": "r", "reviewed_at": "x"}, "A->B": {"revision": "r", "reviewed_at": "x"}}`, `repeated`},
+		{"duplicate parent link", `"evidence": []`, `"evidence": [], "parents": {"A->B": {"revision": "r", "reviewed_at": "x"}, "A->B": {"revision": "r", "reviewed_at": "x"}}`, `parent link "A->B" repeated`},
+		// A key is named as the ref it is, never as a JSON pointer
+		// (/anchors/auth~1login.go@Login).
+		{"duplicate anchor in a folder", `"anchors": {`, `"anchors": {
+    "auth/login.go@Login": {"path": "auth/login.go", "start": 1, "end": 1},
+    "auth/login.go@Login": {"path": "auth/login.go", "start": 1, "end": 1},`,
+			`lock:4: corrupt lock file: anchor "auth/login.go@Login" repeated (a merge that kept both sides? keep one)`},
+		{"unknown key of an anchor in a folder", `"anchors": {`, `"anchors": {
+    "a~b/x.go@F": {"path": "a~b/x.go", "start": 1, "end": 1, "Hash": "h"},`,
+			`lock:3: corrupt lock file: anchor "a~b/x.go@F": unknown key "Hash" (keys are case-sensitive)`},
+		{"unknown key of an evidence test", `"evidence": []`, `"evidence": [{"req": "R", "run": "r"}, {"req": "S", "tests": [{"target": "t", "nme": "x"}]}]`,
+			`lock:15: corrupt lock file: evidence entry 2, test 1: unknown key "nme" (keys are case-sensitive)`},
+		{"parent revision of another type", `"evidence": []`, `"evidence": [], "parents": {"A->B": {"revision": 3}}`,
+			`lock:15: corrupt lock file: parent link "A->B": revision: `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := strings.Replace(goodLock, c.old, c.new, 1)
@@ -67,6 +80,9 @@ func TestParseLockCorrupt(t *testing.T) {
 			_, err := ParseLock("lock", []byte(data))
 			if err == nil || !errors.Is(err, ErrCorruptLock) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("ParseLock = %v, want a corrupt-lock error containing %q", err, c.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "/anchors/") {
+				t.Errorf("ParseLock = %v, names a key as a JSON pointer", err)
 			}
 		})
 	}

@@ -25,6 +25,7 @@ const (
 	TargetMissing        Reason = "target_missing"
 	Ambiguous            Reason = "ambiguous"
 	Uncaptured           Reason = "uncaptured"
+	NotIncluded          Reason = "not_included"
 )
 
 // reasonText is a reason's state and its messages in every supported
@@ -91,10 +92,15 @@ var reasons = map[Reason]reasonText{
 		whyEN: "the link has not been captured yet", whyES: "el enlace aún no se ha capturado",
 		todoEN: "anchor it to the code it names: tracewiki capture",
 		todoES: "ánclelo al código que nombra: tracewiki capture"},
+	NotIncluded: {state: Unknown,
+		whyEN:  "the target lies outside the code the configuration includes",
+		whyES:  "el objetivo queda fuera del código incluido en la configuración",
+		todoEN: "add the file to [code] include in tracewiki.toml (or take it out of exclude), or link the whole file or a line range",
+		todoES: "añada el fichero a [code] include en tracewiki.toml (o sáquelo de exclude), o enlace el fichero entero o un rango de líneas"},
 }
 
 // Reasons lists every reason in the order of SPEC 2.
-var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, ParentChanged, TargetMissing, Ambiguous, Uncaptured}
+var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, ParentChanged, TargetMissing, Ambiguous, Uncaptured, NotIncluded}
 
 // ParseReason returns the reason named s; ok is false for a name that is
 // not a reason.

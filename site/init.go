@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,19 +18,7 @@ import (
 // starter is what "tracewiki init" writes: a config with every default
 // spelled out, and a small wiki that shows each kind of content.
 var starter = map[string]string{
-	ConfigFile: `# tracewiki configuration. Every key is optional; the values below are the
-# defaults (title defaults to the folder's name).
-# title    = "My project"
-baseURL  = "/"
-language = "en"         # "es" for Spanish messages
-content  = "content"
-output   = "public"
-lock     = "tracewiki.lock"
-
-[code]
-include = ` + tomlStrings(defaultInclude) + `
-exclude = ` + tomlStrings(defaultExclude) + `
-`,
+	ConfigFile: starterConfig(nil),
 	gitignore: `# tracewiki: the generated site and the temporary files of its runs.
 /public/
 /.public.new-*
@@ -71,6 +60,34 @@ status: accepted
 Requirements, decisions and claims about code live next to the code, and
 tracewiki checks that they still hold.
 `,
+}
+
+// starterConfig is the tracewiki.toml init writes: every default spelled
+// out, but [code] include only when include names the languages init found
+// in the repository. Without them the key is left out, so the default
+// applies: every registered language's files, including a language a later
+// tracewiki registers.
+func starterConfig(include []string) string {
+	code := `# include: not set, so the files of every registered language are indexed
+# (the default; init found none in this folder). To index only some, list
+# them: include = ["**/*.go", "**/*.py"]
+`
+	if len(include) > 0 {
+		code = `# The languages init found in this repository; remove the line to index
+# the files of every registered language (the default).
+include = ` + tomlStrings(include) + "\n"
+	}
+	return `# tracewiki configuration. Every key is optional; the values below are the
+# defaults (title defaults to the folder's name).
+# title    = "My project"
+baseURL  = "/"
+language = "en"         # "es" for Spanish messages
+content  = "content"
+output   = "public"
+lock     = "tracewiki.lock"
+
+[code]
+` + code + `exclude = ` + tomlStrings(defaultExclude) + "\n"
 }
 
 // Init writes a starter tracewiki.toml, content/ and a .gitignore for the
@@ -123,8 +140,8 @@ func Init(dir string) (written []string, note string, err error) {
 			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
 		}
 		data := starter[name]
-		if name == ConfigFile && len(found) > 0 {
-			data = strings.Replace(data, "include = "+tomlStrings(defaultInclude), "include = "+tomlStrings(include), 1)
+		if name == ConfigFile {
+			data = starterConfig(include)
 		}
 		if err := root.WriteFile(p, []byte(data), 0o644); err != nil {
 			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
@@ -133,20 +150,33 @@ func Init(dir string) (written []string, note string, err error) {
 	return names, note, nil
 }
 
-// projectInclude returns the [code] include globs of the languages whose
-// project files (pom.xml, *.csproj, Cargo.toml, go.mod, ...: each
-// language's ProjectFile) lie in dir or in a folder just below it, and
-// those files, slash-separated and sorted. It returns no files when there
-// are none: then the config keeps every language's globs.
+// maxInitScan bounds the files init looks at to find the repository's
+// languages: a huge monorepo is not walked to its end for a starter config.
+const maxInitScan = 200_000
+
+// projectInclude returns the [code] include globs of the languages found
+// in dir (every extension of each), sorted, and what found them, for the
+// note: the project files (pom.xml, *.csproj, Cargo.toml, go.mod, ...:
+// each language's ProjectFile) in dir or in a folder just below it, then
+// the number of code files per extension (a registered language's files
+// anywhere under dir, outside hidden folders and the default excludes).
+// A repository with go.mod and Python scripts is a Go and a Python
+// project: every language found is included, so a moved Python file is
+// still found again. It returns no include when it finds nothing: then
+// the config keeps the default, every registered language.
 func projectInclude(dir string) (include, found []string) {
 	var langs []codeanchors.Language
+	use := func(l codeanchors.Language) {
+		if !slices.Contains(langs, l) {
+			langs = append(langs, l)
+		}
+	}
+	var projects []string
 	check := func(rel string) {
 		for _, l := range codeanchors.Default.Languages() {
 			if l.ProjectFile(path.Base(rel)) {
-				found = append(found, rel)
-				if !slices.Contains(langs, l) {
-					langs = append(langs, l)
-				}
+				projects = append(projects, rel)
+				use(l)
 			}
 		}
 	}
@@ -155,7 +185,7 @@ func projectInclude(dir string) (include, found []string) {
 		switch {
 		case e.Type().IsRegular():
 			check(e.Name())
-		case e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "node_modules" && e.Name() != "vendor":
+		case e.IsDir() && !skipInitDir(e.Name(), e.Name()):
 			sub, _ := os.ReadDir(filepath.Join(dir, e.Name()))
 			for _, f := range sub {
 				if f.Type().IsRegular() {
@@ -164,14 +194,86 @@ func projectInclude(dir string) (include, found []string) {
 			}
 		}
 	}
+	perExt := map[string]int{}
+	byExt, complete := codeFilesByExt(dir)
+	for ext, l := range byExt {
+		perExt[ext] = l.n
+		use(l.lang)
+	}
 	for _, l := range langs {
 		for _, ext := range l.Extensions() {
 			include = append(include, "**/*"+ext)
 		}
 	}
 	slices.Sort(include)
-	slices.Sort(found)
+	slices.Sort(projects)
+	found = projects
+	for _, ext := range slices.Sorted(maps.Keys(perExt)) {
+		noun := "files"
+		if perExt[ext] == 1 {
+			noun = "file"
+		}
+		found = append(found, fmt.Sprintf("%d %s %s", perExt[ext], ext, noun))
+	}
+	if !complete {
+		found = append(found, fmt.Sprintf("(in the first %d files)", maxInitScan))
+	}
 	return slices.Compact(include), found
+}
+
+// extCount is how many code files of one extension init found, and their
+// language.
+type extCount struct {
+	lang codeanchors.Language
+	n    int
+}
+
+// codeFilesByExt counts the regular files under dir that a registered
+// language claims, by lower-case extension, looking at no more than
+// [maxInitScan] files; complete is false when it stopped there. Symlinks
+// are not followed, and the folders [skipInitDir] names are not entered.
+func codeFilesByExt(dir string) (out map[string]extCount, complete bool) {
+	out, complete = map[string]extCount{}, true
+	seen := 0
+	_ = fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // an unreadable folder only hides its languages
+		case d.IsDir():
+			if name != "." && skipInitDir(d.Name(), name) {
+				return fs.SkipDir
+			}
+			return nil
+		case !d.Type().IsRegular():
+			return nil
+		}
+		if seen++; seen > maxInitScan {
+			complete = false
+			return fs.SkipAll
+		}
+		if l := codeanchors.Default.Language(name); l != nil {
+			ext := strings.ToLower(path.Ext(name))
+			out[ext] = extCount{lang: l, n: out[ext].n + 1}
+		}
+		return nil
+	})
+	return out, complete
+}
+
+// skipInitDir reports whether init looks for languages outside the folder
+// (base name base, slash path rel below the repository): hidden folders
+// (.git) and those the default code exclude covers (vendor, node_modules,
+// testdata, public, Cargo's target), whose files the index would not read.
+func skipInitDir(base, rel string) bool {
+	if strings.HasPrefix(base, ".") {
+		return true
+	}
+	for _, x := range defaultExclude {
+		if dir, ok := strings.CutSuffix(x, "/**"); ok && matchAny([]string{dir}, rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitignore is the name of the ignore file init writes.

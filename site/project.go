@@ -182,10 +182,13 @@ func (p *Project) walkContent(dir string, names *[]string) error {
 
 // Sources reads and parses each path once, in parallel, for the drift check.
 // A path that is missing or outside the workspace gets a Source that says
-// so; any other read failure is an error.
+// so; any other read failure is an error. A path the config's [code]
+// include does not name (or its exclude does) is marked NotIncluded, so
+// its symbol targets are not_included (SPEC 2).
 func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error) {
 	paths = slices.Compact(slices.Sorted(slices.Values(paths)))
 	out := make([]*codeanchors.Source, len(paths))
+	include := newGlobSet(p.Config.Code.Include)
 	err := p.parallel(len(paths), func(i int) error {
 		name := paths[i]
 		data, err := p.WS.ReadFile(name)
@@ -199,6 +202,12 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 			return err
 		default:
 			out[i] = p.parseSource(name, data)
+		}
+		if !include.match(name) || matchAny(p.Config.Code.Exclude, name) {
+			// A copy: a parsed Source may be shared by serve's builds.
+			s := *out[i]
+			s.NotIncluded = true
+			out[i] = &s
 		}
 		return nil
 	})

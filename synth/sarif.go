@@ -119,6 +119,7 @@ var reasonHelp = map[codeanchors.Reason]string{
 	codeanchors.TargetMissing:        "The file (or, for evidence, the requirement) was deleted. Point the link at what replaced it, or remove the link.",
 	codeanchors.Ambiguous:            "The name is defined more than once in the file. Link the file or a line range instead, or make the name unique.",
 	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",
+	codeanchors.NotIncluded:          "The file lies outside the code that tracewiki.toml's [code] include names (or inside its exclude), so its symbols are not read. Add it to include, or link the whole file or a line range, which are checked by hash.",
 }
 
 // NewSARIF is the SARIF view of the findings: one result per link that

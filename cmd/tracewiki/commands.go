@@ -17,7 +17,7 @@ import (
 func runSymbols(e *env, args []string) int {
 	fs := e.flags("symbols")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() == 0 {
@@ -44,7 +44,7 @@ func runCapture(e *env, args []string) int {
 	var opts site.CaptureOptions
 	fs.BoolVar(&opts.Stale, "stale", false, "also recapture every referenced target that is not linked")
 	fs.StringVar(&opts.By, "by", "", "who vouches for the capture (default: git's user.email)")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	opts.Refs = fs.Args()
@@ -71,7 +71,7 @@ func runCheck(e *env, args []string) int {
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
 	all := fs.Bool("all", false, "text format: list the linked links too, after the problems")
 	failOn := failOnFlag(fs)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if !slices.Contains(checkFormats, *format) {
@@ -151,7 +151,7 @@ func runEvidence(e *env, args []string) int {
 	run := fs.String("run", "", "the run `ID` (required)")
 	report := fs.String("report", "", "the test report `FILE` (relative to the current folder, or absolute), or - for stdin: JUnit XML or go test -json (required)")
 	by := fs.String("by", "", "who records the evidence (default: git's user.email)")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if *run == "" || *report == "" {
@@ -209,7 +209,7 @@ func runNeighborhood(e *env, args []string) int {
 	fs.StringVar(&q.ReqKey, "req", "", "a requirement `id`")
 	fs.StringVar(&q.IssueKey, "issue", "", "a decision `id`")
 	fs.IntVar(&q.Depth, "depth", synth.DefaultDepth, "hops from the starting points, clamped to 1-3")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -237,7 +237,7 @@ func runBuild(e *env, args []string) int {
 	fs.StringVar(&opts.Commit, "commit", "", "the commit `REV` forge links point at (default: git's HEAD)")
 	failOn := failOnFlag(fs)
 	openCache := cacheFlags(fs)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {

@@ -16,7 +16,7 @@ func runDiff(e *env, args []string) int {
 	fs := e.flags("diff")
 	format := fs.String("format", "markdown", "output `format`: markdown or json")
 	preview := fs.String("preview-url", "", "the `URL` the new build is previewed at; links point into it")
-	args, code, ok := parseInterspersed(fs, args)
+	args, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}

@@ -315,6 +315,11 @@ Init writes a starter tracewiki.toml (every default spelled out) and a small
 content/ folder: a home page, a requirement and a decision that show the
 formats. It never overwrites a file: when any of them exists, it writes
 nothing and says which.
+
+The config's [code] include names every language init finds in the folder:
+by project file (go.mod, pom.xml, ...) and by code file (*.py, ...), so a
+Go module with Python scripts includes both. When it finds none, include is
+left out: the default, every language tracewiki knows.
 # search
 
 	tracewiki search [--kind TYPE] [--limit N] [--explain] [--budget-tokens N] QUERY...

@@ -15,7 +15,7 @@ func runImpact(e *env, args []string) int {
 	fs := e.flags("impact")
 	base := fs.String("base", "", "the git `REV` to compare the workspace with (git diff REV)")
 	format := fs.String("format", "text", "output `format`: text or json")
-	args, code, ok := parseInterspersed(fs, args)
+	args, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}

@@ -8,7 +8,7 @@ import (
 
 func runInit(e *env, args []string) int {
 	fs := e.flags("init")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {

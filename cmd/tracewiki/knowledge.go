@@ -15,7 +15,7 @@ func runSearch(e *env, args []string) int {
 	fs.IntVar(&o.Limit, "limit", synth.DefaultSearchLimit, "return at most `N` results")
 	fs.BoolVar(&o.Explain, "explain", false, "list the fields each result matched in")
 	fs.IntVar(&o.Budget, "budget-tokens", 0, "fit the answer into `N` tokens (bytes/4), shedding excerpts, then results")
-	args, code, ok := parseInterspersed(fs, args)
+	args, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
@@ -40,7 +40,7 @@ func runLookup(e *env, args []string) int {
 	var o synth.LookupOptions
 	fs.IntVar(&o.Depth, "depth", synth.DefaultDepth, "hops from the entity, clamped to 1-3")
 	fs.IntVar(&o.Budget, "budget-tokens", 0, "fit the answer into `N` tokens (bytes/4), shedding sections in the documented order")
-	args, code, ok := parseInterspersed(fs, args)
+	args, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}

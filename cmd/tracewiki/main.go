@@ -45,7 +45,11 @@ const gcPercent = 80
 
 // env is what every command gets: the global flags and the outputs.
 type env struct {
-	root           string
+	root string
+	// rootErr is why no workspace was found for a command that needs
+	// one; the command reports it once its flags are parsed, so that its
+	// --help works anywhere.
+	rootErr        error
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -100,11 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBad
 	}
 	if e.root == "" {
-		root, err := findRoot(name)
-		if err != nil {
-			return e.fail(err)
-		}
-		e.root = root
+		e.root, e.rootErr = findRoot(name)
 	}
 	return cmd(e, fs.Args()[1:])
 }
@@ -178,6 +178,29 @@ func parse(fs *flag.FlagSet, args []string) (int, bool) {
 		return exitBad, false
 	}
 	return 0, true
+}
+
+// parse is [parse] for a command that needs the workspace: after --help
+// or a bad flag it stops as parse does, wherever it runs; else, when no
+// workspace was found, it reports that.
+func (e *env) parse(fs *flag.FlagSet, args []string) (int, bool) {
+	if code, ok := parse(fs, args); !ok {
+		return code, false
+	}
+	if e.rootErr != nil {
+		return e.fail(e.rootErr), false
+	}
+	return 0, true
+}
+
+// parseInterspersed is [parseInterspersed] with the workspace check of
+// [env.parse].
+func (e *env) parseInterspersed(fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	rest, code, ok := parseInterspersed(fs, args)
+	if ok && e.rootErr != nil {
+		return nil, e.fail(e.rootErr), false
+	}
+	return rest, code, ok
 }
 
 // fail reports err and returns the exit code for it: content diagnostics are

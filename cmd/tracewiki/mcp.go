@@ -11,7 +11,7 @@ import (
 
 func runMCP(e *env, args []string) int {
 	fs := e.flags("mcp")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {

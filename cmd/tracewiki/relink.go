@@ -10,7 +10,7 @@ import (
 func runRelink(e *env, args []string) int {
 	fs := e.flags("relink")
 	dry := fs.Bool("dry-run", false, "print the rewrites, write nothing")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {

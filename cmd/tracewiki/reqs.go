@@ -16,7 +16,7 @@ func runReview(e *env, args []string) int {
 	fs.BoolVar(&opts.AllSuspect, "all-suspect", false, "review every requirement with a suspect parent link (needs --yes)")
 	yes := fs.Bool("yes", false, "confirm --all-suspect")
 	fs.StringVar(&opts.By, "by", "", "who reviewed (default: git's user.email)")
-	ids, code, ok := parseInterspersed(fs, args)
+	ids, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
@@ -47,7 +47,7 @@ func runImport(e *env, args []string) int {
 	var opts site.ImportOptions
 	fs.BoolVar(&opts.Force, "force", false, "overwrite files edited since the last import")
 	fs.StringVar(&opts.By, "by", "", "who stamps the parent links (default: git's user.email)")
-	rest, code, ok := parseInterspersed(fs, args)
+	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
@@ -69,7 +69,7 @@ func runImport(e *env, args []string) int {
 func runExport(e *env, args []string) int {
 	fs := e.flags("export")
 	out := fs.String("out", "", "write to `FILE` instead of standard output")
-	rest, code, ok := parseInterspersed(fs, args)
+	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}

@@ -26,7 +26,7 @@ func runServe(e *env, args []string) int {
 		return nil
 	})
 	openCache := cacheFlags(fs)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
