@@ -63,7 +63,10 @@ func CheckInsertions(t *testing.T, l lang.Language, cases []Case, decls []Insert
 			lines[len(lines)-1] += "\n"
 		}
 		for _, pos := range insertPositions(f.Symbols) {
-			indent := leadingSpace(lines[pos.next.Start-1])
+			if strings.HasSuffix(strings.TrimSpace(lines[pos.after-1]), ",") {
+				continue // between two declarators of one statement (let a = ..., b = ...)
+			}
+			indent := leadingSpace(lines[pos.prev.Start-1])
 			for di, d := range decls {
 				if pos.nested && !d.Nested || collides(f, d) {
 					continue
@@ -98,19 +101,21 @@ func CheckInsertions(t *testing.T, l lang.Language, cases []Case, decls []Insert
 }
 
 // insertPosition is a place between two sibling declarations: after line
-// after (1-based; the text goes on the next line), before next.
+// after (1-based; the text goes on the next line), the end of prev, before
+// next. The text takes prev's indentation: in Python the next sibling may
+// lie in another block (if ...: def f() / else: def g()).
 type insertPosition struct {
-	after  int
-	next   lang.Symbol
-	nested bool // inside a type, between its members
+	after      int
+	prev, next lang.Symbol
+	nested     bool // inside a type, between its members
 }
 
 // insertPositions returns the places between consecutive siblings of
 // syms (sorted by start): symbols with the same parent, the symbol whose
 // range contains theirs and whose name prefixes theirs, where no other
-// symbol spans the gap. A place inside a type (a parent, or before a
-// method: Rust's and Go's methods lie outside their type's range) is
-// nested. It returns at most [MaxInsertPositions], spread evenly.
+// symbol spans the gap. A place inside a type (a parent, or next to a
+// method: Rust's methods lie outside their type's range, and a type whose
+// name is ambiguous is no parent) is nested. It returns at most [MaxInsertPositions], spread evenly.
 func insertPositions(syms []lang.Symbol) []insertPosition {
 	parent := make([]int, len(syms))
 	for i, s := range syms {
@@ -147,7 +152,7 @@ func insertPositions(syms []lang.Symbol) []insertPosition {
 			n := syms[j]
 			inFunc := parent[i] >= 0 && (syms[parent[i]].Kind == lang.KindFunc || syms[parent[i]].Kind == lang.KindMethod)
 			if s.End < n.Start && !inFunc && !spans(i, s.End) {
-				all = append(all, insertPosition{after: s.End, next: n, nested: parent[i] >= 0 || n.Kind == lang.KindMethod})
+				all = append(all, insertPosition{after: s.End, prev: s, next: n, nested: parent[i] >= 0 || s.Kind == lang.KindMethod || n.Kind == lang.KindMethod})
 			}
 			break
 		}
