@@ -16,7 +16,7 @@ import (
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version whenever
 // the symbols, ranges or tokens it produces change.
-const Parser = "cfamily/scan@1"
+const Parser = "cfamily/scan@2"
 
 // Extract is the C and C++ extractor, for .c, .h, .cc, .cpp, .cxx, .c++,
 // .hpp, .hh, .hxx, .h++, .ipp, .inl and .tpp files (one reading for both

@@ -38,6 +38,7 @@ type clangNode struct {
 	Inherited           bool                          `json:"inherited"`
 	CompleteDefinition  bool                          `json:"completeDefinition"`
 	ExplicitlyDefaulted string                        `json:"explicitlyDefaulted"`
+	ExplicitlyDeleted   bool                          `json:"explicitlyDeleted"`
 	ParentDeclContextID string                        `json:"parentDeclContextId"`
 	Inner               []clangNode                   `json:"inner"`
 }
@@ -194,7 +195,10 @@ func (r *clangRef) walk(n *clangNode, prefix string, tmpl int, collect bool) {
 					body = true
 				}
 			}
-			r.decls[locFile] = append(r.decls[locFile], refDecl{name: qual, cat: catFunc, start: begin, end: r.stmtEnd(locFile, end, !body), body: body})
+			// = default; (or = delete;) out of its class is the
+			// definition of what the class declares
+			outOfLine := (n.ExplicitlyDefaulted != "" || n.ExplicitlyDeleted) && n.ParentDeclContextID != ""
+			r.decls[locFile] = append(r.decls[locFile], refDecl{name: qual, cat: catFunc, start: begin, end: r.stmtEnd(locFile, end, !body), body: body || outOfLine})
 		}
 	default:
 		innerCollect = false

@@ -20,7 +20,7 @@ import (
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
 // whenever the symbols, ranges or tokens it produces change.
-const Parser = "csharp/scan@1"
+const Parser = "csharp/scan@2"
 
 // maxNesting bounds how deeply namespaces and types nest.
 const maxNesting = 100

@@ -1,6 +1,8 @@
 package csharp
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -46,4 +48,35 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 	langtest.BenchExtract(b, files, func(f source) (string, []byte) { return f.path, f.src }, Extract)
+}
+
+// TestUnicodeSpaces checks that every Unicode space separator is white
+// space to the lexer and the token hash: a file indented and spaced with
+// U+00A0, U+2003 and U+3000 (and a preprocessor line spaced with them)
+// gives the symbols and tokens of the same file with ASCII spaces.
+func TestUnicodeSpaces(t *testing.T) {
+	const ascii = "namespace N\n{\n    class A\n    {\n        #if  DEBUG\n        int F(int x) => x;\n        #endif\n        void G() { }\n    }\n}\n"
+	for _, space := range []string{"\u00a0", "\u2003", "\u3000", "\u00a0\t"} {
+		src := strings.ReplaceAll(ascii, " ", space)
+		want, err := Extract("A.cs", []byte(ascii))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Extract("A.cs", []byte(src))
+		if err != nil {
+			t.Errorf("spaces %q: %v", space, err)
+			continue
+		}
+		if len(got.Symbols) != len(want.Symbols) {
+			t.Errorf("spaces %q: symbols %v, want %v", space, got.Symbols, want.Symbols)
+			continue
+		}
+		for i := range got.Symbols {
+			got.Symbols[i].StartOff, got.Symbols[i].EndOff = want.Symbols[i].StartOff, want.Symbols[i].EndOff
+		}
+		if !slices.Equal(got.Symbols, want.Symbols) || !slices.Equal(got.Tokens, want.Tokens) {
+			t.Errorf("spaces %q: symbols %v tokens %q, want %v %q", space, got.Symbols, langtest.TokenTexts(got.Tokens),
+				want.Symbols, langtest.TokenTexts(want.Tokens))
+		}
+	}
 }

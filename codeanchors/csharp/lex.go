@@ -93,7 +93,7 @@ func (l *lexer) next() {
 		l.pos++
 		l.line++
 		l.bol = true
-	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+	case c < utf8.RuneSelf && isSpace(rune(c)) || c == '\r':
 		l.pos++
 	case c == 0xEF && l.peek(1) == 0xBB && l.peek(2) == 0xBF: // a stray byte order mark
 		l.pos += 3
@@ -160,6 +160,10 @@ func (l *lexer) next() {
 		l.add(tNumber, start, line)
 	default:
 		r, size := utf8.DecodeRune(src[start:])
+		if c >= utf8.RuneSelf && isSpace(r) { // U+00A0, U+3000, ...
+			l.pos += size
+			return
+		}
 		if c == '@' || c == '\\' || isIdentStart(r) {
 			if c == '@' {
 				l.pos++
@@ -440,4 +444,12 @@ func isIdentStart(r rune) bool {
 func isIdentPart(r rune) bool {
 	return isIdentStart(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) ||
 		unicode.Is(unicode.Pc, r) || unicode.Is(unicode.Cf, r)
+}
+
+// isSpace reports whether r is white space to C# (ECMA-334 6.3.4): a
+// Unicode space separator (category Zs: ' ', U+00A0 no-break space, U+3000,
+// ...), tab, vertical tab or form feed. Files indented with no-break
+// spaces compile, so they must lex.
+func isSpace(r rune) bool {
+	return r == '\t' || r == '\v' || r == '\f' || unicode.Is(unicode.Zs, r)
 }

@@ -2,6 +2,7 @@ package csharp
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
@@ -42,7 +43,7 @@ func rawContent(raw string) string {
 	lines := strings.Split(raw[first+1:], "\n")
 	indent := -1
 	for i, l := range lines {
-		trimmed := strings.TrimLeft(l, " \t")
+		trimmed := strings.TrimLeftFunc(l, isSpace)
 		if trimmed == "" && i != len(lines)-1 {
 			continue
 		}
@@ -51,31 +52,33 @@ func rawContent(raw string) string {
 		}
 	}
 	for i, l := range lines {
-		if strings.TrimLeft(l, " \t") == "" {
+		if strings.TrimLeftFunc(l, isSpace) == "" {
 			lines[i] = ""
 			continue
 		}
-		lines[i] = strings.TrimRight(l[min(indent, len(l)):], " \t")
+		lines[i] = strings.TrimRightFunc(l[min(indent, len(l)):], isSpace)
 	}
-	return strings.TrimRight(raw[:first], " \t") + "\n" + strings.Join(lines, "\n")
+	return strings.TrimRightFunc(raw[:first], isSpace) + "\n" + strings.Join(lines, "\n")
 }
 
-// directive returns a preprocessor line with white space removed except
-// one space between two word characters.
+// directive returns a preprocessor line with white space ([isSpace])
+// removed except one space between two word characters.
 func directive(line string) string {
 	var b strings.Builder
 	space := false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		c := line[i : i+size] // as written, even when not UTF-8
+		i += size
+		if isSpace(r) || r == '\r' {
 			space = b.Len() > 0
 			continue
 		}
-		if space && isWord(c) && isWord(b.String()[b.Len()-1]) {
+		if space && isWord(c[0]) && isWord(b.String()[b.Len()-1]) {
 			b.WriteByte(' ')
 		}
 		space = false
-		b.WriteByte(c)
+		b.WriteString(c)
 	}
 	return b.String()
 }

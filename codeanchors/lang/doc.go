@@ -89,6 +89,11 @@ codeanchors/javascript.
     (99.5% names, 99% each range end, 1,000 symbols) for real code;
     - a formatter test: formatting a corpus keeps every token hash
     (langtest.Stability counts symbols kept, reformatted and lost);
+    - the insertion property: TestInsertDeclaration calling
+    langtest.CheckInsertions with Language, the golden cases and a few
+    well-formed declarations (a declaration inserted between two others
+    keeps every symbol, shifted, and adds its own, or Extract fails with
+    path:line; never a silent loss);
     - BenchmarkExtractNAME with langtest.BenchExtract;
     - drift in an external test (package NAME_test): an
     enginetest.Drift table (moved, reformatted, changed, vanished and the
