@@ -15,7 +15,6 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
-	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // renamesEnv turns on TestRenamesRealHistory, a measurement rather than a
@@ -58,11 +57,12 @@ func TestRenamesRealHistory(t *testing.T) {
 	}
 }
 
-// maskedTokens is a symbol's tokens as [lang.HashBody] hashes them, one
+// maskedTokens is a symbol's tokens as lang.HashBody hashes them, one
 // string: the tokens of its lines (a lead token on the first left out),
-// its own name written _.
+// its own name written _ (the last component of its dotted name, as
+// lang.BodyName says; site may not import lang).
 func maskedTokens(f *codeanchors.File, sym codeanchors.Symbol) string {
-	name := lang.BodyName(sym.Name)
+	name := sym.Name[strings.LastIndexByte(sym.Name, '.')+1:]
 	var b strings.Builder
 	for _, tok := range f.Tokens {
 		if tok.Line < sym.Start || tok.Line > sym.End || tok.Lead && tok.Line == sym.Start {
