@@ -508,7 +508,7 @@ func (k *Knowledge) evidence(out *LookupJSON, n Node) {
 		list = append(list, es)
 	}
 	slices.SortStableFunc(list, func(a, b codeanchors.EvidenceStatus) int {
-		return cmp.Or(cmp.Compare(b.Evidence.RecordedAt, a.Evidence.RecordedAt), cmp.Compare(b.Evidence.Run, a.Evidence.Run), cmp.Compare(a.Evidence.Req, b.Evidence.Req))
+		return cmp.Or(codeanchors.CompareRecorded(b.Evidence, a.Evidence), cmp.Compare(a.Evidence.Req, b.Evidence.Req))
 	})
 	if len(list) > MaxEvidence {
 		out.Truncated["evidence"] = len(list) - MaxEvidence
@@ -521,7 +521,7 @@ func (k *Knowledge) evidence(out *LookupJSON, n Node) {
 		}
 		out.Evidence = append(out.Evidence, LookupEvidence{
 			Run: es.Evidence.Run, Req: es.Evidence.Req, Passed: es.Evidence.Passed(), State: string(es.Verdict.State),
-			Why: cmp.Or(es.Verdict.Reason.Why(k.in.Lang), es.Verdict.Note), Tests: tests,
+			Why: cmp.Or(es.Verdict.Why(k.in.Lang), es.Verdict.Note), Tests: tests,
 		})
 	}
 }
