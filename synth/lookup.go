@@ -453,7 +453,7 @@ func (k *Knowledge) codeExcerpt(ts *codeanchors.TargetStatus) (string, bool) {
 	return c, c != text
 }
 
-// drift lists the entity's links that are not linked: those it makes,
+// drift lists the entity's links that are stale or unknown: those it makes,
 // those into it (for a file, into any of its targets), and its evidence.
 func (k *Knowledge) drift(out *LookupJSON, n Node) {
 	for _, i := range k.driftIndex()[n.ID] {
@@ -475,7 +475,7 @@ func (k *Knowledge) driftIndex() map[NodeID][]int {
 		}
 		k.driftBy = map[NodeID][]int{}
 		for i, t := range k.check.Targets {
-			if t.State == string(codeanchors.Linked) {
+			if !codeanchors.State(t.State).Problem() {
 				continue
 			}
 			keys := slices.Clone(t.ClaimedBy)
