@@ -140,6 +140,13 @@ func TestSiteCountsAgreeWithCheck(t *testing.T) {
 	// The run page of ci-1 is history: it lists its entries, superseded.
 	assertLines(t, "runs/ci-1/index.html", s.Files["runs/ci-1/index.html"], `<tr class="superseded">`, `superseded by ci-2`)
 
+	// Both documents with superseded entries are valid by their schemas.
+	schemas := compileSchemas(t)
+	data, err := synth.MarshalJSON(c)
+	must(t, err)
+	validate(t, schemas, "check", "check with superseded entries", data)
+	validate(t, schemas, "manifest", "api/manifest.json with superseded entries", s.Files["api/manifest.json"])
+
 	var g synth.GraphJSON
 	must(t, json.Unmarshal(s.Files["api/graph.json"], &g))
 	for _, e := range g.Edges {
