@@ -107,3 +107,19 @@ func TestSupersededIsHistory(t *testing.T) {
 		t.Errorf("manifest superseded %d, links %v, reasons %v; want 1 apart, none stale", man.Superseded, man.Links, man.Reasons)
 	}
 }
+
+// TestDiffSupersededRun: a PR comment says a run that left the drift because
+// a newer run superseded it is no longer live, not "no longer referenced".
+func TestDiffSupersededRun(t *testing.T) {
+	d := DiffJSON{Fixed: []LinkChange{
+		{Ref: "run:run-old", Before: &LinkState{State: "stale", Reason: string(codeanchors.TestsFailed)}, ClaimedBy: []NodeID{claims.RequirementNode("REQ-1")}},
+		{Ref: "gone.go@F", Before: &LinkState{State: "unknown", Reason: string(codeanchors.TargetMissing)}, ClaimedBy: []NodeID{claims.PageNode("notes")}},
+	}}
+	d.Counts.Fixed = 2
+	md := d.Markdown()
+	for _, want := range []string{"`run:run-old`: no longer live, a newer run superseded it; was stale (`tests_failed`)", "`gone.go@F`: no longer referenced"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}

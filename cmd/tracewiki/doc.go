@@ -236,7 +236,8 @@ the folders are only read, and may lie outside the workspace). It reports:
 
 	links that went stale or unknown (new in the drift, or with another
 	  state or reason), with the reason and why, and what they were before;
-	links fixed: stale or unknown before, now linked or no longer referenced;
+	links fixed: stale or unknown before, now linked or no longer referenced
+	  (an evidence entry: superseded by a newer run);
 	requirements whose implemented, tested or verified changed, or that
 	  were added or removed;
 	claims added and removed: declared links to code (claims, implements,
