@@ -127,7 +127,8 @@ type TargetStatus struct {
 	Suggestions []string
 }
 
-// EvidenceStatus is the live state of one evidence entry.
+// EvidenceStatus is the live state of one evidence entry: judged when it
+// is its requirement's newest, else [Superseded].
 type EvidenceStatus struct {
 	Evidence Evidence
 	Verdict  Verdict
@@ -206,22 +207,21 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 		}
 		return r.TokenHash, r.Reason == ""
 	}
-	// newest is each requirement's newest entry, by recorded time then run:
-	// it alone decides whether the requirement is verified.
-	newest := map[string]Evidence{}
-	for _, e := range l.Evidence {
-		rev, ok := revision[e.Req]
-		v := JudgeEvidence(e, rev, ok, tokenHash)
-		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
-		if n, seen := newest[e.Req]; !seen || cmp.Or(cmp.Compare(e.RecordedAt, n.RecordedAt), cmp.Compare(e.Run, n.Run)) > 0 {
-			newest[e.Req] = e
-		}
-	}
+	// Only each requirement's newest entry is a live link: it alone is
+	// judged and decides whether the requirement is verified; the older
+	// ones are superseded by it (SPEC 1.5).
+	newest := NewestEvidence(l.Evidence)
 	verified := map[string]bool{}
-	for _, es := range rep.Evidence {
-		if n := newest[es.Evidence.Req]; n.Run == es.Evidence.Run && es.Verdict.State == Linked {
-			verified[es.Evidence.Req] = true
+	for _, e := range l.Evidence {
+		var v Verdict
+		if n := newest[e.Req]; n.Run != e.Run {
+			v = Verdict{State: Superseded, SupersededBy: n.Run}
+		} else {
+			rev, ok := revision[e.Req]
+			v = JudgeEvidence(e, rev, ok, tokenHash)
+			verified[e.Req] = v.State == Linked
 		}
+		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
 	}
 	rep.Parents = CheckParents(m, l)
 	anyLinked := func(refs []claims.TargetRef) bool {

@@ -200,11 +200,22 @@ type Verdict struct {
 	// NeverExisted is true for a target that was never captured and is not
 	// found: a typo rather than drift. Its why says so ([Verdict.Why]).
 	NeverExisted bool
+	// SupersededBy is the run id of the requirement's newest evidence
+	// entry, for an entry in state [Superseded]; "" otherwise.
+	SupersededBy string
 }
 
 // Why is the verdict's explanation in lang: the reason's why, worded as
-// "does not exist" for a target that never existed.
+// "does not exist" for a target that never existed; "superseded by
+// run:ID" for a superseded evidence entry.
 func (v Verdict) Why(lang string) string {
+	if v.State == Superseded {
+		w, ok := supersededWhy[lang]
+		if !ok {
+			w = supersededWhy["en"]
+		}
+		return fmt.Sprintf(w, claims.RunNode(v.SupersededBy))
+	}
 	if v.NeverExisted {
 		return v.Reason.WhyNever(lang)
 	}

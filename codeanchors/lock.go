@@ -344,15 +344,62 @@ func (l *Lock) Marshal() ([]byte, error) {
 }
 
 // RecordEvidence adds e, replacing an entry for the same requirement and
-// run. Entries of the requirement recorded against another revision are
-// dropped: fresh evidence for the current revision supersedes expired
-// evidence, so the drift report does not fill with history.
+// run. The requirement's older entries stay, as its history: only the
+// newest is live ([NewestEvidence]); [Lock.KeepEvidence] bounds them.
 func (l *Lock) RecordEvidence(e Evidence) {
 	l.Evidence = slices.DeleteFunc(l.Evidence, func(old Evidence) bool {
-		return old.Req == e.Req && (old.Run == e.Run || old.Revision != e.Revision)
+		return old.Req == e.Req && old.Run == e.Run
 	})
 	l.Evidence = append(l.Evidence, e)
 	l.sortEvidence()
+}
+
+// CompareRecorded orders evidence entries oldest first: by recorded time
+// (RFC 3339 in UTC, so the strings sort as the times), then by run id.
+// The last of a requirement's entries in this order is its newest.
+func CompareRecorded(a, b Evidence) int {
+	return cmp.Or(cmp.Compare(a.RecordedAt, b.RecordedAt), cmp.Compare(a.Run, b.Run))
+}
+
+// NewestEvidence returns each requirement's newest entry, by
+// [CompareRecorded]: the one live entry, which alone decides whether the
+// requirement is verified. Every other entry of the requirement is
+// superseded by it. This is the only place that chooses it.
+func NewestEvidence(entries []Evidence) map[string]Evidence {
+	newest := map[string]Evidence{}
+	for _, e := range entries {
+		if n, seen := newest[e.Req]; !seen || CompareRecorded(e, n) > 0 {
+			newest[e.Req] = e
+		}
+	}
+	return newest
+}
+
+// KeepEvidence drops each requirement's oldest entries (by
+// [CompareRecorded]) beyond the newest keep, and returns how many it
+// dropped. keep < 1 keeps one: the newest entry is never dropped.
+func (l *Lock) KeepEvidence(keep int) int {
+	keep = max(keep, 1)
+	per := map[string][]Evidence{}
+	for _, e := range l.Evidence {
+		per[e.Req] = append(per[e.Req], e)
+	}
+	drop := map[[2]string]bool{} // req, run
+	for _, entries := range per {
+		if len(entries) <= keep {
+			continue
+		}
+		slices.SortStableFunc(entries, CompareRecorded)
+		for _, e := range entries[:len(entries)-keep] {
+			drop[[2]string{e.Req, e.Run}] = true
+		}
+	}
+	if len(drop) == 0 {
+		return 0
+	}
+	n := len(l.Evidence)
+	l.Evidence = slices.DeleteFunc(l.Evidence, func(e Evidence) bool { return drop[[2]string{e.Req, e.Run}] })
+	return n - len(l.Evidence)
 }
 
 func (l *Lock) sortEvidence() {

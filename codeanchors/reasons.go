@@ -1,6 +1,7 @@
 package codeanchors
 
-// State is the live state of a link: linked, stale or unknown.
+// State is the live state of a link: linked, stale or unknown; or
+// superseded, for an evidence entry that is history.
 type State string
 
 // Link states.
@@ -8,7 +9,22 @@ const (
 	Linked  State = "linked"
 	Stale   State = "stale"
 	Unknown State = "unknown"
+	// Superseded is the state of an evidence entry older than its
+	// requirement's newest one (SPEC 1.5): history, not a live link. It has
+	// no reason, is never a problem and never a graph edge.
+	Superseded State = "superseded"
 )
+
+// Problem reports whether a link in state s is a finding: stale or
+// unknown. Linked links and superseded evidence entries are not.
+func (s State) Problem() bool { return s == Stale || s == Unknown }
+
+// supersededWhy is the why of a superseded evidence entry, in every
+// supported language; %s is the newer run's node id (run:ID).
+var supersededWhy = map[string]string{
+	"en": "superseded by %s",
+	"es": "sustituida por %s",
+}
 
 // Reason says why a link is not linked. The empty reason goes with Linked.
 type Reason string

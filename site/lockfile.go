@@ -57,10 +57,12 @@ func (p *Project) parseLock(data []byte, err error) (*codeanchors.Lock, error) {
 // UpdateLock changes the lock file under an exclusive file lock: it reads
 // the lock, calls fn, and writes the result atomically (a temporary file
 // renamed over the old one), so a reader never sees half a lock and a failed
-// fn leaves the file untouched. A corrupt lock is never overwritten: it is
-// renamed to LOCK.corrupt-<timestamp>, with -2, -3, ... added when that name
-// is taken, fn starts from an empty lock, and the rename is reported on
-// notes. Temporary files of killed writers are removed.
+// fn leaves the file untouched. Evidence beyond [EvidenceConfig.Keep] per
+// requirement is dropped, oldest first, and the drop is reported on notes.
+// A corrupt lock is never overwritten: it is renamed to
+// LOCK.corrupt-<timestamp>, with -2, -3, ... added when that name is taken,
+// fn starts from an empty lock, and the rename is reported on notes.
+// Temporary files of killed writers are removed.
 func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
 	name := p.Config.Lock
 	if err := p.refuseSymlink(name); err != nil {
@@ -102,6 +104,11 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 	if err := fn(l); err != nil {
 		return err
 	}
+	keep := p.Config.Evidence.keep()
+	if n := l.KeepEvidence(keep); n > 0 {
+		fmt.Fprintf(notes, "tracewiki: dropped %d old evidence entr%s from %s: at most %d kept per requirement ([evidence] keep)\n",
+			n, pluralY(n), name, keep)
+	}
 	data, err := l.Marshal()
 	if err != nil {
 		return err
@@ -110,6 +117,14 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 		return nil // nothing changed: keep the file, and its mtime, as it is
 	}
 	return p.writeAtomic(name, data)
+}
+
+// pluralY is the ending of "entry" for n of them: "y" or "ies".
+func pluralY(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
 }
 
 // keepAside renames the corrupt lock name to a name never used before,

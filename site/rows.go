@@ -115,8 +115,11 @@ func tableRows(rows []row) template.HTML {
 			w.text(r.ID)
 			w.markup(`"`)
 		}
-		if r.Stale {
+		switch {
+		case r.Stale:
 			w.markup(` class="stale"`)
+		case r.Superseded:
+			w.markup(` class="superseded"`)
 		}
 		w.markup(">")
 		for _, c := range r.Cells {

@@ -43,7 +43,7 @@ const (
 <td>{{if .Node.Stale}}<span class="badge badge-stale" title="{{.Node.Why}}">stale</span>{{else}}<span class="hint">–</span>{{end}}</td>
 </tr>
 {{end}}` + `{{define "refs"}}{{if .}}<ul class="refs">{{range .}}<li>{{if .URL}}<a href="{{.URL}}"><code>{{.Ref}}</code></a>{{else}}<code>{{.Ref}}</code>{{end}} <span class="badge badge-{{.State}}" title="{{.Why}}">{{.State}}</span></li>{{end}}</ul>{{else}}<span class="hint">none</span>{{end}}{{end}}`
-	tableRowsTemplate = `{{range .}}<tr{{if .ID}} id="{{.ID}}"{{end}}{{if .Stale}} class="stale"{{end}}>{{range .Cells}}<td>{{if .URL}}<a href="{{.URL}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</a>{{else if .Badge}}<span class="badge badge-{{.Badge}}" title="{{.Title}}">{{.Text}}</span>{{else if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
+	tableRowsTemplate = `{{range .}}<tr{{if .ID}} id="{{.ID}}"{{end}}{{if .Stale}} class="stale"{{else if .Superseded}} class="superseded"{{end}}>{{range .Cells}}<td>{{if .URL}}<a href="{{.URL}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</a>{{else if .Badge}}<span class="badge badge-{{.Badge}}" title="{{.Title}}">{{.Text}}</span>{{else if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
 {{end}}`
 )
 
@@ -93,7 +93,7 @@ func TestRowsAsTemplates(t *testing.T) {
 		for range i % 4 {
 			cells = append(cells, cell{Text: pick(r), URL: pick(r), Badge: pick(r), Title: pick(r), Code: r.IntN(2) == 0})
 		}
-		rows = append(rows, row{ID: pick(r), Stale: i%2 == 0, Cells: cells})
+		rows = append(rows, row{ID: pick(r), Stale: i%2 == 0, Superseded: i%3 == 0, Cells: cells})
 		matrix = append(matrix, matrixRandomRow(r, i))
 	}
 	check := func(kind, want string, got template.HTML) {
@@ -174,7 +174,7 @@ func FuzzRowsAsTemplates(f *testing.F) {
 		if on(6) {
 			cells[1].URL = c
 		}
-		rows := []row{{ID: c, Stale: on(7), Cells: cells}}
+		rows := []row{{ID: c, Stale: on(7), Superseded: on(0), Cells: cells}}
 		if got, want := string(tableRows(rows)), viaTemplate(t, tableRowsTemplate, rows); got != want {
 			t.Fatalf("table row %q, template %q", got, want)
 		}

@@ -574,9 +574,14 @@ func (d *DiffJSON) Markdown() string {
 	})
 	section(&b, "Fixed", d.Fixed, func(c LinkChange) string {
 		s := link(code(c.Ref), c.URL)
-		if c.After == nil {
+		switch {
+		case c.After == nil && strings.HasPrefix(c.Ref, "run:"):
+			// An evidence entry leaves the graph when a newer run of its
+			// requirement supersedes it (SPEC 1.5): history, not a link.
+			s += ": no longer live, a newer run superseded it"
+		case c.After == nil:
 			s += ": no longer referenced"
-		} else {
+		default:
 			s += ": now " + c.After.State
 		}
 		return s + fmt.Sprintf("; was %s (`%s`)", c.Before.State, c.Before.Reason) + claimedBy(c.ClaimedBy)

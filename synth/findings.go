@@ -148,12 +148,13 @@ func (f *Findings) add(l Finding) {
 	f.Links = append(f.Links, l)
 }
 
-// Problems returns the links that are not linked, in order: what SARIF,
-// GitHub annotations and api/drift.json list.
+// Problems returns the links that are stale or unknown, in order: what
+// SARIF, GitHub annotations and api/drift.json list. Superseded evidence
+// entries are history, not problems.
 func (f *Findings) Problems() []Finding {
 	var out []Finding
 	for _, l := range f.Links {
-		if l.Verdict.State != codeanchors.Linked {
+		if l.Verdict.State.Problem() {
 			out = append(out, l)
 		}
 	}

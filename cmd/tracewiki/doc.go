@@ -104,13 +104,20 @@ and unknown, with a reason and its why in the configured language. The text
 format lists the problems first (stale, then unknown links), each with its
 why, where its code moved ("moved to"), the nearest existing names ("did you
 mean") and one line saying what to do; then each requirement's implemented,
-tested and verified; then a summary. --all lists the linked links too.
---format json prints one entry per link: ref, state, reason, why, moved,
-reformatted, claimed_by, relocated and suggestions.
+tested and verified; then a summary. --all lists the linked links too, and
+the superseded evidence entries. --format json (schemaVersion 2) prints one
+entry per link: ref, state, reason, why, moved, reformatted, claimed_by,
+relocated and suggestions.
+
+Only a requirement's newest evidence entry (by recorded time, then run id)
+is a live link. Each older one is superseded: history, listed with state
+superseded, why "superseded by run:ID" and superseded_by run:ID, never a
+finding.
 
 --fail-on (repeatable, or comma-separated) exits 1, after the report is
 printed, when a link has one of the given states (stale, unknown) or
-reasons (content_changed, target_missing, tests_failed, ...). In CI,
+reasons (content_changed, target_missing, tests_failed, ...); superseded is
+refused (exit 2). In CI,
 --fail-on stale,target_missing fails on drifted code, expired or failed
 evidence and deleted or renamed files, and not on links nobody captured yet
 (uncaptured); --fail-on stale,unknown fails on every problem. See
@@ -139,7 +146,9 @@ has it now. The requirement's newest entry decides whether it is verified:
 an entry whose tests did not all pass is stale (tests_failed); one whose
 requirement changed since is stale (requirement_changed_since_verification);
 one whose code changed since (other tokens; a reformat does not count) is
-stale (code_changed_since_verification).
+stale (code_changed_since_verification). The older entries stay in the lock
+as the requirement's history, superseded; [evidence] keep in tracewiki.toml
+(default 20) bounds them, and a command that drops the oldest says how many.
 
 # relink
 
@@ -234,7 +243,8 @@ the folders are only read, and may lie outside the workspace). It reports:
 
 	links that went stale or unknown (new in the drift, or with another
 	  state or reason), with the reason and why, and what they were before;
-	links fixed: stale or unknown before, now linked or no longer referenced;
+	links fixed: stale or unknown before, now linked or no longer referenced
+	  (an evidence entry: superseded by a newer run);
 	requirements whose implemented, tested or verified changed, or that
 	  were added or removed;
 	claims added and removed: declared links to code (claims, implements,
