@@ -127,6 +127,10 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 		return nil, err
 	}
 	defer p.Close()
+	// A corrupt lock stops the import before it writes a file (SPEC 1.4).
+	if _, err := p.ReadLock(); err != nil {
+		return nil, err
+	}
 	rep := &ImportReport{Result: res}
 	dir := path.Join(p.Config.Content, "requirements")
 	owner := map[string]string{} // id → file, of requirements not written by this import

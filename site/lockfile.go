@@ -57,11 +57,25 @@ func (p *Project) parseLock(data []byte, err error) (*codeanchors.Lock, error) {
 // UpdateLock changes the lock file under an exclusive file lock: it reads
 // the lock, calls fn, and writes the result atomically (a temporary file
 // renamed over the old one), so a reader never sees half a lock and a failed
-// fn leaves the file untouched. A corrupt lock is never overwritten: it is
-// renamed to LOCK.corrupt-<timestamp>, with -2, -3, ... added when that name
-// is taken, fn starts from an empty lock, and the rename is reported on
-// notes. Temporary files of killed writers are removed.
+// fn leaves the file untouched. A corrupt lock is an error, as for
+// [Project.ReadLock], and is left exactly as it is: review, relink, import
+// and build only change a lock they could read, so a corrupt one never
+// becomes a new one holding fresh captures of drifted code (SPEC 1.4).
+// Temporary files of killed writers are removed.
 func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
+	return p.updateLock(notes, false, fn)
+}
+
+// RenewLock is [Project.UpdateLock] for the two commands whose purpose is
+// to write the lock, capture and evidence: a corrupt lock is never
+// overwritten, but renamed to LOCK.corrupt-<timestamp>, with -2, -3, ...
+// added when that name is taken; fn starts from an empty lock, and the
+// rename is reported on notes.
+func (p *Project) RenewLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
+	return p.updateLock(notes, true, fn)
+}
+
+func (p *Project) updateLock(notes io.Writer, renew bool, fn func(*codeanchors.Lock) error) error {
 	name := p.Config.Lock
 	if err := p.refuseSymlink(name); err != nil {
 		return err
@@ -87,6 +101,10 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 
 	old, _ := p.WS.ReadFileLimit(name, codeanchors.MaxLockBytes)
 	l, err := p.readLock()
+	if errors.Is(err, codeanchors.ErrCorruptLock) && !renew {
+		_, err = p.corruptHint(l, err)
+		return err
+	}
 	if errors.Is(err, codeanchors.ErrCorruptLock) {
 		old = nil
 		aside, rerr := p.keepAside(name)
