@@ -199,8 +199,16 @@ level, parents, implements and tests with their states, tags, fields, and
 implemented, tested, verified and stale. CSV columns: id, document, level,
 title, status, normative, parents, implements, tests, tags, verified,
 implemented, tested, stale, reasons, then one per custom field; list cells
-are joined with ";". JSON follows api/schemas/export.schema.json. A ReqIF
-export imports back into the same requirements and parent links.
+are joined with ";"; a cell starting with =, +, -, @, TAB or CR gets a
+leading ' so that no spreadsheet reads it as a formula. JSON follows
+api/schemas/export.schema.json. A ReqIF export imports back into the same
+requirements and parent links.
+
+--out FILE is relative to the current folder. Export refuses what build
+refuses to replace (the lock, the config, the workspace, a source file,
+anything in .git) and any file in the content folder, and writes through a
+temporary file renamed over FILE: a symlink there is replaced, not written
+through, and a failed export leaves the old file as it was.
 
 # neighborhood
 

@@ -43,7 +43,11 @@ type parser struct {
 	calls      []lang.Call
 	namespaces map[string]bool
 	macroEnds  map[string]string // function-like macro name → the last token of its body
-	err        *scanError
+	// ranOff is the position where a skip in search of a declaration's
+	// end (its ';') reached the end of the scope instead, -1 when none
+	// did: see [parser.declarations].
+	ranOff int
+	err    *scanError
 }
 
 func (p *parser) fail(pos int, format string, args ...any) {
@@ -118,8 +122,9 @@ func (p *parser) setup() {
 func (p *parser) line(i int) int { return lang.LineOf(p.starts, int(p.tok(i).off)) }
 
 // skipTo returns the position of the first token at bracket depth 0 from i
-// whose text is one of stop, or end.
+// whose text is one of stop, or end (noted in ranOff).
 func (p *parser) skipTo(i, end int, stop ...string) int {
+	from := i
 	for i < end {
 		t := p.tx(i)
 		for _, s := range stop {
@@ -132,6 +137,7 @@ func (p *parser) skipTo(i, end int, stop ...string) int {
 		}
 		i++
 	}
+	p.ranOff = from
 	return end
 }
 
@@ -184,14 +190,43 @@ func declMarker(s string) bool {
 }
 
 // declarations reads the declarations of code[i:end] in scope sc.
+//
+// A declaration whose end the parser looked for and did not find before
+// the end of the scope (a skip to its ';' ran off, [parser.ranOff]) is an
+// error when what it skipped holds a braced body: the parser lost its
+// place, and the definitions it skipped would be silently missing. A
+// macro call without ';' that ends a scope (BOOST_AUTO_TEST_SUITE_END())
+// skips no body, and is no error.
 func (p *parser) declarations(i, end int, sc scope) {
 	for i < end && p.err == nil {
+		p.ranOff = -1
 		n := p.declaration(i, end, sc)
+		if n >= end && p.ranOff >= 0 && p.err == nil {
+			if p.skipsBody(i, end) {
+				p.fail(i, "cannot find where this declaration ends: no ';' before the end of its scope (line %d)", p.line(end-1))
+			}
+		}
 		if n <= i {
 			n = i + 1
 		}
 		i = n
 	}
+	p.ranOff = -1
+}
+
+// skipsBody reports whether code[i:end] holds, outside brackets, a braced
+// group after a ')' or a name: a function's or a type's body, not a
+// braced initializer list ({ "Tab", 0xFF09 }, { 1, 2 }).
+func (p *parser) skipsBody(i, end int) bool {
+	for k := i; k < end; k++ {
+		if p.tx(k) == "{" && k > i && (p.tx(k-1) == ")" || p.isIdent(k-1)) {
+			return true
+		}
+		if p.match[k] > int32(k) {
+			k = int(p.match[k])
+		}
+	}
+	return false
 }
 
 // skipAttr returns the position after the attribute or specifier group at
@@ -309,6 +344,7 @@ func (p *parser) declaration(i, end int, sc scope) int {
 // skipDecl returns the position after the declaration at i: after its ';',
 // or after the body that ends it.
 func (p *parser) skipDecl(i, end int) int {
+	from := i
 	for i < end {
 		switch p.tx(i) {
 		case ";":
@@ -324,6 +360,7 @@ func (p *parser) skipDecl(i, end int) int {
 		}
 		i++
 	}
+	p.ranOff = from
 	return end
 }
 
@@ -339,6 +376,9 @@ func (p *parser) namespace(i, end int, sc scope) int {
 		}
 		switch t := p.tx(k); {
 		case t == "inline" || t == "::":
+		case p.isIdent(k) && p.tx(k+1) == "(":
+			// an attribute macro: namespace std _GLIBCXX_VISIBILITY(default)
+			k = int(p.match[k+1])
 		case p.isIdent(k):
 			names = append(names, t)
 		default:
@@ -594,8 +634,10 @@ head:
 	if inTypedef {
 		return body + 1, true
 	}
-	// declarators after the body (struct S {...} s, *ps;) are variables
-	return p.skipTo(body+1, end, ";") + 1, true
+	// the declarators after the body are read as those after any type:
+	// variables (struct S {...} s, *ps;) are not symbols, a function
+	// returning the type is (static enum { A, B } pick(int x) { ... })
+	return p.general(start, body, end, sc), true
 }
 
 var classKeys = setOf("struct class union enum")

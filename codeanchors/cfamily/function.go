@@ -13,6 +13,11 @@ type fn struct {
 	operator bool     // an operator or conversion function: not a symbol
 	ctor     bool     // a constructor or destructor: no return type
 	knr      bool     // the parameters are a K&R identifier list
+	// defined is true for an explicitly defaulted or deleted function
+	// (= default; = delete;): defined out of its class (X::~X() =
+	// default;), it is the definition of what the class declares, as a
+	// body would be
+	defined bool
 }
 
 // general reads a declaration that is none of the special forms: a
@@ -35,7 +40,8 @@ func (p *parser) general(start, i, end int, sc scope) int {
 			}
 			if f.params >= 0 && !(f.knr && len(f.segs) == 1 && upper(f.segs[0])) {
 				// (GTEST_DECLARE_STATIC_MUTEX_(mu); is a macro call)
-				p.declare(start, k, f, sc, false)
+				// X::~X() = default; defines what its class declared
+				p.declare(start, k, f, sc, f.defined && len(f.segs) > 1)
 			}
 			return k + 1
 		case t == "{":
@@ -47,7 +53,11 @@ func (p *parser) general(start, i, end int, sc scope) int {
 		case t == "=":
 			if f.params >= 0 {
 				switch p.tx(k + 1) {
-				case "0", "default", "delete":
+				case "default", "delete":
+					f.defined = true
+					k += 2
+					continue
+				case "0":
 					k += 2
 					continue
 				}
@@ -63,6 +73,17 @@ func (p *parser) general(start, i, end int, sc scope) int {
 		case t == ":":
 			// a bit-field
 			return p.skipTo(k, end, ";") + 1
+		case t == "requires" && p.tx(k+1) == "requires" && f.params >= 0:
+			// a requires-clause holding a requires-expression, whose
+			// braces are not the body: requires requires (T a) { a.f(); }
+			k += 2
+			if p.tx(k) == "(" {
+				k = int(p.match[k]) + 1
+			}
+			if p.tx(k) == "{" {
+				k = int(p.match[k]) + 1
+			}
+			continue
 		case t == "try" && f.params >= 0:
 			k++
 			if p.tx(k) == ":" {
@@ -158,11 +179,15 @@ func (p *parser) general(start, i, end int, sc scope) int {
 				k = a
 				continue
 			}
-		case (t == "public" || t == "private" || t == "protected") && sc.class != "" && p.tx(k+1) == ":":
-			return k // what came before was a macro without a ';'
+		case (t == "public" || t == "private" || t == "protected") && sc.class != "" && p.tx(k+1) == ":",
+			t == "namespace" && k > i:
+			// what came before was a macro without a ';'
+			// (_GLIBCXX_BEGIN_NAMESPACE_VERSION then a namespace)
+			return k
 		}
 		k++
 	}
+	p.ranOff = i
 	return end
 }
 
