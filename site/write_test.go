@@ -121,3 +121,17 @@ func TestLeftoversRemoved(t *testing.T) {
 		t.Errorf("public/index.html = %q, want the new site", got)
 	}
 }
+
+// TestIsSwapFolder checks the names of swap folders of any output.
+func TestIsSwapFolder(t *testing.T) {
+	for name, want := range map[string]bool{
+		".public.new-17863-2754470888": true, ".public.old-17863": true, ".site.new-1-2": true,
+		".a.new-1.new-5-6": true, ".my.site.old-42": true,
+		".public.new-17863": false, ".public.old-1-2": false, "public.new-1-2": false, ".public.new-x-1": false,
+		".public.new-1-": false, "..new-1-2": false, ".public.tmp-1": false, ".public": false,
+	} {
+		if got := isSwapFolder(name); got != want {
+			t.Errorf("isSwapFolder(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
