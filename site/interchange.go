@@ -131,6 +131,7 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	if _, err := p.ReadLock(); err != nil {
 		return nil, err
 	}
+	p.removeContentTemps(notes)
 	rep := &ImportReport{Result: res}
 	dir := path.Join(p.Config.Content, "requirements")
 	owner := map[string]string{} // id → file, of requirements not written by this import

@@ -169,7 +169,7 @@ func (p *Project) removeLockTemps() {
 // temporary file in the same folder and a rename.
 func (p *Project) writeAtomic(name string, data []byte) error {
 	osName := filepath.FromSlash(name)
-	tmp := osName + ".tmp-" + strconv.Itoa(os.Getpid())
+	tmp := tempName(osName)
 	f, err := p.WS.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
