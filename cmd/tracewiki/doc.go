@@ -68,8 +68,10 @@ the user cache folder; TRACEWIKI_CACHE=off or --no-cache for none) keeps
 highlighted code and a record of what each build wrote into each output
 folder: a build of an unchanged workspace into the folder it last built
 renders and writes nothing, and files whose bytes did not change are
-hard-linked from the previous site instead of written. Entries are checked
-on read (a corrupt or foreign one is ignored), written atomically, and
+hard-linked from the previous site instead of written. Entries carry a MAC
+keyed by a secret outside the cache (cache.key in $TRACEWIKI_CONFIG_DIR,
+else tracewiki in the user config folder) and are checked on read (a
+corrupt, foreign or forged one is ignored), written atomically, and
 trimmed at most daily (unused for 30 days, or past 1 GiB).
 
 # symbols
