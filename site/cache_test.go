@@ -2,9 +2,9 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
-	"cmp"
 	"errors"
 	"io"
 	"io/fs"
