@@ -177,10 +177,11 @@ const cacheMagic = "tracewiki-cache\n"
 // entry's MAC (HMAC-SHA256 of the name hash, the length and the payload).
 const headerLen = len(cacheMagic) + sha256.Size + 8 + sha256.Size
 
-// mac is the MAC of an entry: HMAC-SHA256, keyed by the cache's secret, of
-// its name hash, its payload's length (big-endian) and the payload.
-func (c *Cache) mac(name [sha256.Size]byte, payload []byte) []byte {
-	m := hmac.New(sha256.New, c.secret)
+// entryMAC is the MAC of an entry: HMAC-SHA256, keyed by the cache's
+// secret, of its name hash, its payload's length (big-endian) and the
+// payload.
+func entryMAC(secret []byte, name [sha256.Size]byte, payload []byte) []byte {
+	m := hmac.New(sha256.New, secret)
 	m.Write(name[:])
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(payload)))
@@ -216,7 +217,7 @@ func (c *Cache) Get(stage string, key []byte) ([]byte, bool) {
 	data, err := os.ReadFile(p)
 	payload, ok := []byte(nil), false
 	if err == nil {
-		payload, ok = c.checkEntry(data, name)
+		payload, ok = checkEntry(data, name, c.secret)
 	}
 	c.mu.Lock()
 	if ok {
@@ -235,8 +236,8 @@ func (c *Cache) Get(stage string, key []byte) ([]byte, bool) {
 }
 
 // checkEntry returns an entry's payload when its header names it and its
-// length and MAC match.
-func (c *Cache) checkEntry(data []byte, name [sha256.Size]byte) ([]byte, bool) {
+// length and MAC (keyed by secret) match.
+func checkEntry(data []byte, name [sha256.Size]byte, secret []byte) ([]byte, bool) {
 	if len(data) < headerLen || string(data[:len(cacheMagic)]) != cacheMagic {
 		return nil, false
 	}
@@ -249,7 +250,7 @@ func (c *Cache) checkEntry(data []byte, name [sha256.Size]byte) ([]byte, bool) {
 	if uint64(len(payload)) != n {
 		return nil, false
 	}
-	if !hmac.Equal(h[sha256.Size+8:sha256.Size+8+sha256.Size], c.mac(name, payload)) {
+	if !hmac.Equal(h[sha256.Size+8:sha256.Size+8+sha256.Size], entryMAC(secret, name, payload)) {
 		return nil, false
 	}
 	return payload, true
@@ -271,7 +272,7 @@ func (c *Cache) Put(stage string, key, payload []byte) {
 	if err != nil {
 		return
 	}
-	sum := c.mac(name, payload)
+	sum := entryMAC(c.secret, name, payload)
 	var hdr [headerLen]byte
 	copy(hdr[:], cacheMagic)
 	copy(hdr[len(cacheMagic):], name[:])
