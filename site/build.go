@@ -141,6 +141,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !opts.Frozen {
+		p.removeContentTemps(notes)
+	}
 	if c.Result != nil {
 		for _, err := range c.Result.Failed {
 			fmt.Fprintf(notes, "tracewiki: not captured: %v\n", err)

@@ -183,6 +183,11 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 		return nil, err
 	}
 	defer p.Close()
+	// A corrupt lock stops the import before it writes a file (SPEC 1.4).
+	if _, err := p.ReadLock(); err != nil {
+		return nil, err
+	}
+	p.removeContentTemps(notes)
 	rep := &ImportReport{Result: res}
 	plan, err := rep.plan(p, opts)
 	if err != nil {

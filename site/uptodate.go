@@ -86,7 +86,10 @@ func (w walkedNames) taken(dir string, entries []fs.DirEntry) []fs.DirEntry {
 		return entries
 	}
 	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool {
-		return !e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !w.takesFile(path.Join(dir, e.Name()))
+		if e.IsDir() {
+			return isSwapFolder(e.Name()) // never walked
+		}
+		return e.Type()&fs.ModeSymlink == 0 && !w.takesFile(path.Join(dir, e.Name()))
 	})
 }
 

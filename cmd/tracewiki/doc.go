@@ -68,8 +68,10 @@ the user cache folder; TRACEWIKI_CACHE=off or --no-cache for none) keeps
 highlighted code and a record of what each build wrote into each output
 folder: a build of an unchanged workspace into the folder it last built
 renders and writes nothing, and files whose bytes did not change are
-hard-linked from the previous site instead of written. Entries are checked
-on read (a corrupt or foreign one is ignored), written atomically, and
+hard-linked from the previous site instead of written. Entries carry a MAC
+keyed by a secret outside the cache (cache.key in $TRACEWIKI_CONFIG_DIR,
+else tracewiki in the user config folder) and are checked on read (a
+corrupt, foreign or forged one is ignored), written atomically, and
 trimmed at most daily (unused for 30 days, or past 1 GiB).
 
 # symbols
@@ -214,9 +216,17 @@ level, parents, implements and tests with their states, tags, fields, and
 implemented, tested, verified and stale. CSV columns: id, document, level,
 title, status, normative, parents, implements, tests, tags, verified,
 implemented, tested, stale, reasons, then one per custom field; list cells
-are joined with ";". JSON follows api/schemas/export.schema.json. A ReqIF
-export nests its SPEC-HIERARCHY by document and level and imports back
-into the same requirements, levels and parent links.
+are joined with ";"; a cell starting with =, +, -, @, TAB or CR gets a
+leading ' so that no spreadsheet reads it as a formula. JSON follows
+api/schemas/export.schema.json. A ReqIF export nests its SPEC-HIERARCHY by
+document and level and imports back into the same requirements, levels and
+parent links.
+
+--out FILE is relative to the current folder. Export refuses what build
+refuses to replace (the lock, the config, the workspace, a source file,
+anything in .git) and any file in the content folder, and writes through a
+temporary file renamed over FILE: a symlink there is replaced, not written
+through, and a failed export leaves the old file as it was.
 
 # neighborhood
 
@@ -391,6 +401,9 @@ state; and the resource templates tracewiki://requirement/{id},
 tracewiki://decision/{id} and tracewiki://page/{path}, returning the lookup
 JSON. It reads the workspace once and rebuilds its answers after the
 content, the code or the config change, like serve. It never writes the
-lock or the output, and logs to standard error only. See docs/agents.md.
+lock or the output, and logs to standard error only. A line that is not a
+JSON-RPC 2.0 request or notification is answered with a JSON-RPC error
+(-32700, -32600) and the server goes on; at the end of its input it answers
+every request read, then exits 0. See docs/agents.md.
 */
 package main
