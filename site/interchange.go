@@ -173,6 +173,7 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	}
 	at := Now().Format(time.RFC3339)
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for _, it := range res.Items {
 			for _, par := range it.Parents {
 				key := codeanchors.ParentKey(it.ID, par.ID)

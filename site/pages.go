@@ -318,7 +318,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 			continue
 		}
 		against := "the current revision"
-		if es.Evidence.Revision != r.Revision {
+		if !r.Revisions().Matches(es.Evidence.Revision) {
 			against = "revision " + short(es.Evidence.Revision)
 		}
 		passed := 0
