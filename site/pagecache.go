@@ -112,6 +112,9 @@ func outline(m *claims.Model) (*outlined, error) {
 	}
 	for _, r := range m.Requirements {
 		note(&r.Doc)
+		// Its LegacyRevision (the lines as written) is in: a re-wrap
+		// keeps the Revision, but a document page shows the text as
+		// written, so it must render again.
 		c := *r
 		c.Doc = strip(c.Doc)
 		add("requirement", c)
