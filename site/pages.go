@@ -34,6 +34,9 @@ type pageData struct {
 	Groups         []driftGroup
 	Matrix         *matrixData
 	Tree           []docItem // a requirement document's printable tree
+	// TextDiffs are a requirement's text against each revision its
+	// expired evidence was verified against.
+	TextDiffs []textChange
 }
 
 type fact struct{ Name, Value, URL string }
@@ -335,6 +338,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		}})
 	}
 	d.Tables = append(d.Tables, ev)
+	d.TextDiffs = b.verifiedDiffs(r)
 	d.Claims = b.claimRows(r.Doc.Claims, root)
 	return nil
 }
