@@ -192,10 +192,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	b.verified, b.verifiedSum, b.gitHead = b.recoverVerified()
 	var key, digest []byte
 	if opts.Cache != nil && !opts.lazy {
-		key, digest = p.siteKey(c, baseURL, forge), p.WS.ReadDigest()
-		if b.verifiedSum != nil {
-			key = cacheKey(key, b.verifiedSum)
-		}
+		key, digest = p.siteKey(c, baseURL, forge, b.verifiedSum), p.WS.ReadDigest()
 	}
 	var s *Site
 	if opts.reuse != nil && opts.reuse(key) {

@@ -17,17 +17,7 @@ import (
 func verifiedWorkspace(t *testing.T, withGit bool, recorded, committed, now string) string {
 	t.Helper()
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com",
-			"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); runGit(t, dir, args...) }
 	write := func(name, text string) {
 		t.Helper()
 		name = filepath.Join(dir, filepath.FromSlash(name))
@@ -54,6 +44,19 @@ func verifiedWorkspace(t *testing.T, withGit bool, recorded, committed, now stri
 	}
 	write("content/requirements/REQ-1.md", head+now)
 	return dir
+}
+
+// runGit runs git in dir with a fixed author and time, no user config.
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com",
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
 }
 
 // TestVerifiedTextDiff checks that the drift page and the requirement page
@@ -97,4 +100,33 @@ func TestVerifiedTextDiff(t *testing.T) {
 	// A re-wrap since verification is no change: nothing to show.
 	s = buildSite(t, verifiedWorkspace(t, true, verified, verified, "The car stops within\nforty metres.\n"), BuildOptions{}, 0)
 	assertLines(t, "drift/index.html", s.Files["drift/index.html"], `! verified against`)
+}
+
+// TestVerifiedTextUpToDate checks that a build which read the git history
+// is up to date only while HEAD is the same: the texts it found are not in
+// the workspace's files, and a new commit (here one rewriting the commit
+// that held the verified text) may change them.
+func TestVerifiedTextUpToDate(t *testing.T) {
+	const verified, now = "The car stops\nwithin forty metres.\n", "The car stops\nwithin fifty metres.\n"
+	dir := verifiedWorkspace(t, true, verified, verified, now)
+	cache := mustCache(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	buildCached(t, dir, out, cache)
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); !ok {
+		t.Fatal("not up to date right after the build")
+	}
+	runGit(t, dir, "commit", "-q", "--amend", "-m", "reworded")
+	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); ok {
+		t.Error("up to date after HEAD changed: the commit it names may be gone")
+	}
+	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, buildCachedTree(t, dir, out, cache))); diff != "" {
+		t.Errorf("after a new HEAD, the cached build differs from a cold one: %s", diff)
+	}
+}
+
+// buildCachedTree builds dir into out with cache and returns out.
+func buildCachedTree(t *testing.T, dir, out string, cache *Cache) string {
+	t.Helper()
+	buildCached(t, dir, out, cache)
+	return out
 }
