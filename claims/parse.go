@@ -340,7 +340,7 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 			Tests:          fields.tests,
 			Issues:         fields.issues,
 			Doc:            doc,
-			Revision:       Revision(title, body),
+			Revision:       parsedRevision(title, body, md.doc),
 			LegacyRevision: LegacyRevision(title, body),
 			Document:       documentOf(rel),
 			Level:          fields.level,

@@ -17,13 +17,21 @@ import (
 // function's, while a changed word, list item, heading, code block or table
 // makes a new one. New lock entries record this form.
 func Revision(title string, body []byte) string {
-	body = bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n"))
-	if pos, _ := checkBody(body); pos.Line == 0 {
+	if pos, _ := checkBody(body); pos.Line != 0 {
 		// A body checkBody refuses is not parsed (the file is an error):
 		// its revision is of its lines as written.
-		body = unwrapParagraphs(body)
+		return revisionOf(title, body)
 	}
-	return revisionOf(title, body)
+	return parsedRevision(title, body, ParseMarkdown(body))
+}
+
+// parsedRevision is [Revision] of a body parsed into doc by
+// [ParseMarkdown] ([Parse] has parsed it already); nil doc: not parsed.
+func parsedRevision(title string, body []byte, doc ast.Node) string {
+	if doc == nil {
+		return revisionOf(title, body)
+	}
+	return revisionOf(title, unwrapParagraphs(body, doc))
 }
 
 // LegacyRevision is the earlier form of [Revision], which kept every line
@@ -72,7 +80,7 @@ func normalizeBody(body []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-// unwrapParagraphs returns body (LF line endings) with the text of every
+// unwrapParagraphs returns body, parsed into doc, with the text of every
 // paragraph, as Markdown parses it ([ParseMarkdown]: list items' text,
 // block quotes' and lazy continuation lines included), on one line: a soft
 // line break, with the indentation or "> " markers of the next line, is one
@@ -80,10 +88,11 @@ func normalizeBody(body []byte) []byte {
 // trailing spaces or a backslash) stays a line break, written "\\\n" for
 // both spellings, which Markdown does not tell apart. Everything else (code
 // blocks, tables, headings, HTML, list markers, blank lines) is kept as
-// written.
-func unwrapParagraphs(body []byte) []byte {
+// written. A line may end in CRLF: the CR is white space at a line's end,
+// and [normalizeBody] turns the CRLFs left into LFs.
+func unwrapParagraphs(body []byte, doc ast.Node) []byte {
 	var edits []edit
-	_ = ast.Walk(ParseMarkdown(body), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		switch n.Kind() {
 		case ast.KindParagraph, ast.KindTextBlock:
 			if entering {
