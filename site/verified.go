@@ -97,7 +97,10 @@ func (b *builder) recoverVerified() (map[verifiedKey]*verifiedText, []byte, stri
 		if _, done := commits[file]; done {
 			continue
 		}
-		cs, _ := b.p.WS.fileCommits(file, maxVerifiedCommits) // none on error: not found
+		var cs []string
+		if !strings.ContainsAny(file, "\n\r") { // cat-file reads a spec a line
+			cs, _ = b.p.WS.fileCommits(file, maxVerifiedCommits) // none on error: not found
+		}
 		commits[file] = cs
 		for _, c := range cs {
 			specs = append(specs, c+":"+prefix+file)
