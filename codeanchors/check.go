@@ -186,9 +186,9 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 		state[key] = ts.Verdict.State
 		rep.Targets = append(rep.Targets, ts)
 	}
-	revision := map[string]string{}
+	revision := map[string]claims.Revisions{}
 	for _, r := range m.Requirements {
-		revision[r.ID] = r.Revision
+		revision[r.ID] = r.Revisions()
 	}
 	tokenHash := func(ref string) (string, bool) {
 		r, ok := resolved[ref]
@@ -253,9 +253,9 @@ func (rep *Report) NeedsLocate() bool {
 // CheckParents judges every parent link of m against its review stamp in
 // l. This is the only place a parent link's state is decided.
 func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
-	revision := make(map[string]string, len(m.Requirements))
+	revision := make(map[string]claims.Revisions, len(m.Requirements))
 	for _, r := range m.Requirements {
-		revision[r.ID] = r.Revision
+		revision[r.ID] = r.Revisions()
 	}
 	var out []ParentStatus
 	for _, r := range m.Requirements {
@@ -267,7 +267,7 @@ func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
 			ps := ParentStatus{Child: r.ID, Parent: p.ID, Pos: p.Pos}
 			if link, ok := l.Parents[ParentKey(r.ID, p.ID)]; ok {
 				ps.Link = &link
-				if link.Revision != rev {
+				if !rev.Matches(link.Revision) {
 					ps.Verdict.Reason = ParentChanged
 				}
 			} else {

@@ -255,18 +255,19 @@ func Judge(a *Anchor, r Resolution) Verdict {
 // unknown (target missing) when the requirement no longer exists; otherwise
 // stale with the first reason that applies, in this order: tests_failed (not
 // every linked test passed), requirement_changed_since_verification
-// (recorded against another revision), code_changed_since_verification (a
+// (recorded against a revision that is not current's in either form),
+// code_changed_since_verification (a
 // linked target's token hash differs from the one recorded with the run);
 // else linked. tokenHash returns a target's current token hash, ok false
 // when it is not found now (which counts as changed).
-func JudgeEvidence(e Evidence, currentRevision string, reqExists bool, tokenHash func(ref string) (string, bool)) Verdict {
+func JudgeEvidence(e Evidence, current claims.Revisions, reqExists bool, tokenHash func(ref string) (string, bool)) Verdict {
 	var v Verdict
 	switch {
 	case !reqExists:
 		v.Reason = TargetMissing
 	case !e.Passed():
 		v.Reason = TestsFailed
-	case e.Revision != currentRevision:
+	case !current.Matches(e.Revision):
 		v.Reason = RequirementChanged
 	default:
 		var changed []string

@@ -14,6 +14,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // LockSchemaVersion is the version of the lock file format this tracewiki
@@ -411,4 +412,38 @@ func (l *Lock) sortEvidence() {
 			return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Name, b.Name))
 		})
 	}
+}
+
+// RestampLegacy rewrites, in the form new entries record, every revision
+// in l that the legacy form of its requirement's current text gives: the
+// evidence entries' and the parent links' (whose revision is the
+// parent's). The text is the one that was recorded (the legacy form kept
+// every line), so the entry stays what it was, and from now on a re-wrap
+// of its paragraphs keeps it. It returns how many it rewrote. Only the
+// commands whose purpose is to write the lock call it, never build.
+func (l *Lock) RestampLegacy(m *claims.Model) int {
+	revision := make(map[string]claims.Revisions, len(m.Requirements))
+	for _, r := range m.Requirements {
+		revision[r.ID] = r.Revisions()
+	}
+	legacy := func(id, recorded string) (string, bool) {
+		v, ok := revision[id]
+		return v.Current, ok && recorded == v.Legacy && recorded != v.Current
+	}
+	n := 0
+	for i, e := range l.Evidence {
+		if cur, ok := legacy(e.Req, e.Revision); ok {
+			l.Evidence[i].Revision = cur
+			n++
+		}
+	}
+	for key, p := range l.Parents {
+		_, parent, _ := strings.Cut(key, "->")
+		if cur, ok := legacy(parent, p.Revision); ok {
+			p.Revision = cur
+			l.Parents[key] = p
+			n++
+		}
+	}
+	return n
 }

@@ -56,6 +56,7 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 	by, at := p.captureStamp(opts.By)
 	var res *CaptureResult
 	err = p.RenewLock(notes, func(l *codeanchors.Lock) (err error) {
+		p.restampLegacy(l, notes)
 		res, err = p.captureInto(l, opts, explicit, sources, at, by)
 		return err
 	})

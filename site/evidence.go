@@ -93,6 +93,7 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 		recorded = append(recorded, r)
 	}
 	err = p.RenewLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for i := range res.Recorded {
 			res.Recorded[i].TokenHashes = p.codeHashes(recorded[i], l, sources)
 			l.RecordEvidence(res.Recorded[i])

@@ -157,6 +157,9 @@ type driftEntry struct {
 	Forge                                    string // the current lines (or file) on the forge at the built commit
 	ClaimedBy                                []cell
 	Diff                                     []diffLine
+	// Verified says what a stale evidence entry or parent link was
+	// recorded against; Diff is then that text against the current one.
+	Verified string
 	// Why is the link's own why when it is not its group's (a target that
 	// never existed); MovedTo and Suggestions as in the check entry.
 	Why         string
@@ -203,6 +206,9 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 				}
 			}
 			e.Diff = b.captureDiff(l.Ref, l.Start, l.End, 3)
+			if note, diff, ok := b.verifiedFor(l); ok {
+				e.Verified, e.Diff = note, diff
+			}
 			g.Links = append(g.Links, e)
 		}
 		d.Groups = append(d.Groups, g)
@@ -226,6 +232,12 @@ func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
 		}
 	}
 	text := UnifiedDiff(fmt.Sprintf("captured %s (lines %d–%d)", ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, context)
+	return diffLines(text, func(hunk string) string { return fileLineHunk(hunk, ts.Anchor.Start, start) })
+}
+
+// diffLines splits a unified diff into the lines the site shows, each with
+// its class; hunk, when not nil, rewrites each hunk header.
+func diffLines(text string, hunk func(string) string) []diffLine {
 	var out []diffLine
 	for line := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
 		class := ""
@@ -234,7 +246,9 @@ func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
 			class = "file"
 		case strings.HasPrefix(line, "@@"):
 			class = "hunk"
-			line = fileLineHunk(line, ts.Anchor.Start, start)
+			if hunk != nil {
+				line = hunk(line)
+			}
 		case strings.HasPrefix(line, "+"):
 			class = "add"
 		case strings.HasPrefix(line, "-"):

@@ -225,6 +225,7 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	dir := path.Join(p.Config.Content, "requirements")
 	at := Now().Format(time.RFC3339)
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for _, it := range res.Items {
 			for _, par := range it.Parents {
 				key := codeanchors.ParentKey(it.ID, par.ID)

@@ -226,3 +226,14 @@ func Now() time.Time {
 	}
 	return time.Now().UTC().Truncate(time.Second)
 }
+
+// restampLegacy rewrites the lock's revisions recorded by the legacy form
+// of their requirement's current text in the current form
+// ([codeanchors.Lock.RestampLegacy]) and says how many on notes. capture,
+// evidence, review, relink and import call it when they write the lock;
+// build never does, and a frozen build writes nothing.
+func (p *Project) restampLegacy(l *codeanchors.Lock, notes io.Writer) {
+	if n := l.RestampLegacy(p.Model); n > 0 {
+		fmt.Fprintf(notes, "tracewiki: re-stamped %d revision(s) recorded in the earlier form (lines as written) in the current form (paragraphs unwrapped); their text is the one recorded\n", n)
+	}
+}

@@ -34,6 +34,9 @@ type pageData struct {
 	Groups         []driftGroup
 	Matrix         *matrixData
 	Tree           []docItem // a requirement document's printable tree
+	// TextDiffs are a requirement's text against each revision its
+	// expired evidence was verified against.
+	TextDiffs []textChange
 }
 
 type fact struct{ Name, Value, URL string }
@@ -316,6 +319,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		d.Tables = append(d.Tables, t)
 	}
 	d.Tables = append(d.Tables, b.evidenceHistory(r, root))
+	d.TextDiffs = b.verifiedDiffs(r)
 	d.Claims = b.claimRows(r.Doc.Claims, root)
 	return nil
 }
@@ -335,7 +339,7 @@ func (b *builder) evidenceHistory(r *claims.Requirement, root string) table {
 	slices.SortStableFunc(entries, func(x, y codeanchors.EvidenceStatus) int { return codeanchors.CompareRecorded(y.Evidence, x.Evidence) })
 	for _, es := range entries {
 		against := "the current revision"
-		if es.Evidence.Revision != r.Revision {
+		if !r.Revisions().Matches(es.Evidence.Revision) {
 			against = "revision " + short(es.Evidence.Revision)
 		}
 		passed := 0

@@ -111,6 +111,7 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 		}
 	}
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for _, rw := range res.Rewrites {
 			a, ok := l.Anchors[rw.From]
 			if !ok {

@@ -315,6 +315,13 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.commit != opts.Commit) {
 		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.commit
 	}
+	if s.historyRead {
+		// The texts found in the git history hold while HEAD does.
+		if rec.gitRev != "" && rec.gitRev != "HEAD" {
+			return // one revision is recorded: the forge's, not HEAD
+		}
+		rec.gitRev, rec.commit = "HEAD", s.gitHead
+	}
 	opts.Cache.Put(upToDateStage, key, rec.encode())
 	if s.edits != nil {
 		opts.Cache.Put(editsStage, key, s.edits.encode())
