@@ -140,7 +140,9 @@ func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, chil
 		switch {
 		case ps.Child == r.ID:
 			l := link(ps.Parent)
-			l.Stale, l.Why = ps.Verdict.State == codeanchors.Stale, ps.Verdict.Reason.Why(b.lang)
+			why := ps.Verdict.Reason.Why(b.lang)
+			l.Stale, l.Why = ps.Verdict.State == codeanchors.Stale,
+				synth.LinkWhy(claims.RequirementNode(ps.Parent).String(), []synth.NodeID{claims.RequirementNode(ps.Child)}, ps.Verdict.Reason, why, b.lang)
 			parents = append(parents, l)
 		case ps.Parent == r.ID:
 			children = append(children, link(ps.Child))

@@ -46,7 +46,9 @@ func TestDocuments(t *testing.T) {
 		`<h2 class="doc-section"><a href="../../documents/software/brakes/index.html">brakes</a></h2>`,
 		`<h2 class="doc-section"><a href="../../documents/software/ui/index.html">ui</a></h2>`,
 		`id="req-SW-1"`, `id="req-SW-3"`,
-		`<span class="badge badge-stale" title="suspect: the parent requirement changed after this one was reviewed">suspect</span>`,
+		// SW-1's parent SYS-1 changed: the badge by the parent says so, and
+		// its title that the child is suspect (not the parent).
+		`<a href="../../requirements/SYS-1/index.html">SYS-1</a> <span class="badge badge-stale" title="SW-1 is suspect: its parent SYS-1 changed after SW-1 was reviewed">changed</span>`,
 	)
 	// SW-1 is implemented: that state keeps its positive badge.
 	assertLines(t, "documents/software/brakes/index.html", s.Files["documents/software/brakes/index.html"],
