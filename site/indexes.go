@@ -138,7 +138,8 @@ func (b *builder) home(root string) (*pageData, any, error) {
 			break
 		}
 		t.Rows = append(t.Rows, row{Stale: l.State == string(codeanchors.Stale), Cells: []cell{
-			{Text: l.Ref, URL: root + indexURL(driftDir) + "#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, claimedBy(l.ClaimedBy),
+			{Text: synth.LinkName(l.Ref, l.ClaimedBy), URL: root + indexURL(driftDir) + "#" + l.Reason, Code: true},
+			{Text: l.Reason, Badge: l.State, Title: synth.LinkWhy(l.Ref, l.ClaimedBy, codeanchors.Reason(l.Reason), l.Why, b.lang)}, claimedBy(l.ClaimedBy),
 		}})
 	}
 	d.Tables = []table{t}
@@ -184,9 +185,9 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 		}
 		g := driftGroup{Reason: string(r), State: string(r.State()), Why: r.Why(b.lang)}
 		for _, l := range links {
-			e := driftEntry{Ref: l.Ref, Note: l.Note, Where: strings.Join(l.ClaimedAt, ", "), MovedTo: l.Relocated, Suggestions: l.Suggestions}
-			if l.Why != g.Why {
-				e.Why = l.Why
+			e := driftEntry{Ref: synth.LinkName(l.Ref, l.ClaimedBy), Note: l.Note, Where: strings.Join(l.ClaimedAt, ", "), MovedTo: l.Relocated, Suggestions: l.Suggestions}
+			if why := synth.LinkWhy(l.Ref, l.ClaimedBy, r, l.Why, b.lang); why != g.Why {
+				e.Why = why // a target that never existed; a parent link, naming its child
 			}
 			if u := strings.TrimPrefix(l.URL, b.baseURL); l.URL != "" {
 				e.URL = root + u

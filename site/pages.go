@@ -280,6 +280,9 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
 			continue // the file's own symbols are listed in its symbol table
 		}
+		if e.Kind == synth.KindParent { // the child is suspect, not the parent
+			e.Why = synth.LinkWhy(e.Dst.String(), []synth.NodeID{e.Src}, codeanchors.Reason(e.Reason), e.Why, b.lang)
+		}
 		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(*m)})
 	}
 	// A short list is open; a long one would push the page's text down.

@@ -133,7 +133,7 @@ func (c *CheckReport) Text(all bool) string {
 	}
 	var b strings.Builder
 	entry := func(t CheckTarget) {
-		fmt.Fprintf(&b, "%-8s %s", t.State, printable(t.Ref))
+		fmt.Fprintf(&b, "%-8s %s", t.State, printable(LinkName(t.Ref, t.ClaimedBy)))
 		var flags []string
 		if t.Start > 0 && t.Reason == "" {
 			flags = append(flags, fmt.Sprintf("lines %d-%d", t.Start, t.End))
@@ -151,7 +151,7 @@ func (c *CheckReport) Text(all bool) string {
 			fmt.Fprintf(&b, " (%s)", strings.Join(flags, ", "))
 		}
 		if t.Reason != "" {
-			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, printable(t.Why))
+			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, printable(LinkWhy(t.Ref, t.ClaimedBy, codeanchors.Reason(t.Reason), t.Why, c.lang)))
 		}
 		if len(t.Relocated) > 0 {
 			var to []string
@@ -170,8 +170,8 @@ func (c *CheckReport) Text(all bool) string {
 			fmt.Fprintf(&b, "\n         %s", printable(t.Why))
 		}
 		fmt.Fprintf(&b, "\n         %s %s", words[2], printable(joinIDs(t.ClaimedBy, ", ")))
-		if todo := codeanchors.Reason(t.Reason).ToDo(c.lang); todo != "" {
-			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(strings.ReplaceAll(todo, "REF", t.Ref)))
+		if todo := LinkToDo(t.Ref, t.ClaimedBy, codeanchors.Reason(t.Reason), c.lang); todo != "" {
+			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(todo))
 		}
 		b.WriteString("\n")
 	}

@@ -545,7 +545,9 @@ func (d *DiffJSON) Markdown() string {
 	fmt.Fprintf(&b, "### Traceability: %s\n", strings.Join(counts, ", "))
 
 	section(&b, "Went stale or unknown", d.Broken, func(c LinkChange) string {
-		s := fmt.Sprintf("%s **%s** (`%s`): %s", link(code(c.Ref), c.URL), c.After.State, c.After.Reason, escape(c.After.Why))
+		r := codeanchors.Reason(c.After.Reason)
+		why := LinkWhy(c.Ref, c.ClaimedBy, r, c.After.Why, whyLang(r, c.After.Why))
+		s := fmt.Sprintf("%s **%s** (`%s`): %s", link(code(LinkName(c.Ref, c.ClaimedBy)), c.URL), c.After.State, c.After.Reason, escape(why))
 		switch {
 		case c.Before == nil:
 			s += "; new link"
@@ -573,7 +575,7 @@ func (d *DiffJSON) Markdown() string {
 		return s + claimedBy(c.ClaimedBy)
 	})
 	section(&b, "Fixed", d.Fixed, func(c LinkChange) string {
-		s := link(code(c.Ref), c.URL)
+		s := link(code(LinkName(c.Ref, c.ClaimedBy)), c.URL)
 		switch {
 		case c.After == nil && strings.HasPrefix(c.Ref, "run:"):
 			// An evidence entry leaves the graph when a newer run of its
@@ -701,3 +703,14 @@ var escape = strings.NewReplacer(
 	"@", "@&#8203;", `\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`,
 	"#", `\#`, "|", `\|`, "~", `\~`, "\n", " ",
 ).Replace
+
+// whyLang is the language a reason's why was written in (the builds a PR
+// diff compares say it only through their whys); "en" when none matches.
+func whyLang(r codeanchors.Reason, why string) string {
+	for _, lang := range codeanchors.Languages {
+		if r.Why(lang) == why {
+			return lang
+		}
+	}
+	return "en"
+}
