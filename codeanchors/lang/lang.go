@@ -69,6 +69,10 @@ type File struct {
 	// Calls are the call sites inside the file's symbols, in source order:
 	// the raw material of located "calls" edges, matched by name only.
 	Calls []Call
+	// Comments are the file's comments in source order, for languages
+	// whose extractor collects them (the ones built on package scan); nil
+	// elsewhere. They take no part in hashes.
+	Comments []Comment
 }
 
 // Call is a call site found without type checking: From calls Name,
