@@ -257,3 +257,16 @@ func IsTest(l Language, p, symbol string) bool {
 	p = strings.ReplaceAll(p, `\`, "/")
 	return InTestDir(p) || l.IsTest(p, symbol)
 }
+
+// SymbolSyntax is what a language's symbol names hold beyond dotted
+// identifiers of letters, digits and '_' (claims validates target symbols
+// with the union of the built-in languages' syntaxes).
+type SymbolSyntax = claims.SymbolSyntax
+
+// Syntaxer is implemented by a language whose symbol names need more than
+// dotted identifiers: Ruby's valid?, C++'s ~Vec, JavaScript's #m and $. The
+// engine registers the built-in languages' syntax with claims. It is
+// optional.
+type Syntaxer interface {
+	SymbolSyntax() SymbolSyntax
+}
