@@ -12,6 +12,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"math"
+	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
@@ -44,10 +45,19 @@ func NewSource(path string, src []byte) *Source {
 func (s *Source) Line(off int) int { return lang.LineOf(s.Starts, off) }
 
 // Err returns e as the [scanner.Error] an extractor reports, printed
-// path:line:col: message, col counting bytes, so that editors can jump to it.
+// path:line:col: message, col counting bytes, so that editors can jump to
+// it. An offset outside the source counts as its nearest end.
 func (s *Source) Err(e *Error) error {
-	line := s.Line(e.Off)
-	return scanner.Error{Pos: token.Position{Filename: s.Path, Offset: e.Off, Line: line, Column: e.Off - s.Starts[line-1] + 1}, Msg: e.Msg}
+	off := min(max(e.Off, 0), len(s.Src))
+	line := s.Line(off)
+	return scanner.Error{Pos: token.Position{Filename: s.Path, Offset: off, Line: line, Column: off - s.Starts[line-1] + 1}, Msg: e.Msg}
+}
+
+// Comment returns the comment src[off:end] with the lines it spans, for a
+// lexer that tracks offsets rather than lines. A trailing '\r' belongs to
+// the line break, not to the comment.
+func (s *Source) Comment(off, end int) lang.Comment {
+	return lang.Comment{Line: s.Line(off), EndLine: s.Line(end - 1), Text: strings.TrimSuffix(string(s.Src[off:end]), "\r")}
 }
 
 // Extract runs the steps every hand-written extractor takes: it refuses a
