@@ -9,7 +9,6 @@
 package kotlin
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 
@@ -103,11 +102,7 @@ func parse(s *scan.Source, l *lexer) (*lang.File, *scan.Error) {
 	}
 	f := &lang.File{Path: s.Path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: p.importNames, Comments: l.Comments}
 	p.symbols(f, s.Starts)
-	for _, c := range p.calls {
-		if _, amb := slices.BinarySearch(f.Ambiguous, c.From); !amb {
-			f.Calls = append(f.Calls, c)
-		}
-	}
+	f.Calls = scan.KeepCalls(f, p.calls)
 	f.Tokens = p.hashTokens()
 	return f, nil
 }

@@ -12,6 +12,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
@@ -79,4 +80,17 @@ func Extract[T any](path string, src []byte, lex func(src []byte) (T, *Error), p
 		return nil, s.Err(err)
 	}
 	return f, nil
+}
+
+// KeepCalls returns the calls whose calling symbol is not ambiguous in f
+// (f.Ambiguous is sorted): a call from a name defined twice has no one
+// symbol to start from.
+func KeepCalls(f *lang.File, calls []lang.Call) []lang.Call {
+	var kept []lang.Call
+	for _, c := range calls {
+		if _, amb := slices.BinarySearch(f.Ambiguous, c.From); !amb {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
