@@ -218,13 +218,31 @@
 //
 // where the title is normalized by removing leading and trailing white
 // space (Go's strings.TrimSpace), and the body by replacing every "\r\n"
-// with "\n", splitting at "\n", removing trailing spaces and tabs from each
-// line, dropping empty lines at the start and at the end, and joining the
-// lines with "\n" (no final newline). The body is the bytes after the
-// frontmatter's closing line. Changing line endings, trailing white space
-// or surrounding blank lines keeps the revision; any other change (a word,
-// indentation, an inner blank line) makes a new one, and evidence recorded
-// against the old revision expires.
+// with "\n", putting each paragraph on one line (below), splitting at
+// "\n", removing trailing spaces and tabs from each line, dropping empty
+// lines at the start and at the end, and joining the lines with "\n" (no
+// final newline). The body is the bytes after the frontmatter's closing
+// line.
+//
+// A paragraph is one as the Markdown parser sees it ([ParseMarkdown]): list
+// items' text, block quotes' and lazy continuation lines included, tables
+// not. In its text a soft line break, with the next line's indentation and
+// "> " markers, becomes one space, and a run of spaces and tabs one space.
+// A hard line break stays a line break, written as a backslash and "\n"
+// whichever way it was spelled (two trailing spaces or a backslash, which
+// Markdown does not tell apart). Everything else is kept as written:
+// headings, code blocks (fenced or indented), tables, HTML, list markers,
+// blank lines. So re-wrapping a paragraph, or changing line endings,
+// trailing white space (but a hard break's) or surrounding blank lines,
+// keeps the revision; any other change (a word, a list item, a heading, a
+// code block, a table's spacing, an inner blank line) makes a new one, and
+// evidence recorded against the old revision expires. A body the parser
+// refuses ([MaxIndent], invalid UTF-8) is hashed with its lines as written.
+//
+// [LegacyRevision] is the earlier form, which kept every line as written.
+// Locks recorded it before; an entry recorded by either form is valid
+// while that form of the current text gives its value
+// ([Requirement.Revisions]).
 //
 // # Diagnostics
 //

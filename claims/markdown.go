@@ -78,7 +78,8 @@ type mdResult struct {
 	claims   []Claim
 	links    []Link
 	headings []string
-	title    string // plain text of the first level-1 heading
+	title    string   // plain text of the first level-1 heading
+	doc      ast.Node // the body's tree, which a requirement's revision reads too
 }
 
 // mdWalker walks one body's tree.
@@ -102,7 +103,7 @@ func parseMarkdown(body []byte, loc locator, dir, prefix string, ds *Diagnostics
 	w.p = *p
 	defer func() { *p = w.p }() // grown, for the next body
 	doc := ParseMarkdown(body)
-	w.res.headings = headingIDs(doc)
+	w.res.headings, w.res.doc = headingIDs(doc), doc
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering || n.Type() != ast.TypeBlock {
 			return ast.WalkContinue, nil

@@ -38,6 +38,10 @@ type Requirement struct {
 	// Revision is "sha256:" + the hex digest of the normalized title and
 	// body (see [Revision]); evidence is recorded against it.
 	Revision string
+	// LegacyRevision is the same text's [LegacyRevision], which locks
+	// recorded before Revision ignored paragraph wrapping: an entry
+	// recorded against it is still valid (see [Requirement.Revisions]).
+	LegacyRevision string
 
 	// Document is the folder under requirements/ that holds the file
 	// ("system/brakes"); "" for a requirement at the top level.
@@ -56,6 +60,12 @@ type Requirement struct {
 	Derived bool
 	// Imported records where an imported file came from; nil otherwise.
 	Imported *Imported
+}
+
+// Revisions is r's revision in both forms: a lock entry recorded against
+// either is recorded against r's current text (SPEC 1.2).
+func (r *Requirement) Revisions() Revisions {
+	return Revisions{Current: r.Revision, Legacy: r.LegacyRevision}
 }
 
 // Imported is the imported: frontmatter of a file written by tracewiki

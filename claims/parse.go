@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 )
 
 // File is one content file handed to [Parse]: its root-relative,
@@ -256,48 +255,6 @@ func parseFile(prefix string, f File) fileResult {
 
 var utf8BOM = []byte("\uFEFF")
 
-// MaxIndent bounds the indentation of a body line, in columns (a tab
-// reaches the next multiple of 4). Lists nested deeper than that (some 50
-// levels) are refused: the Markdown parser's time grows with the cube of
-// the depth.
-const MaxIndent = 100
-
-// checkBody finds the first thing in a Markdown body that it cannot hold:
-// invalid UTF-8 (refused as in frontmatter, not copied into UTF-8 HTML) or
-// a line indented more than [MaxIndent] columns. It returns the body
-// relative position (line 1 is the body's first) and a message, or "".
-func checkBody(body []byte) (Pos, string) {
-	for n, rest := 1, body; len(rest) > 0; n++ {
-		line, after, _ := bytes.Cut(rest, []byte("\n"))
-		rest = after
-		if !utf8.Valid(line) {
-			col := 1
-			for len(line) > 0 {
-				r, size := utf8.DecodeRune(line)
-				if r == utf8.RuneError && size <= 1 {
-					break
-				}
-				line, col = line[size:], col+size
-			}
-			return Pos{Line: n, Col: col}, "invalid UTF-8: the file must be UTF-8 text"
-		}
-		indent := 0
-		for _, c := range line {
-			if c == ' ' {
-				indent++
-			} else if c == '\t' {
-				indent += 4 - indent%4
-			} else {
-				if indent > MaxIndent && c != '\r' {
-					return Pos{Line: n, Col: 1}, fmt.Sprintf("indented %d columns, more than the %d tracewiki reads: lists nested this deep are not rendered", indent, MaxIndent)
-				}
-				break
-			}
-		}
-	}
-	return Pos{}, ""
-}
-
 // parseDoc parses a Markdown file: a requirement, decision or page.
 func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResult) {
 	ds := &r.diags
@@ -333,22 +290,23 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 	switch kind {
 	case kindRequirement:
 		r.req = &Requirement{
-			ID:         id,
-			Title:      title,
-			Status:     fields.status,
-			Implements: fields.implements,
-			Tests:      fields.tests,
-			Issues:     fields.issues,
-			Doc:        doc,
-			Revision:   Revision(title, body),
-			Document:   documentOf(rel),
-			Level:      fields.level,
-			Parents:    fields.parents,
-			Tags:       fields.tags,
-			Fields:     fields.fields,
-			Normative:  fields.normative == nil || *fields.normative,
-			Derived:    fields.derived,
-			Imported:   fields.imported,
+			ID:             id,
+			Title:          title,
+			Status:         fields.status,
+			Implements:     fields.implements,
+			Tests:          fields.tests,
+			Issues:         fields.issues,
+			Doc:            doc,
+			Revision:       parsedRevision(title, body, md.doc),
+			LegacyRevision: LegacyRevision(title, body),
+			Document:       documentOf(rel),
+			Level:          fields.level,
+			Parents:        fields.parents,
+			Tags:           fields.tags,
+			Fields:         fields.fields,
+			Normative:      fields.normative == nil || *fields.normative,
+			Derived:        fields.derived,
+			Imported:       fields.imported,
 		}
 	case kindDocument:
 		folder := documentOf(rel)

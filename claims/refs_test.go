@@ -2,7 +2,27 @@ package claims
 
 import "testing"
 
+// withSymbolSyntax registers syntaxes for one test and restores the
+// grammar after it.
+func withSymbolSyntax(t *testing.T, syntaxes ...SymbolSyntax) {
+	t.Helper()
+	saved := syntax.Load()
+	t.Cleanup(func() { syntax.Store(saved) })
+	for _, s := range syntaxes {
+		RegisterSymbolSyntax(s)
+	}
+}
+
+// The syntaxes the built-in languages register (codeanchors checks the
+// real ones against the grammar they replaced).
+var (
+	jsSyntax   = SymbolSyntax{IdentRunes: "$", Prefixes: "#"}
+	rubySyntax = SymbolSyntax{Suffixes: "?!="}
+	cppSyntax  = SymbolSyntax{MemberPrefixes: "~"}
+)
+
 func TestParseTarget(t *testing.T) {
+	withSymbolSyntax(t, jsSyntax, rubySyntax, cppSyntax)
 	tests := []struct {
 		in   string
 		want Target
@@ -81,5 +101,39 @@ func TestParseCodeURI(t *testing.T) {
 		case !tt.err && got.URI(repo) != tt.in:
 			t.Errorf("URI of ParseCodeURI(%q) = %q, want it back", tt.in, got.URI(repo))
 		}
+	}
+}
+
+// TestSymbolSyntaxRegistry checks that the symbol grammar is the languages':
+// claims alone accepts dotted identifiers only, and each registered syntax
+// opens exactly what it names.
+func TestSymbolSyntaxRegistry(t *testing.T) {
+	withSymbolSyntax(t)
+	syntax.Store(&SymbolSyntax{})
+	special := []string{"A.valid?", "Vec.~Vec", "Cart.#total", "$x"}
+	for _, s := range special {
+		if validSymbol(s) {
+			t.Errorf("%q valid with no language registered", s)
+		}
+	}
+	if !validSymbol("Outer.Inner.f_2") {
+		t.Error("a dotted identifier refused")
+	}
+	RegisterSymbolSyntax(rubySyntax)
+	RegisterSymbolSyntax(rubySyntax) // twice changes nothing
+	if got := *syntax.Load(); got != rubySyntax {
+		t.Errorf("union %+v, want %+v", got, rubySyntax)
+	}
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{{"A.valid?", true}, {"A.name=", true}, {"A.b?!", false}, {"Vec.~Vec", false}, {"?", false}} {
+		if got := validSymbol(c.s); got != c.want {
+			t.Errorf("with Ruby's syntax, validSymbol(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+	RegisterSymbolSyntax(cppSyntax)
+	if !validSymbol("Vec.~Vec") || validSymbol("~Vec") || !validSymbol("A.valid?") {
+		t.Error("C++'s syntax did not join Ruby's")
 	}
 }

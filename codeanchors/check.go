@@ -127,7 +127,8 @@ type TargetStatus struct {
 	Suggestions []string
 }
 
-// EvidenceStatus is the live state of one evidence entry.
+// EvidenceStatus is the live state of one evidence entry: judged when it
+// is its requirement's newest, else [Superseded].
 type EvidenceStatus struct {
 	Evidence Evidence
 	Verdict  Verdict
@@ -185,9 +186,9 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 		state[key] = ts.Verdict.State
 		rep.Targets = append(rep.Targets, ts)
 	}
-	revision := map[string]string{}
+	revision := map[string]claims.Revisions{}
 	for _, r := range m.Requirements {
-		revision[r.ID] = r.Revision
+		revision[r.ID] = r.Revisions()
 	}
 	tokenHash := func(ref string) (string, bool) {
 		r, ok := resolved[ref]
@@ -206,22 +207,21 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 		}
 		return r.TokenHash, r.Reason == ""
 	}
-	// newest is each requirement's newest entry, by recorded time then run:
-	// it alone decides whether the requirement is verified.
-	newest := map[string]Evidence{}
-	for _, e := range l.Evidence {
-		rev, ok := revision[e.Req]
-		v := JudgeEvidence(e, rev, ok, tokenHash)
-		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
-		if n, seen := newest[e.Req]; !seen || cmp.Or(cmp.Compare(e.RecordedAt, n.RecordedAt), cmp.Compare(e.Run, n.Run)) > 0 {
-			newest[e.Req] = e
-		}
-	}
+	// Only each requirement's newest entry is a live link: it alone is
+	// judged and decides whether the requirement is verified; the older
+	// ones are superseded by it (SPEC 1.5).
+	newest := NewestEvidence(l.Evidence)
 	verified := map[string]bool{}
-	for _, es := range rep.Evidence {
-		if n := newest[es.Evidence.Req]; n.Run == es.Evidence.Run && es.Verdict.State == Linked {
-			verified[es.Evidence.Req] = true
+	for _, e := range l.Evidence {
+		var v Verdict
+		if n := newest[e.Req]; n.Run != e.Run {
+			v = Verdict{State: Superseded, SupersededBy: n.Run}
+		} else {
+			rev, ok := revision[e.Req]
+			v = JudgeEvidence(e, rev, ok, tokenHash)
+			verified[e.Req] = v.State == Linked
 		}
+		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
 	}
 	rep.Parents = CheckParents(m, l)
 	anyLinked := func(refs []claims.TargetRef) bool {
@@ -253,9 +253,9 @@ func (rep *Report) NeedsLocate() bool {
 // CheckParents judges every parent link of m against its review stamp in
 // l. This is the only place a parent link's state is decided.
 func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
-	revision := make(map[string]string, len(m.Requirements))
+	revision := make(map[string]claims.Revisions, len(m.Requirements))
 	for _, r := range m.Requirements {
-		revision[r.ID] = r.Revision
+		revision[r.ID] = r.Revisions()
 	}
 	var out []ParentStatus
 	for _, r := range m.Requirements {
@@ -267,7 +267,7 @@ func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
 			ps := ParentStatus{Child: r.ID, Parent: p.ID, Pos: p.Pos}
 			if link, ok := l.Parents[ParentKey(r.ID, p.ID)]; ok {
 				ps.Link = &link
-				if link.Revision != rev {
+				if !rev.Matches(link.Revision) {
 					ps.Verdict.Reason = ParentChanged
 				}
 			} else {

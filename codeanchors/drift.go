@@ -200,11 +200,22 @@ type Verdict struct {
 	// NeverExisted is true for a target that was never captured and is not
 	// found: a typo rather than drift. Its why says so ([Verdict.Why]).
 	NeverExisted bool
+	// SupersededBy is the run id of the requirement's newest evidence
+	// entry, for an entry in state [Superseded]; "" otherwise.
+	SupersededBy string
 }
 
 // Why is the verdict's explanation in lang: the reason's why, worded as
-// "does not exist" for a target that never existed.
+// "does not exist" for a target that never existed; "superseded by
+// run:ID" for a superseded evidence entry.
 func (v Verdict) Why(lang string) string {
+	if v.State == Superseded {
+		w, ok := supersededWhy[lang]
+		if !ok {
+			w = supersededWhy["en"]
+		}
+		return fmt.Sprintf(w, claims.RunNode(v.SupersededBy))
+	}
 	if v.NeverExisted {
 		return v.Reason.WhyNever(lang)
 	}
@@ -244,18 +255,19 @@ func Judge(a *Anchor, r Resolution) Verdict {
 // unknown (target missing) when the requirement no longer exists; otherwise
 // stale with the first reason that applies, in this order: tests_failed (not
 // every linked test passed), requirement_changed_since_verification
-// (recorded against another revision), code_changed_since_verification (a
+// (recorded against a revision that is not current's in either form),
+// code_changed_since_verification (a
 // linked target's token hash differs from the one recorded with the run);
 // else linked. tokenHash returns a target's current token hash, ok false
 // when it is not found now (which counts as changed).
-func JudgeEvidence(e Evidence, currentRevision string, reqExists bool, tokenHash func(ref string) (string, bool)) Verdict {
+func JudgeEvidence(e Evidence, current claims.Revisions, reqExists bool, tokenHash func(ref string) (string, bool)) Verdict {
 	var v Verdict
 	switch {
 	case !reqExists:
 		v.Reason = TargetMissing
 	case !e.Passed():
 		v.Reason = TestsFailed
-	case e.Revision != currentRevision:
+	case !current.Matches(e.Revision):
 		v.Reason = RequirementChanged
 	default:
 		var changed []string

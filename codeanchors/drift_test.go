@@ -61,24 +61,28 @@ func TestJudgeEvidence(t *testing.T) {
 	now := map[string]string{"a.go@A": "sha256:a", "a_test.go@TestA": "sha256:t"}
 	edited := map[string]string{"a.go@A": "sha256:b", "a_test.go@TestA": "sha256:t"}
 	gone := map[string]string{"a_test.go@TestA": "sha256:t"}
+	cur := func(rev string) claims.Revisions { return claims.Revisions{Current: rev, Legacy: rev + "-legacy"} }
 	tests := []struct {
 		name   string
 		e      Evidence
-		rev    string
+		rev    claims.Revisions
 		exists bool
 		code   map[string]string
 		want   State
 		reason Reason
 	}{
-		{"current", pass, "sha256:1", true, now, Linked, ""},
-		{"current code", withCode, "sha256:1", true, now, Linked, ""},
-		{"requirement changed", pass, "sha256:2", true, now, Stale, RequirementChanged},
-		{"requirement deleted", pass, "", false, now, Unknown, TargetMissing},
-		{"failed run", fail, "sha256:1", true, now, Stale, TestsFailed},
-		{"code changed", withCode, "sha256:1", true, edited, Stale, CodeChanged},
-		{"code deleted", withCode, "sha256:1", true, gone, Stale, CodeChanged},
-		{"requirement and code changed", withCode, "sha256:2", true, edited, Stale, RequirementChanged},
-		{"failed, requirement and code changed", failChanged, "sha256:2", true, edited, Stale, TestsFailed},
+		{"current", pass, cur("sha256:1"), true, now, Linked, ""},
+		{"current code", withCode, cur("sha256:1"), true, now, Linked, ""},
+		{"requirement changed", pass, cur("sha256:2"), true, now, Stale, RequirementChanged},
+		{"requirement deleted", pass, cur(""), false, now, Unknown, TargetMissing},
+		{"failed run", fail, cur("sha256:1"), true, now, Stale, TestsFailed},
+		{"code changed", withCode, cur("sha256:1"), true, edited, Stale, CodeChanged},
+		{"code deleted", withCode, cur("sha256:1"), true, gone, Stale, CodeChanged},
+		{"requirement and code changed", withCode, cur("sha256:2"), true, edited, Stale, RequirementChanged},
+		{"failed, requirement and code changed", failChanged, cur("sha256:2"), true, edited, Stale, TestsFailed},
+		// Recorded by the legacy form, which the current text still gives.
+		{"legacy form", pass, claims.Revisions{Current: "sha256:new", Legacy: "sha256:1"}, true, now, Linked, ""},
+		{"neither form", pass, claims.Revisions{Current: "sha256:new", Legacy: "sha256:old"}, true, now, Stale, RequirementChanged},
 	}
 	for _, tt := range tests {
 		v := JudgeEvidence(tt.e, tt.rev, tt.exists, func(ref string) (string, bool) { h, ok := tt.code[ref]; return h, ok })
@@ -253,5 +257,38 @@ func TestResolveInNotIncluded(t *testing.T) {
 	src.NotIncluded = false
 	if r := ResolveIn(claims.Target{Path: "scripts/tool.py", Symbol: "helper"}, nil, src); r.Reason != "" {
 		t.Errorf("included: ResolveIn = %q, want found", r.Reason)
+	}
+}
+
+// TestCheckParentsLegacy checks that a parent link stamped by either form
+// of the parent's revision is linked while that form still gives the
+// stamp, and parent_changed once the parent's words change.
+func TestCheckParentsLegacy(t *testing.T) {
+	oldBody := []byte("Brakes stop\nthe car.\n")
+	model := func(body []byte) *claims.Model {
+		return &claims.Model{Requirements: []*claims.Requirement{
+			{ID: "SYS-1", Title: "Brakes", Revision: claims.Revision("Brakes", body), LegacyRevision: claims.LegacyRevision("Brakes", body)},
+			{ID: "SW-1", Title: "ABS", Parents: []claims.IDRef{{ID: "SYS-1"}}},
+		}}
+	}
+	tests := []struct {
+		name    string
+		stamped string
+		body    string
+		want    Reason
+	}{
+		{"legacy stamp, same text", claims.LegacyRevision("Brakes", oldBody), "Brakes stop\nthe car.\n", ""},
+		{"new stamp, re-wrapped", claims.Revision("Brakes", oldBody), "Brakes stop the car.\n", ""},
+		{"legacy stamp, re-wrapped", claims.LegacyRevision("Brakes", oldBody), "Brakes stop the car.\n", ParentChanged},
+		{"new stamp, a word changed", claims.Revision("Brakes", oldBody), "Brakes halt\nthe car.\n", ParentChanged},
+		{"legacy stamp, a word changed", claims.LegacyRevision("Brakes", oldBody), "Brakes halt\nthe car.\n", ParentChanged},
+	}
+	for _, tt := range tests {
+		l := NewLock()
+		l.StampParent("SW-1", "SYS-1", ParentLink{Revision: tt.stamped, ReviewedAt: "2026-01-01T00:00:00Z"})
+		got := CheckParents(model([]byte(tt.body)), l)
+		if len(got) != 1 || got[0].Verdict.Reason != tt.want {
+			t.Errorf("%s: CheckParents = %+v, want reason %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -1,11 +1,12 @@
 package codeanchors
 
 import (
-	"github.com/tracewiki/tracewiki/codeanchors/cfamily"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors/cfamily"
 	"github.com/tracewiki/tracewiki/codeanchors/csharp"
 	"github.com/tracewiki/tracewiki/codeanchors/golang"
 	"github.com/tracewiki/tracewiki/codeanchors/java"
@@ -155,3 +156,14 @@ var Default = NewRegistry(
 	ruby.Language,
 	cfamily.Language,
 )
+
+// init adds the built-in languages' symbol syntax ([lang.Syntaxer]) to
+// claims' target grammar: claims validates symbols and must not know the
+// languages, so they reach it through its registry.
+func init() {
+	for _, l := range Default.langs {
+		if s, ok := l.(lang.Syntaxer); ok {
+			claims.RegisterSymbolSyntax(s.SymbolSyntax())
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // LockSchemaVersion is the version of the lock file format this tracewiki
@@ -344,15 +345,62 @@ func (l *Lock) Marshal() ([]byte, error) {
 }
 
 // RecordEvidence adds e, replacing an entry for the same requirement and
-// run. Entries of the requirement recorded against another revision are
-// dropped: fresh evidence for the current revision supersedes expired
-// evidence, so the drift report does not fill with history.
+// run. The requirement's older entries stay, as its history: only the
+// newest is live ([NewestEvidence]); [Lock.KeepEvidence] bounds them.
 func (l *Lock) RecordEvidence(e Evidence) {
 	l.Evidence = slices.DeleteFunc(l.Evidence, func(old Evidence) bool {
-		return old.Req == e.Req && (old.Run == e.Run || old.Revision != e.Revision)
+		return old.Req == e.Req && old.Run == e.Run
 	})
 	l.Evidence = append(l.Evidence, e)
 	l.sortEvidence()
+}
+
+// CompareRecorded orders evidence entries oldest first: by recorded time
+// (RFC 3339 in UTC, so the strings sort as the times), then by run id.
+// The last of a requirement's entries in this order is its newest.
+func CompareRecorded(a, b Evidence) int {
+	return cmp.Or(cmp.Compare(a.RecordedAt, b.RecordedAt), cmp.Compare(a.Run, b.Run))
+}
+
+// NewestEvidence returns each requirement's newest entry, by
+// [CompareRecorded]: the one live entry, which alone decides whether the
+// requirement is verified. Every other entry of the requirement is
+// superseded by it. This is the only place that chooses it.
+func NewestEvidence(entries []Evidence) map[string]Evidence {
+	newest := map[string]Evidence{}
+	for _, e := range entries {
+		if n, seen := newest[e.Req]; !seen || CompareRecorded(e, n) > 0 {
+			newest[e.Req] = e
+		}
+	}
+	return newest
+}
+
+// KeepEvidence drops each requirement's oldest entries (by
+// [CompareRecorded]) beyond the newest keep, and returns how many it
+// dropped. keep < 1 keeps one: the newest entry is never dropped.
+func (l *Lock) KeepEvidence(keep int) int {
+	keep = max(keep, 1)
+	per := map[string][]Evidence{}
+	for _, e := range l.Evidence {
+		per[e.Req] = append(per[e.Req], e)
+	}
+	drop := map[[2]string]bool{} // req, run
+	for _, entries := range per {
+		if len(entries) <= keep {
+			continue
+		}
+		slices.SortStableFunc(entries, CompareRecorded)
+		for _, e := range entries[:len(entries)-keep] {
+			drop[[2]string{e.Req, e.Run}] = true
+		}
+	}
+	if len(drop) == 0 {
+		return 0
+	}
+	n := len(l.Evidence)
+	l.Evidence = slices.DeleteFunc(l.Evidence, func(e Evidence) bool { return drop[[2]string{e.Req, e.Run}] })
+	return n - len(l.Evidence)
 }
 
 func (l *Lock) sortEvidence() {
@@ -364,4 +412,38 @@ func (l *Lock) sortEvidence() {
 			return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Name, b.Name))
 		})
 	}
+}
+
+// RestampLegacy rewrites, in the form new entries record, every revision
+// in l that the legacy form of its requirement's current text gives: the
+// evidence entries' and the parent links' (whose revision is the
+// parent's). The text is the one that was recorded (the legacy form kept
+// every line), so the entry stays what it was, and from now on a re-wrap
+// of its paragraphs keeps it. It returns how many it rewrote. Only the
+// commands whose purpose is to write the lock call it, never build.
+func (l *Lock) RestampLegacy(m *claims.Model) int {
+	revision := make(map[string]claims.Revisions, len(m.Requirements))
+	for _, r := range m.Requirements {
+		revision[r.ID] = r.Revisions()
+	}
+	legacy := func(id, recorded string) (string, bool) {
+		v, ok := revision[id]
+		return v.Current, ok && recorded == v.Legacy && recorded != v.Current
+	}
+	n := 0
+	for i, e := range l.Evidence {
+		if cur, ok := legacy(e.Req, e.Revision); ok {
+			l.Evidence[i].Revision = cur
+			n++
+		}
+	}
+	for key, p := range l.Parents {
+		_, parent, _ := strings.Cut(key, "->")
+		if cur, ok := legacy(parent, p.Revision); ok {
+			p.Revision = cur
+			l.Parents[key] = p
+			n++
+		}
+	}
+	return n
 }

@@ -1,6 +1,9 @@
 package codeanchors
 
-// State is the live state of a link: linked, stale or unknown.
+import "strings"
+
+// State is the live state of a link: linked, stale or unknown; or
+// superseded, for an evidence entry that is history.
 type State string
 
 // Link states.
@@ -8,7 +11,22 @@ const (
 	Linked  State = "linked"
 	Stale   State = "stale"
 	Unknown State = "unknown"
+	// Superseded is the state of an evidence entry older than its
+	// requirement's newest one (SPEC 1.5): history, not a live link. It has
+	// no reason, is never a problem and never a graph edge.
+	Superseded State = "superseded"
 )
+
+// Problem reports whether a link in state s is a finding: stale or
+// unknown. Linked links and superseded evidence entries are not.
+func (s State) Problem() bool { return s == Stale || s == Unknown }
+
+// supersededWhy is the why of a superseded evidence entry, in every
+// supported language; %s is the newer run's node id (run:ID).
+var supersededWhy = map[string]string{
+	"en": "superseded by %s",
+	"es": "sustituida por %s",
+}
 
 // Reason says why a link is not linked. The empty reason goes with Linked.
 type Reason string
@@ -31,13 +49,18 @@ const (
 // reasonText is a reason's state and its messages in every supported
 // language: the why, the why of a target that never existed (only for the
 // reasons a never-captured target can get: the same reason, worded so it
-// is not mistaken for drift), and what to do about it, in one line.
+// is not mistaken for drift), the why of one link between requirements
+// (only for parent_changed: it names the child, which is what is suspect,
+// and its parent, which only changed), and what to do about it, in one
+// line. A why or to-do may name the link's REF, CHILD and PARENT; [Fill]
+// puts them in.
 type reasonText struct {
-	state          State
-	whyEN, whyES   string
-	neverEN        string
-	neverES        string
-	todoEN, todoES string
+	state            State
+	whyEN, whyES     string
+	neverEN          string
+	neverES          string
+	childEN, childES string
+	todoEN, todoES   string
 }
 
 // reasons is the one table that gives each reason its state and its
@@ -84,10 +107,12 @@ var reasons = map[Reason]reasonText{
 		todoEN: "link the file or a line range instead, or make the name unique",
 		todoES: "enlace el fichero o un rango de líneas, o haga el nombre único"},
 	ParentChanged: {state: Stale,
-		whyEN:  "suspect: the parent requirement changed after this one was reviewed",
-		whyES:  "sospechoso: el requisito padre cambió desde que se revisó este",
-		todoEN: "read the parent's new text, update this requirement if needed, then run: tracewiki review CHILD",
-		todoES: "lea el nuevo texto del padre, actualice este requisito si hace falta y ejecute: tracewiki review HIJO"},
+		whyEN:   "suspect: the parent requirement changed after this one was reviewed",
+		whyES:   "sospechoso: el requisito padre cambió desde que se revisó este",
+		childEN: "CHILD is suspect: its parent PARENT changed after CHILD was reviewed",
+		childES: "CHILD es sospechoso: su padre PARENT cambió desde que se revisó CHILD",
+		todoEN:  "read PARENT's new text, update CHILD if needed, then run: tracewiki review CHILD",
+		todoES:  "lea el nuevo texto de PARENT, actualice CHILD si hace falta y ejecute: tracewiki review CHILD"},
 	Uncaptured: {state: Unknown,
 		whyEN: "the link has not been captured yet", whyES: "el enlace aún no se ha capturado",
 		todoEN: "anchor it to the code it names: tracewiki capture",
@@ -144,8 +169,26 @@ func (r Reason) WhyNever(lang string) string {
 	return m.neverEN
 }
 
+// WhyLink returns the why of one parent link, in lang, naming the child
+// and the parent (put in with [Fill]): "SW-1 is suspect: its parent SYS-1
+// changed after SW-1 was reviewed". It is empty for a reason without one.
+func (r Reason) WhyLink(lang string) string {
+	m := reasons[r]
+	if lang == "es" {
+		return m.childES
+	}
+	return m.childEN
+}
+
+// Fill puts a link's ref, child and parent into a why or a to-do where it
+// names REF, CHILD or PARENT (in one pass: a value is never filled again).
+func Fill(text, ref, child, parent string) string {
+	return strings.NewReplacer("REF", ref, "CHILD", child, "PARENT", parent).Replace(text)
+}
+
 // ToDo returns one line saying what to do about a link with the reason, in
-// lang; empty for the empty reason.
+// lang, naming REF, CHILD or PARENT where they apply (see [Fill]); empty
+// for the empty reason.
 func (r Reason) ToDo(lang string) string {
 	m := reasons[r]
 	if lang == "es" {

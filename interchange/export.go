@@ -65,8 +65,9 @@ type Link struct {
 var CSVColumns = []string{"id", "document", "level", "title", "status", "normative", "parents", "implements", "tests", "tags", "verified", "implemented", "tested", "stale", "reasons"}
 
 // CSV writes the export as CSV: the columns of [CSVColumns], then one per
-// custom field; list cells are joined with ";" and a link that is not
-// linked carries its state ("src/a.go@F (stale)").
+// custom field; list cells are joined with ";", a link that is not linked
+// carries its state ("src/a.go@F (stale)"), and every cell goes through
+// [SafeCell], so no cell is a formula.
 func (e *Export) CSV() ([]byte, error) {
 	var fields []string
 	for _, r := range e.Requirements {
@@ -79,7 +80,7 @@ func (e *Export) CSV() ([]byte, error) {
 	slices.Sort(fields)
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	if err := w.Write(append(slices.Clone(CSVColumns), fields...)); err != nil {
+	if err := w.Write(safeRecord(append(slices.Clone(CSVColumns), fields...))); err != nil {
 		return nil, err
 	}
 	links := func(ls []Link) string {
@@ -100,12 +101,51 @@ func (e *Export) CSV() ([]byte, error) {
 		for _, f := range fields {
 			rec = append(rec, r.Fields[f])
 		}
-		if err := w.Write(rec); err != nil {
+		if err := w.Write(safeRecord(rec)); err != nil {
 			return nil, err
 		}
 	}
 	w.Flush()
 	return buf.Bytes(), w.Error()
+}
+
+// formulaStart holds the characters that make a spreadsheet read a cell
+// as a formula when they come first: =, +, -, @, TAB and CR (OWASP's list
+// against CSV injection).
+const formulaStart = "=+-@\t\r"
+
+// SafeCell is a cell of a tabular export (CSV; a workbook too) as a
+// spreadsheet may open it: a cell that would start a formula
+// ("=cmd|' /C calc'!A0", "@SUM(1)", "-1") gets a leading "'", which
+// spreadsheets show as text and do not display. So that [PlainCell]
+// undoes it exactly, a cell that is already quotes before such a character
+// ("'=1") gets one more. Every tabular export writes its cells through it.
+func SafeCell(s string) string {
+	rest := strings.TrimLeft(s, "'")
+	if rest != "" && strings.IndexByte(formulaStart, rest[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
+
+// PlainCell is [SafeCell]'s inverse, for imports of tabular files: one
+// leading "'" is removed from a cell whose quotes are followed by a
+// character of a formula's start; any other cell is as written.
+func PlainCell(s string) string {
+	rest := strings.TrimLeft(s, "'")
+	if rest != s && rest != "" && strings.IndexByte(formulaStart, rest[0]) >= 0 {
+		return s[1:]
+	}
+	return s
+}
+
+// safeRecord is rec with every cell passed through [SafeCell].
+func safeRecord(rec []string) []string {
+	out := make([]string, len(rec))
+	for i, c := range rec {
+		out[i] = SafeCell(c)
+	}
+	return out
 }
 
 // JSON writes the export as indented JSON with a final newline.

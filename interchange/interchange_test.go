@@ -372,3 +372,55 @@ func TestStrictDocIndentedClose(t *testing.T) {
 		t.Errorf("got %s", summary(r))
 	}
 }
+
+// TestCSVFormulas checks OWASP's rule against formula injection (SPEC 5):
+// every cell, title, tags, fields and their names included, that starts
+// with =, +, -, @, TAB or CR is written with a leading "'".
+func TestCSVFormulas(t *testing.T) {
+	x := &Export{Requirements: []Row{{
+		ID: "CSV-1", Title: "=cmd|' /C calc'!A0", Status: "+1", Tags: []string{"=1+2", "ok"},
+		Fields: map[string]string{"owner": "@SUM(1+1)", "=f": "-2", "tab": "\t=1", "cr": "\r=1", "quoted": "'=1", "plain": "'a"},
+	}}}
+	data, err := x.CSV()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := map[string]string{}
+	for i, name := range recs[0] {
+		cell[name] = recs[1][i]
+	}
+	for name, want := range map[string]string{"title": "'=cmd|' /C calc'!A0", "status": "'+1", "tags": "'=1+2;ok",
+		"owner": "'@SUM(1+1)", "'=f": "'-2", "tab": "'\t=1", "cr": "'\r=1", "quoted": "''=1", "plain": "'a", "id": "CSV-1"} {
+		if got, ok := cell[name]; !ok || got != want {
+			t.Errorf("column %q = %q (present %v), want %q", name, got, ok, want)
+		}
+	}
+	for _, rec := range recs {
+		for _, c := range rec {
+			if c != "" && strings.IndexByte(formulaStart, c[0]) >= 0 {
+				t.Errorf("cell %q starts a formula", c)
+			}
+		}
+	}
+}
+
+// FuzzSafeCell checks that PlainCell undoes SafeCell for every string, and
+// that SafeCell never returns a cell that starts a formula.
+func FuzzSafeCell(f *testing.F) {
+	for _, s := range []string{"", "=1", "'=1", "''@x", "'a", "-", "\t", "x=1", "'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		safe := SafeCell(s)
+		if safe != "" && strings.IndexByte(formulaStart, safe[0]) >= 0 {
+			t.Errorf("SafeCell(%q) = %q starts a formula", s, safe)
+		}
+		if got := PlainCell(safe); got != s {
+			t.Errorf("PlainCell(SafeCell(%q)) = %q", s, got)
+		}
+	})
+}

@@ -181,6 +181,45 @@ func checkMatrix(t *testing.T, b *browser, base, own string) {
 	if n := eval[string](t, b, `document.getElementById("matrix-count").textContent`); !strings.HasSuffix(n, fmt.Sprintf("of %d shown", len(ids))) {
 		t.Errorf("matrix count says %q", n)
 	}
+	checkMatrixStates(t, b, base)
+}
+
+// matrixWindow is the width of the window in which every state column of
+// the matrix must be in view without scrolling (issue 24: at 1,400 px they
+// were off-screen, behind the code and tests lists).
+const matrixWindow = 1400
+
+// checkMatrixStates opens the matrix in a matrixWindow-wide window and
+// checks that the right edge of each state column (implemented, tested,
+// verified, stale) lies inside both the window and the matrix's scroll
+// box.
+func checkMatrixStates(t *testing.T, b *browser, base string) {
+	b.viewport(t, matrixWindow, 900)
+	defer b.viewport(t, 1280, 900)
+	b.open(t, base+"requirements/")
+	type column struct {
+		Name  string
+		Right float64
+	}
+	got := eval[struct {
+		Window, Box, Table float64
+		States             []column
+	}](t, b, `(() => {
+	  const box = document.querySelector("#matrix").closest(".scroll").getBoundingClientRect();
+	  const states = Array.from(document.querySelectorAll("#matrix thead th"))
+	    .filter(th => ["implemented", "tested", "verified", "stale"].includes(th.textContent.trim()))
+	    .map(th => ({Name: th.textContent.trim(), Right: th.getBoundingClientRect().right}));
+	  return {Window: window.innerWidth, Box: box.right, Table: document.getElementById("matrix").getBoundingClientRect().right, States: states};
+	})()`)
+	if len(got.States) != 4 {
+		t.Fatalf("matrix: state columns %+v, want implemented, tested, verified and stale", got.States)
+	}
+	for _, c := range got.States {
+		if c.Right > got.Window || c.Right > got.Box {
+			t.Errorf("matrix at %v px: the %s column ends at %.0f px, past the window (%v px) or the table's scroll box (%.0f px)", got.Window, c.Name, c.Right, got.Window, got.Box)
+		}
+	}
+	t.Logf("matrix at %v px: table ends at %.0f px, its scroll box at %.0f px; state columns end at %+v", got.Window, got.Table, got.Box, got.States)
 }
 
 // setTheme chooses a theme as a reader would, remembered for the origin of

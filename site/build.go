@@ -108,6 +108,8 @@ type Site struct {
 	key, digest []byte      // the site key and the read digest it was made from
 	edits       *editRecord // for [BuildEdited]; nil without a build cache
 	forge       forgeLinks  // the forge links' commit
+	historyRead bool        // the git history was searched for verified texts
+	gitHead     string      // at this HEAD ("" in no repository)
 	lazy        *lazyFiles  // a lazy build's files, rendered on demand
 }
 
@@ -140,6 +142,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	c, err := p.capture(ld, opts.Frozen, opts.By)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.Frozen {
+		p.removeContentTemps(notes)
 	}
 	if c.Result != nil {
 		for _, err := range c.Result.Failed {
@@ -185,9 +190,12 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if b.tmpl, err = parseTemplates(); err != nil {
 		return nil, err
 	}
+	// Before the site key: the git history is not among the workspace's
+	// reads, so what it gave is in the key.
+	b.verified, b.verifiedSum, b.gitHead = b.recoverVerified()
 	var key, digest []byte
 	if opts.Cache != nil && !opts.lazy {
-		key, digest = p.siteKey(c, baseURL, forge), p.WS.ReadDigest()
+		key, digest = p.siteKey(c, baseURL, forge, b.verifiedSum), p.WS.ReadDigest()
 	}
 	var s *Site
 	if opts.reuse != nil && opts.reuse(key) {
@@ -197,6 +205,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
 	s.key, s.digest, s.forge = key, digest, forge
+	s.historyRead, s.gitHead = b.verified != nil, b.gitHead
 	if s.edits != nil {
 		s.edits.siteKey = key
 	}
@@ -229,6 +238,13 @@ type builder struct {
 	outlined   *outlined                                            // the outline of the shared key; nil without one
 	stream     func(name string, write func(io.Writer) error) error // see [BuildOptions]
 	captured   *Captured                                            // the capture stage's value
+	// verified is the text stale lock entries were recorded against, from
+	// the git history ([builder.recoverVerified]), made once per build;
+	// verifiedSum its digest, in the site's and the pages' keys; gitHead
+	// the HEAD it was read at.
+	verified    map[verifiedKey]*verifiedText
+	verifiedSum []byte
+	gitHead     string
 
 	// What the manifest reports, known before pages render.
 	pageCount int

@@ -150,10 +150,11 @@ var goldens = []struct {
 		// REQ-1: implemented and tested, its evidence expired; its code
 		// and test with their states.
 		`<tr id="REQ-1" data-order="0" data-status="accepted" data-stale="true" data-implemented="true" data-tested="true" data-verified="false" data-tags="" class="stale">`,
-		`<td><ul class="refs"><li><a href="../code/cart/cart.go/index.html#sym-Cart.Total"><code>cart/cart.go@Cart.Total</code></a> <span class="badge badge-linked" title="">linked</span></li></ul></td>`,
-		`<td><span class="badge badge-stale" title="evidence expired: the requirement changed after it was verified">stale</span></td>`,
+		// The states come right after the title; a ref may wrap at its joints.
+		"<td>Cart totals</td>\n<td><span class=\"badge badge-yes\" title=\"implemented\">yes</span></td>\n<td><span class=\"badge badge-yes\" title=\"tested\">yes</span></td>\n<td><span class=\"badge badge-no\" title=\"not verified\">no</span></td>\n<td><span class=\"badge badge-stale\" title=\"evidence expired: the requirement changed after it was verified\">stale</span></td>\n<td>accepted</td>",
+		`<td><ul class="refs"><li><a href="../code/cart/cart.go/index.html#sym-Cart.Total"><code>cart/<wbr>cart.go@<wbr>Cart.Total</code></a> <span class="badge badge-linked" title="">linked</span></li></ul></td>`,
 		// REQ-3: its code is stale, so it is not implemented: a warning.
-		`<td><ul class="refs"><li><a href="../code/pay/pay.go/index.html#sym-Charge"><code>pay/pay.go@Charge</code></a> <span class="badge badge-stale"`,
+		`<td><ul class="refs"><li><a href="../code/pay/pay.go/index.html#sym-Charge"><code>pay/<wbr>pay.go@<wbr>Charge</code></a> <span class="badge badge-stale"`,
 		`<td><span class="badge badge-warn" title="no implements link is linked">no</span></td>`,
 		`<script src="../assets/matrix.js"></script>`,
 		`<form class="matrix-filters" id="matrix-filters" hidden`,

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -24,7 +25,7 @@ const CacheEnv = "TRACEWIKI_CACHE"
 
 // cacheFormat is the version of the entry format and of what each stage
 // stores; bump it when either changes, and every older entry is ignored.
-const cacheFormat = 1
+const cacheFormat = 2
 
 // Trimming: an entry not used for CacheMaxAge is removed, and when the
 // cache still holds more than CacheMaxBytes, the least recently used entries
@@ -47,13 +48,16 @@ const cacheTouchAfter = 24 * time.Hour
 // or for other inputs is never found. Entries are written to a temporary
 // file and renamed into place, so builds sharing a cache (also
 // concurrently) see whole entries or none; every entry starts with a header
-// holding its name hash, length and the SHA-256 of its payload, and an
-// entry that does not match (truncated, corrupt, foreign) is ignored and
-// overwritten, never trusted. A nil *Cache caches nothing. Safe for
-// concurrent use.
+// holding its name hash, length and a MAC of both and the payload, keyed
+// by a secret kept outside the cache (see [CacheSecret]), and an entry
+// that does not match (truncated, corrupt, foreign, forged) is ignored and
+// overwritten, never trusted: whoever can write the cache folder (a CI
+// cache restored from another branch, a shared TRACEWIKI_CACHE) cannot put
+// HTML into a site. A nil *Cache caches nothing. Safe for concurrent use.
 type Cache struct {
 	dir     string
 	version string // mixed into every entry's name
+	secret  []byte // the MAC key of its entries
 
 	mu     sync.Mutex
 	hits   int
@@ -77,6 +81,10 @@ func OpenCache(dir string) (*Cache, error) {
 }
 
 func openCache(dir, version string) (*Cache, error) {
+	return openCacheWith(dir, version, CacheSecret())
+}
+
+func openCacheWith(dir, version string, secret []byte) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("build cache: %w", err)
 	}
@@ -84,7 +92,7 @@ func openCache(dir, version string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build cache: %w", err)
 	}
-	return &Cache{dir: abs, version: version}, nil
+	return &Cache{dir: abs, version: version, secret: secret}, nil
 }
 
 // Dir is the cache's folder.
@@ -166,8 +174,21 @@ func executableHash() string {
 const cacheMagic = "tracewiki-cache\n"
 
 // headerLen is the magic, the entry's name hash, the payload length and the
-// payload's SHA-256.
+// entry's MAC (HMAC-SHA256 of the name hash, the length and the payload).
 const headerLen = len(cacheMagic) + sha256.Size + 8 + sha256.Size
+
+// entryMAC is the MAC of an entry: HMAC-SHA256, keyed by the cache's
+// secret, of its name hash, its payload's length (big-endian) and the
+// payload.
+func entryMAC(secret []byte, name [sha256.Size]byte, payload []byte) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write(name[:])
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(payload)))
+	m.Write(n[:])
+	m.Write(payload)
+	return m.Sum(nil)
+}
 
 // name is an entry's name hash: its stage, key and the tool version.
 func (c *Cache) name(stage string, key []byte) [sha256.Size]byte {
@@ -196,7 +217,7 @@ func (c *Cache) Get(stage string, key []byte) ([]byte, bool) {
 	data, err := os.ReadFile(p)
 	payload, ok := []byte(nil), false
 	if err == nil {
-		payload, ok = checkEntry(data, name)
+		payload, ok = checkEntry(data, name, c.secret)
 	}
 	c.mu.Lock()
 	if ok {
@@ -215,8 +236,8 @@ func (c *Cache) Get(stage string, key []byte) ([]byte, bool) {
 }
 
 // checkEntry returns an entry's payload when its header names it and its
-// length and checksum match.
-func checkEntry(data []byte, name [sha256.Size]byte) ([]byte, bool) {
+// length and MAC (keyed by secret) match.
+func checkEntry(data []byte, name [sha256.Size]byte, secret []byte) ([]byte, bool) {
 	if len(data) < headerLen || string(data[:len(cacheMagic)]) != cacheMagic {
 		return nil, false
 	}
@@ -229,8 +250,7 @@ func checkEntry(data []byte, name [sha256.Size]byte) ([]byte, bool) {
 	if uint64(len(payload)) != n {
 		return nil, false
 	}
-	sum := sha256.Sum256(payload)
-	if !bytes.Equal(h[sha256.Size+8:sha256.Size+8+sha256.Size], sum[:]) {
+	if !hmac.Equal(h[sha256.Size+8:sha256.Size+8+sha256.Size], entryMAC(secret, name, payload)) {
 		return nil, false
 	}
 	return payload, true
@@ -252,7 +272,7 @@ func (c *Cache) Put(stage string, key, payload []byte) {
 	if err != nil {
 		return
 	}
-	sum := sha256.Sum256(payload)
+	sum := entryMAC(c.secret, name, payload)
 	var hdr [headerLen]byte
 	copy(hdr[:], cacheMagic)
 	copy(hdr[len(cacheMagic):], name[:])

@@ -3,6 +3,8 @@ package site
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -730,5 +732,90 @@ func TestOutputIntact(t *testing.T) {
 		if got, want := idx.intact(out), c.name == "nothing"; got != want {
 			t.Errorf("%s: intact %v, want %v", c.name, got, want)
 		}
+	}
+}
+
+// TestCacheForgedEntry is the attack log's C-06: whoever can write the
+// cache replaces highlighted code by HTML of their own and makes the header
+// consistent again (name, length and the payload's SHA-256). The entry's
+// MAC does not match, so it is a miss, rebuilt, and the site is the one a
+// build without a cache makes. An entry written with another secret (a
+// cache restored from another machine) is a miss too.
+func TestCacheForgedEntry(t *testing.T) {
+	dir := fixture(t, "shop")
+	cold := buildWith(t, dir, nil)
+	cacheDir := t.TempDir()
+	buildWith(t, dir, mustCache(t, cacheDir))
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, highlightStage, "*", "*"))
+	if len(entries) == 0 {
+		t.Fatal("nothing highlighted was cached")
+	}
+	const marker = "FORGED-CACHE-ENTRY"
+	forged := []byte(`<img src=x onerror="alert('` + marker + `')">`)
+	for _, p := range entries {
+		data, err := os.ReadFile(p)
+		must(t, err)
+		hdr := bytes.Clone(data[:len(cacheMagic)+sha256.Size])
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(forged)))
+		sum := sha256.Sum256(forged)
+		entry := append(append(append(hdr, n[:]...), sum[:]...), forged...)
+		must(t, os.WriteFile(p, entry, 0o644))
+	}
+	warm := mustCache(t, cacheDir)
+	got := buildWith(t, dir, warm)
+	for name, data := range got {
+		if bytes.Contains(data, []byte(marker)) {
+			t.Fatalf("%s holds the forged entry's HTML", name)
+		}
+	}
+	if diff := firstDiffFile(cold, got); diff != "" {
+		t.Errorf("the build over forged entries differs from one without a cache: %s", diff)
+	}
+	if s := warm.Stats(); s.Misses < len(entries) {
+		t.Errorf("%+v: want every forged entry (%d) missed", s, len(entries))
+	}
+
+	// A cache of the same version written with another secret.
+	other, err := openCacheWith(t.TempDir(), toolVersion(), bytes.Repeat([]byte{7}, cacheSecretLen))
+	must(t, err)
+	key := cacheKey([]byte("k"))
+	other.Put("s", key, []byte("theirs"))
+	mine, err := openCache(other.dir, toolVersion())
+	must(t, err)
+	if got, ok := mine.Get("s", key); ok {
+		t.Errorf("an entry of another secret was trusted: %q", got)
+	}
+}
+
+// TestCacheSecret checks the secret's file: made on first use, 0600 and
+// 32 bytes, read back the same; a file that is not a secret is refused
+// (CacheSecret then draws a key for the process).
+func TestCacheSecret(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config", "tracewiki")
+	first, err := loadCacheSecret(dir)
+	must(t, err)
+	st, err := os.Stat(filepath.Join(dir, cacheSecretFile))
+	must(t, err)
+	if len(first) != cacheSecretLen || st.Size() != cacheSecretLen || st.Mode().Perm() != 0o600 {
+		t.Fatalf("secret: %d bytes, file %d bytes, mode %v", len(first), st.Size(), st.Mode().Perm())
+	}
+	again, err := loadCacheSecret(dir)
+	must(t, err)
+	if !bytes.Equal(first, again) {
+		t.Error("the secret changed between two reads")
+	}
+	name := filepath.Join(dir, cacheSecretFile)
+	must(t, os.Chmod(name, 0o644))
+	if _, err := loadCacheSecret(dir); err == nil {
+		t.Error("a secret others may read was used")
+	}
+	must(t, os.WriteFile(name, []byte("short"), 0o600))
+	must(t, os.Chmod(name, 0o600))
+	if _, err := loadCacheSecret(dir); err == nil {
+		t.Error("a 5-byte secret was used")
+	}
+	if got, want := os.Getenv(ConfigDirEnv), CacheSecret(); got == "" || len(want) != cacheSecretLen {
+		t.Errorf("%s = %q, secret %d bytes", ConfigDirEnv, got, len(want))
 	}
 }

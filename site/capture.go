@@ -55,7 +55,8 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 	}
 	by, at := p.captureStamp(opts.By)
 	var res *CaptureResult
-	err = p.UpdateLock(notes, func(l *codeanchors.Lock) (err error) {
+	err = p.RenewLock(notes, func(l *codeanchors.Lock) (err error) {
+		p.restampLegacy(l, notes)
 		res, err = p.captureInto(l, opts, explicit, sources, at, by)
 		return err
 	})

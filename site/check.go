@@ -19,7 +19,12 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 		return nil, err
 	}
 	paths := p.targetPaths()
+	// The code a live entry vouched for; a superseded entry is not judged.
+	newest := codeanchors.NewestEvidence(l.Evidence)
 	for _, e := range l.Evidence {
+		if newest[e.Req].Run != e.Run {
+			continue
+		}
 		for ref := range e.TokenHashes {
 			if t, err := claims.ParseTarget(ref); err == nil {
 				paths = append(paths, t.Path)

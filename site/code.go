@@ -55,7 +55,7 @@ func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err erro
 			return err
 		}
 		if d.IsDir() {
-			if name != "." && (matchAny(prune, name) || sites.is(name)) {
+			if name != "." && (matchAny(prune, name) || isSwapFolder(d.Name()) || sites.is(name)) {
 				return fs.SkipDir
 			}
 			return nil

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -44,8 +45,30 @@ type Config struct {
 	// Forge is the URL shape of RepoURL: "github", "gitlab" or "gitea";
 	// zero means the one of RepoURL's host (github.com, gitlab.com,
 	// gitea.com, codeberg.org).
-	Forge string     `toml:"forge"`
-	Code  CodeConfig `toml:"code"`
+	Forge    string         `toml:"forge"`
+	Code     CodeConfig     `toml:"code"`
+	Evidence EvidenceConfig `toml:"evidence"`
+}
+
+// EvidenceConfig is the [evidence] table.
+type EvidenceConfig struct {
+	// Keep bounds the evidence entries the lock keeps per requirement: the
+	// newest decides, the older ones are history (SPEC 1.5), and the
+	// oldest beyond Keep are dropped when the lock is written. Zero means
+	// [DefaultEvidenceKeep]; a value set must be a positive integer.
+	Keep int `toml:"keep"`
+}
+
+// DefaultEvidenceKeep is the evidence entries kept per requirement when
+// the config does not say.
+const DefaultEvidenceKeep = 20
+
+// keep is Keep, or its default for a zero config.
+func (c EvidenceConfig) keep() int {
+	if c.Keep < 1 {
+		return DefaultEvidenceKeep
+	}
+	return c.Keep
 }
 
 // CodeConfig selects the source files of the code index, by doublestar
@@ -65,6 +88,11 @@ var (
 	defaultExclude = append([]string{"**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"}, codeanchors.Default.Excludes()...)
 )
 
+// tomlTypeError matches the decoder's error for a value of the wrong type
+// (keep = "all"), which it words as text, not as a [toml.ParseError]:
+// the line, the key and the message.
+var tomlTypeError = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
 // ParseConfig decodes tracewiki.toml and fills in defaults. folder is the
 // workspace folder's name, the default title. Unknown keys and bad values
 // are errors of the form "tracewiki.toml:LINE: message", all of them.
@@ -76,11 +104,17 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 		if errors.As(err, &perr) {
 			return Config{}, fmt.Errorf("%s:%d: %s", name, perr.Position.Line, perr.Message)
 		}
+		if m := tomlTypeError.FindStringSubmatch(err.Error()); m != nil {
+			return Config{}, fmt.Errorf("%s:%s: %s: %s", name, m[1], m[2], m[3])
+		}
 		return Config{}, fmt.Errorf("%s: %v", name, err)
 	}
 	var errs []error
 	for _, k := range md.Undecoded() {
 		errs = append(errs, fmt.Errorf("%s:%d: unknown key %q", name, keyLine(data, k), k.String()))
+	}
+	if md.IsDefined("evidence", "keep") && c.Evidence.Keep < 1 {
+		errs = append(errs, fmt.Errorf("%s:%d: evidence keep = %d: want a positive integer, the evidence entries kept per requirement", name, keyLine(data, toml.Key{"evidence", "keep"}), c.Evidence.Keep))
 	}
 	c.fill(folder)
 	if c.Language != "en" && c.Language != "es" {
@@ -140,6 +174,9 @@ func (c *Config) fill(folder string) {
 	}
 	if c.Code.Exclude == nil {
 		c.Code.Exclude = defaultExclude
+	}
+	if c.Evidence.Keep == 0 {
+		c.Evidence.Keep = DefaultEvidenceKeep
 	}
 	c.Content = path.Clean(c.Content)
 	c.Output = path.Clean(c.Output)

@@ -17,6 +17,12 @@ func TestParseConfigDefaults(t *testing.T) {
 		c.Output != want.Output || c.Lock != want.Lock || !slices.Equal(c.Code.Include, want.Code.Include) || !slices.Equal(c.Code.Exclude, want.Code.Exclude) {
 		t.Errorf("ParseConfig(empty) = %+v, want %+v", c, want)
 	}
+	if c.Evidence.Keep != DefaultEvidenceKeep {
+		t.Errorf("evidence keep = %d, want the default %d", c.Evidence.Keep, DefaultEvidenceKeep)
+	}
+	if c, err := ParseConfig(ConfigFile, []byte("[evidence]\nkeep = 3\n"), "x"); err != nil || c.Evidence.Keep != 3 {
+		t.Errorf("keep = 3: %d, %v", c.Evidence.Keep, err)
+	}
 	if got := c.Slug(); got != "acme-shop" {
 		t.Errorf("Slug() = %q, want acme-shop", got)
 	}
@@ -42,6 +48,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"baseURL = \"//evil.example/\"\n", []string{`a URL without a scheme`}},
 		{"baseURL = \"https:///x\"\n", []string{`no host`}},
 		{"baseURL = \"\\u0001javascript:x\"\n", []string{`control characters`}},
+		{"title = \"x\"\n[evidence]\nkeep = 0\n", []string{`tracewiki.toml:3: evidence keep = 0: want a positive integer`}},
+		{"[evidence]\nkeep = -4\n", []string{`tracewiki.toml:2: evidence keep = -4: want a positive integer`}},
+		{"[evidence]\nkeep = \"all\"\n", []string{"tracewiki.toml:2: "}},
+		{"[evidence]\nkeep = 2.5\n", []string{"tracewiki.toml:2: "}},
+		{"[evidence]\nkept = 3\n", []string{`tracewiki.toml:2: unknown key "evidence.kept"`}},
 	}
 	for _, tt := range tests {
 		_, err := ParseConfig(ConfigFile, []byte(tt.src), "x")

@@ -140,7 +140,10 @@ func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, chil
 		switch {
 		case ps.Child == r.ID:
 			l := link(ps.Parent)
-			l.Stale, l.Why = ps.Verdict.State == codeanchors.Stale, ps.Verdict.Reason.Why(b.lang)
+			l.Stale = ps.Verdict.State == codeanchors.Stale
+			// The why names the child as suspect, not the parent as stale.
+			l.Why = synth.LinkWhy(claims.RequirementNode(ps.Parent).String(), []synth.NodeID{claims.RequirementNode(ps.Child)},
+				ps.Verdict.Reason, ps.Verdict.Reason.Why(b.lang), b.lang)
 			parents = append(parents, l)
 		case ps.Parent == r.ID:
 			children = append(children, link(ps.Child))

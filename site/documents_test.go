@@ -31,6 +31,11 @@ func TestDocuments(t *testing.T) {
 		`<dt>asil</dt><dd>D</dd>`,
 		`2 normative: 0 implemented, 0 tested, 0 verified, 0 suspect`,
 	)
+	// A state a requirement lacks says so ("not verified", a dashed badge),
+	// never the bare name of the state it lacks.
+	assertLines(t, "documents/system/index.html", sys,
+		`<span class="badge badge-not">not implemented</span> <span class="badge badge-not">not tested</span> <span class="badge badge-not">not verified</span>`,
+		`! badge-no">`)
 	h := string(sys)
 	if a, b, c := strings.Index(h, `id="req-SYS-0"`), strings.Index(h, `id="req-SYS-1"`), strings.Index(h, `id="req-SYS-2"`); !(a < b && b < c) {
 		t.Errorf("documents/system: requirements not in level order: SYS-0 at %d, SYS-1 at %d, SYS-2 at %d", a, b, c)
@@ -41,8 +46,13 @@ func TestDocuments(t *testing.T) {
 		`<h2 class="doc-section"><a href="../../documents/software/brakes/index.html">brakes</a></h2>`,
 		`<h2 class="doc-section"><a href="../../documents/software/ui/index.html">ui</a></h2>`,
 		`id="req-SW-1"`, `id="req-SW-3"`,
-		`<span class="badge badge-stale" title="suspect: the parent requirement changed after this one was reviewed">suspect</span>`,
+		// SW-1's parent SYS-1 changed: the badge by the parent says so, and
+		// its title that the child is suspect (not the parent).
+		`<a href="../../requirements/SYS-1/index.html">SYS-1</a> <span class="badge badge-stale" title="SW-1 is suspect: its parent SYS-1 changed after SW-1 was reviewed">changed</span>`,
 	)
+	// SW-1 is implemented: that state keeps its positive badge.
+	assertLines(t, "documents/software/brakes/index.html", s.Files["documents/software/brakes/index.html"],
+		`<span class="badge badge-yes">implemented</span> <span class="badge badge-not">not tested</span>`)
 	// The child's page shows its parents with their state; the parent's its children.
 	assertLines(t, "requirements/SW-1/index.html", s.Files["requirements/SW-1/index.html"],
 		`<h2>Parents</h2>`, `suspect`, `SYS-2`, `reviewed`,

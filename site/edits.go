@@ -50,6 +50,7 @@ type editRecord struct {
 	content string // the content folder
 	baseURL string
 	forge   forgeLinks
+	history []byte // what the build found in the git history, in the site key
 	pages   []byte // the pages' lines, by file (see [editRecord.encode])
 }
 
@@ -101,7 +102,7 @@ func (b *builder) editable(pg page) bool {
 // answers, made after the pages rendered, when the build's memory is at
 // its peak.
 func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
-	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge}
+	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge, history: b.verifiedSum}
 	var editable []page
 	for _, pg := range pages {
 		if b.editable(pg) {
@@ -170,7 +171,7 @@ func spliceBody(old []byte, span bodySpan, body string) ([]byte, bool) {
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
-const editsMagic = "tracewiki-edits 1"
+const editsMagic = "tracewiki-edits 2"
 
 // encode writes the record as lines of tab-separated fields, strings
 // quoted: a header, then each page followed by its answers, a claim's by
@@ -179,8 +180,8 @@ const editsMagic = "tracewiki-edits 1"
 func (r *editRecord) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
-	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\n", editsMagic, r.siteKey, r.shared,
-		q(r.content), q(r.baseURL), q(r.forge.kind), q(r.forge.repo), q(r.forge.commit))
+	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\n", editsMagic, r.siteKey, r.shared,
+		q(r.content), q(r.baseURL), q(r.forge.kind), q(r.forge.repo), q(r.forge.commit), r.history)
 	b.Write(r.pages)
 	return b.Bytes()
 }
@@ -220,8 +221,11 @@ func parseEditHeader(data []byte) (*editRecord, error) {
 	r.siteKey = unhex(field(lines[1], "sitekey", 1)[1])
 	r.shared = unhex(field(lines[2], "shared", 1)[1])
 	r.content = unquote(field(lines[3], "content", 1)[1])
-	f := field(lines[4], "site", 4)
+	f := field(lines[4], "site", 5)
 	r.baseURL, r.forge = unquote(f[1]), forgeLinks{kind: unquote(f[2]), repo: unquote(f[3]), commit: unquote(f[4])}
+	if r.history = unhex(f[5]); len(r.history) == 0 {
+		r.history = nil // as the build had it: no git history read
+	}
 	if err != nil {
 		return nil, errBadEdits
 	}
@@ -367,7 +371,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	}
 	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
-	idx.key = siteKeyOf(digestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge)
+	idx.key = siteKeyOf(digestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.history)
 	idx.store(opts.Cache, rec.out)
 	rec.siteKey, rec.start = idx.key, ws.stamps.start
 	opts.Cache.Put(upToDateStage, key, rec.encode())

@@ -92,7 +92,8 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 		res.Recorded = append(res.Recorded, e)
 		recorded = append(recorded, r)
 	}
-	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+	err = p.RenewLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for i := range res.Recorded {
 			res.Recorded[i].TokenHashes = p.codeHashes(recorded[i], l, sources)
 			l.RecordEvidence(res.Recorded[i])

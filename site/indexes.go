@@ -138,7 +138,8 @@ func (b *builder) home(root string) (*pageData, any, error) {
 			break
 		}
 		t.Rows = append(t.Rows, row{Stale: l.State == string(codeanchors.Stale), Cells: []cell{
-			{Text: l.Ref, URL: root + indexURL(driftDir) + "#" + l.Reason, Code: true}, {Text: l.Reason, Badge: l.State, Title: l.Why}, claimedBy(l.ClaimedBy),
+			{Text: synth.LinkName(l.Ref, l.ClaimedBy), URL: root + indexURL(driftDir) + "#" + l.Reason, Code: true},
+			{Text: l.Reason, Badge: l.State, Title: synth.LinkWhy(l.Ref, l.ClaimedBy, codeanchors.Reason(l.Reason), l.Why, b.lang)}, claimedBy(l.ClaimedBy),
 		}})
 	}
 	d.Tables = []table{t}
@@ -157,6 +158,9 @@ type driftEntry struct {
 	Forge                                    string // the current lines (or file) on the forge at the built commit
 	ClaimedBy                                []cell
 	Diff                                     []diffLine
+	// Verified says what a stale evidence entry or parent link was
+	// recorded against; Diff is then that text against the current one.
+	Verified string
 	// Why is the link's own why when it is not its group's (a target that
 	// never existed); MovedTo and Suggestions as in the check entry.
 	Why         string
@@ -181,9 +185,9 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 		}
 		g := driftGroup{Reason: string(r), State: string(r.State()), Why: r.Why(b.lang)}
 		for _, l := range links {
-			e := driftEntry{Ref: l.Ref, Note: l.Note, Where: strings.Join(l.ClaimedAt, ", "), MovedTo: l.Relocated, Suggestions: l.Suggestions}
-			if l.Why != g.Why {
-				e.Why = l.Why
+			e := driftEntry{Ref: synth.LinkName(l.Ref, l.ClaimedBy), Note: l.Note, Where: strings.Join(l.ClaimedAt, ", "), MovedTo: l.Relocated, Suggestions: l.Suggestions}
+			if why := synth.LinkWhy(l.Ref, l.ClaimedBy, r, l.Why, b.lang); why != g.Why {
+				e.Why = why // a target that never existed; a parent link, naming its child
 			}
 			if u := strings.TrimPrefix(l.URL, b.baseURL); l.URL != "" {
 				e.URL = root + u
@@ -203,6 +207,9 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 				}
 			}
 			e.Diff = b.captureDiff(l.Ref, l.Start, l.End, 3)
+			if note, diff, ok := b.verifiedFor(l); ok {
+				e.Verified, e.Diff = note, diff
+			}
 			g.Links = append(g.Links, e)
 		}
 		d.Groups = append(d.Groups, g)
@@ -226,6 +233,12 @@ func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
 		}
 	}
 	text := UnifiedDiff(fmt.Sprintf("captured %s (lines %d–%d)", ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, context)
+	return diffLines(text, func(hunk string) string { return fileLineHunk(hunk, ts.Anchor.Start, start) })
+}
+
+// diffLines splits a unified diff into the lines the site shows, each with
+// its class; hunk, when not nil, rewrites each hunk header.
+func diffLines(text string, hunk func(string) string) []diffLine {
 	var out []diffLine
 	for line := range strings.SplitSeq(strings.TrimSuffix(text, "\n"), "\n") {
 		class := ""
@@ -234,7 +247,9 @@ func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
 			class = "file"
 		case strings.HasPrefix(line, "@@"):
 			class = "hunk"
-			line = fileLineHunk(line, ts.Anchor.Start, start)
+			if hunk != nil {
+				line = hunk(line)
+			}
 		case strings.HasPrefix(line, "+"):
 			class = "add"
 		case strings.HasPrefix(line, "-"):

@@ -183,6 +183,11 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 		return nil, err
 	}
 	defer p.Close()
+	// A corrupt lock stops the import before it writes a file (SPEC 1.4).
+	if _, err := p.ReadLock(); err != nil {
+		return nil, err
+	}
+	p.removeContentTemps(notes)
 	rep := &ImportReport{Result: res}
 	plan, err := rep.plan(p, opts)
 	if err != nil {
@@ -220,6 +225,7 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 	dir := path.Join(p.Config.Content, "requirements")
 	at := Now().Format(time.RFC3339)
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for _, it := range res.Items {
 			for _, par := range it.Parents {
 				key := codeanchors.ParentKey(it.ID, par.ID)

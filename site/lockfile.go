@@ -57,11 +57,27 @@ func (p *Project) parseLock(data []byte, err error) (*codeanchors.Lock, error) {
 // UpdateLock changes the lock file under an exclusive file lock: it reads
 // the lock, calls fn, and writes the result atomically (a temporary file
 // renamed over the old one), so a reader never sees half a lock and a failed
-// fn leaves the file untouched. A corrupt lock is never overwritten: it is
-// renamed to LOCK.corrupt-<timestamp>, with -2, -3, ... added when that name
-// is taken, fn starts from an empty lock, and the rename is reported on
-// notes. Temporary files of killed writers are removed.
+// fn leaves the file untouched. Evidence beyond [EvidenceConfig.Keep] per
+// requirement is dropped, oldest first, and the drop is reported on notes.
+// A corrupt lock is an error, as for [Project.ReadLock], and is left
+// exactly as it is: review, relink, import and build only change a lock
+// they could read, so a corrupt one never becomes a new one holding fresh
+// captures of drifted code (SPEC 1.4).
+// Temporary files of killed writers are removed.
 func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
+	return p.updateLock(notes, false, fn)
+}
+
+// RenewLock is [Project.UpdateLock] for the two commands whose purpose is
+// to write the lock, capture and evidence: a corrupt lock is never
+// overwritten, but renamed to LOCK.corrupt-<timestamp>, with -2, -3, ...
+// added when that name is taken; fn starts from an empty lock, and the
+// rename is reported on notes.
+func (p *Project) RenewLock(notes io.Writer, fn func(*codeanchors.Lock) error) error {
+	return p.updateLock(notes, true, fn)
+}
+
+func (p *Project) updateLock(notes io.Writer, renew bool, fn func(*codeanchors.Lock) error) error {
 	name := p.Config.Lock
 	if err := p.refuseSymlink(name); err != nil {
 		return err
@@ -87,6 +103,10 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 
 	old, _ := p.WS.ReadFileLimit(name, codeanchors.MaxLockBytes)
 	l, err := p.readLock()
+	if errors.Is(err, codeanchors.ErrCorruptLock) && !renew {
+		_, err = p.corruptHint(l, err)
+		return err
+	}
 	if errors.Is(err, codeanchors.ErrCorruptLock) {
 		old = nil
 		aside, rerr := p.keepAside(name)
@@ -102,6 +122,11 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 	if err := fn(l); err != nil {
 		return err
 	}
+	keep := p.Config.Evidence.keep()
+	if n := l.KeepEvidence(keep); n > 0 {
+		fmt.Fprintf(notes, "tracewiki: dropped %d old evidence entr%s from %s: at most %d kept per requirement ([evidence] keep)\n",
+			n, pluralY(n), name, keep)
+	}
 	data, err := l.Marshal()
 	if err != nil {
 		return err
@@ -110,6 +135,14 @@ func (p *Project) UpdateLock(notes io.Writer, fn func(*codeanchors.Lock) error) 
 		return nil // nothing changed: keep the file, and its mtime, as it is
 	}
 	return p.writeAtomic(name, data)
+}
+
+// pluralY is the ending of "entry" for n of them: "y" or "ies".
+func pluralY(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
 }
 
 // keepAside renames the corrupt lock name to a name never used before,
@@ -151,7 +184,7 @@ func (p *Project) removeLockTemps() {
 // temporary file in the same folder and a rename.
 func (p *Project) writeAtomic(name string, data []byte) error {
 	osName := filepath.FromSlash(name)
-	tmp := osName + ".tmp-" + strconv.Itoa(os.Getpid())
+	tmp := tempName(osName)
 	f, err := p.WS.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -192,4 +225,15 @@ func Now() time.Time {
 		}
 	}
 	return time.Now().UTC().Truncate(time.Second)
+}
+
+// restampLegacy rewrites the lock's revisions recorded by the legacy form
+// of their requirement's current text in the current form
+// ([codeanchors.Lock.RestampLegacy]) and says how many on notes. capture,
+// evidence, review, relink and import call it when they write the lock;
+// build never does, and a frozen build writes nothing.
+func (p *Project) restampLegacy(l *codeanchors.Lock, notes io.Writer) {
+	if n := l.RestampLegacy(p.Model); n > 0 {
+		fmt.Fprintf(notes, "tracewiki: re-stamped %d revision(s) recorded in the earlier form (lines as written) in the current form (paragraphs unwrapped); their text is the one recorded\n", n)
+	}
 }

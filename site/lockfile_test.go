@@ -80,8 +80,15 @@ func TestOversizedLockRecoverable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "more than the 268435456 bytes a lock may have") || !strings.Contains(err.Error(), `run "tracewiki capture" to keep it aside`) {
 		t.Fatalf("ReadLock = %v, want the size and the way out", err)
 	}
+	// UpdateLock (review, relink, import, build) refuses it as it is.
+	if err := p.UpdateLock(io.Discard, func(*codeanchors.Lock) error { return nil }); err == nil || !strings.Contains(err.Error(), "more than the 268435456 bytes") {
+		t.Fatalf("UpdateLock = %v, want the corrupt lock refused", err)
+	}
+	if st, err := os.Stat(name); err != nil || st.Size() != codeanchors.MaxLockBytes+1 {
+		t.Fatalf("UpdateLock touched the corrupt lock: %v %v", st, err)
+	}
 	var notes strings.Builder
-	if err := p.UpdateLock(&notes, func(*codeanchors.Lock) error { return nil }); err != nil {
+	if err := p.RenewLock(&notes, func(*codeanchors.Lock) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(notes.String(), "kept the corrupt lock aside as tracewiki.lock.corrupt-") {

@@ -176,7 +176,10 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 	}
 }
 
-// refStates lists targets as written with their current states.
+// refStates lists targets with their current states: those not linked
+// (stale, unknown) first, then the linked, each in the order written, so
+// that a matrix cell that folds its last links (matrixRefsShown) shows its
+// problems.
 func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
 	var out []refState
 	for _, ref := range refs {
@@ -190,7 +193,16 @@ func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
 		}
 		out = append(out, rs)
 	}
+	problemsFirst(out)
 	return out
+}
+
+// problemsFirst orders links not linked before the linked, keeping the
+// order written within each.
+func problemsFirst(refs []refState) {
+	slices.SortStableFunc(refs, func(x, y refState) int {
+		return cmp.Compare(b2i(x.State == string(codeanchors.Linked)), b2i(y.State == string(codeanchors.Linked)))
+	})
 }
 
 // parentFolder is the folder a document folder nests in ("a/b" → "a";

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -145,9 +146,18 @@ func (s *MCPServer) Run(ctx context.Context, t mcp.Transport) error {
 	return err
 }
 
-// RunStdio serves the protocol over standard input and output.
+// RunStdio serves the protocol over standard input and output: a
+// malformed frame is answered with a JSON-RPC error and the server goes
+// on; at the end of the input every request read is answered, then it
+// returns (see [lineTransport]).
 func (s *MCPServer) RunStdio(ctx context.Context) error {
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.RunLines(ctx, os.Stdin, os.Stdout)
+}
+
+// RunLines serves the protocol over newline-delimited JSON-RPC on r and w,
+// as [MCPServer.RunStdio] does on standard input and output.
+func (s *MCPServer) RunLines(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.Run(ctx, &lineTransport{r: r, w: w, log: s.log})
 }
 
 // reload analyzes the workspace again. On success it publishes the new

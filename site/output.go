@@ -61,28 +61,15 @@ func (p *Project) Output(flag string) (*Output, error) {
 		return refuse("is a symlink")
 	}
 	o.Dir = resolvePath(target)
-	switch {
-	case o.Dir == ws:
-		return refuse("is the workspace")
-	case within(ws, o.Dir):
-		return refuse("contains the workspace %s", ws)
-	case slices.Contains(strings.Split(filepath.ToSlash(o.Dir), "/"), ".git"):
-		return refuse("lies inside a .git folder")
-	}
 	inside := within(o.Dir, ws)
 	p.WS.swaps = newSwapFolders(ws, o.Dir)
+	if why, err := p.owned(ws, o.Dir, false); err != nil {
+		return nil, fmt.Errorf("output %s: %w", o.Name, err)
+	} else if why != "" {
+		return refuse("%s", why)
+	}
 	if flag == "" && !inside {
 		return refuse("resolves to %s, outside the workspace (only --out may name a folder outside it)", o.Dir)
-	}
-	for _, owned := range []struct{ what, name string }{
-		{"the content folder", p.Config.Content},
-		{"the lock", p.Config.Lock},
-		{"the config", ConfigFile},
-	} {
-		real := resolvePath(filepath.Join(wsAbs, filepath.FromSlash(owned.name)))
-		if real == o.Dir || within(real, o.Dir) {
-			return refuse("holds %s %s", owned.what, owned.name)
-		}
 	}
 	st, err := os.Lstat(o.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -94,21 +81,63 @@ func (p *Project) Output(flag string) (*Output, error) {
 	if !st.IsDir() {
 		return refuse("exists and is not a folder")
 	}
-	if inside {
-		rel, _ := filepath.Rel(ws, o.Dir)
-		code, _, err := p.codeFiles(false)
-		if err != nil {
-			return nil, err
-		}
-		prefix := filepath.ToSlash(rel) + "/"
-		if i, _ := slices.BinarySearch(code, prefix); i < len(code) && strings.HasPrefix(code[i], prefix) {
-			return refuse("holds %s, a source file of the [code] globs", code[i])
-		}
-	}
 	if err := replaceable(o.Dir); err != nil {
 		return refuse("%v", err)
 	}
 	return o, nil
+}
+
+// owned is the ownership rule of everything tracewiki writes on a path the
+// user names (build's output folder, export's file): it says why the path
+// real (absolute, its parents' symlinks resolved) must not be replaced,
+// or "" when it may. The workspace ws (absolute, resolved) and its
+// ancestors, anything inside a .git folder, the content folder, the lock
+// and the config and any folder holding one of them, and an existing file
+// of the [code] globs or a folder holding one are refused. A file
+// (export's) is refused inside the content folder too, where it would be
+// read as content; a site folder there is not (walks skip sites).
+func (p *Project) owned(ws, real string, file bool) (string, error) {
+	switch {
+	case real == ws:
+		return "is the workspace", nil
+	case within(ws, real):
+		return fmt.Sprintf("contains the workspace %s", ws), nil
+	case slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git"):
+		return "lies inside a .git folder", nil
+	}
+	verb := "holds"
+	if file {
+		verb = "is"
+	}
+	for _, o := range []struct{ what, name string }{
+		{"the content folder", p.Config.Content},
+		{"the lock", p.Config.Lock},
+		{"the config", ConfigFile},
+	} {
+		path := resolvePath(filepath.Join(ws, filepath.FromSlash(o.name)))
+		switch {
+		case path == real || within(path, real):
+			return fmt.Sprintf("%s %s %s", verb, o.what, o.name), nil
+		case file && o.name == p.Config.Content && within(real, path):
+			return fmt.Sprintf("lies inside %s %s", o.what, o.name), nil
+		}
+	}
+	if _, err := os.Lstat(real); err != nil || !within(real, ws) {
+		return "", nil // only an existing path can be or hold a source file
+	}
+	rel, _ := filepath.Rel(ws, real)
+	rel = filepath.ToSlash(rel)
+	code, _, err := p.codeFiles(false)
+	if err != nil {
+		return "", err
+	}
+	if i, _ := slices.BinarySearch(code, rel); i < len(code) && (code[i] == rel || strings.HasPrefix(code[i], rel+"/")) {
+		if code[i] == rel {
+			return fmt.Sprintf("is %s, a source file of the [code] globs", rel), nil
+		}
+		return fmt.Sprintf("%s %s, a source file of the [code] globs", verb, code[i]), nil
+	}
+	return "", nil
 }
 
 // replaceable reports why an existing folder may not be replaced: nil when

@@ -62,7 +62,7 @@ func (b *builder) pagesKey(driftJSON []byte) []byte {
 	// A document's file that is also code (a target names it) is read
 	// for its lines too: it stays in.
 	reads := b.p.WS.readDigest(func(p string) bool { return b.bodyOnly(p) })
-	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, []byte(b.baseURL),
+	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, b.verifiedSum, []byte(b.baseURL),
 		[]byte(b.forge.kind), []byte(b.forge.repo), []byte(b.forge.commit), []byte(b.lang), []byte(b.title))
 }
 
@@ -112,6 +112,9 @@ func outline(m *claims.Model) (*outlined, error) {
 	}
 	for _, r := range m.Requirements {
 		note(&r.Doc)
+		// Its LegacyRevision (the lines as written) is in: a re-wrap
+		// keeps the Revision, but a document page shows the text as
+		// written, so it must render again.
 		c := *r
 		c.Doc = strip(c.Doc)
 		add("requirement", c)

@@ -34,6 +34,9 @@ type pageData struct {
 	Groups         []driftGroup
 	Matrix         *matrixData
 	Tree           []docItem // a requirement document's printable tree
+	// TextDiffs are a requirement's text against each revision its
+	// expired evidence was verified against.
+	TextDiffs []textChange
 }
 
 type fact struct{ Name, Value, URL string }
@@ -47,7 +50,10 @@ type table struct {
 type row struct {
 	ID    string // the row's HTML id, "" for none
 	Stale bool
-	Cells []cell
+	// Superseded marks history: an evidence entry a newer run superseded,
+	// shown grey.
+	Superseded bool
+	Cells      []cell
 }
 
 // cell is a table cell: a link when URL is set, a badge when Badge is.
@@ -274,6 +280,9 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
 			continue // the file's own symbols are listed in its symbol table
 		}
+		if e.Kind == synth.KindParent { // the child is suspect, not the parent
+			e.Why = synth.LinkWhy(e.Dst.String(), []synth.NodeID{e.Src}, codeanchors.Reason(e.Reason), e.Why, b.lang)
+		}
 		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(*m)})
 	}
 	// A short list is open; a long one would push the page's text down.
@@ -312,13 +321,28 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		}
 		d.Tables = append(d.Tables, t)
 	}
-	ev := table{Title: "Evidence", Head: []string{"run", "recorded against", "tests", "state"}, Empty: "no test run recorded"}
+	d.Tables = append(d.Tables, b.evidenceHistory(r, root))
+	d.TextDiffs = b.verifiedDiffs(r)
+	d.Claims = b.claimRows(r.Doc.Claims, root)
+	return nil
+}
+
+// evidenceHistory is a requirement's evidence table: every entry the lock
+// keeps, newest first (by recorded time, then run), with its time. The
+// newest decides whether the requirement is verified and says so; the
+// older ones are history, grey, superseded by it.
+func (b *builder) evidenceHistory(r *claims.Requirement, root string) table {
+	ev := table{Title: "Evidence history", Head: []string{"run", "recorded", "recorded against", "tests", "state"}, Empty: "no test run recorded"}
+	var entries []codeanchors.EvidenceStatus
 	for _, es := range b.a.Report.Evidence {
-		if es.Evidence.Req != r.ID {
-			continue
+		if es.Evidence.Req == r.ID {
+			entries = append(entries, es)
 		}
+	}
+	slices.SortStableFunc(entries, func(x, y codeanchors.EvidenceStatus) int { return codeanchors.CompareRecorded(y.Evidence, x.Evidence) })
+	for _, es := range entries {
 		against := "the current revision"
-		if es.Evidence.Revision != r.Revision {
+		if !r.Revisions().Matches(es.Evidence.Revision) {
 			against = "revision " + short(es.Evidence.Revision)
 		}
 		passed := 0
@@ -327,16 +351,19 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 				passed++
 			}
 		}
-		ev.Rows = append(ev.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
+		state := stateCell(es.Verdict, b.lang)
+		if es.Verdict.State != codeanchors.Superseded {
+			state.Text += " · deciding" // the newest entry: it alone decides verified
+		}
+		ev.Rows = append(ev.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Superseded: es.Verdict.State == codeanchors.Superseded, Cells: []cell{
 			{Text: es.Evidence.Run, URL: root + idURL(claims.RunNode(es.Evidence.Run))},
+			{Text: es.Evidence.RecordedAt},
 			{Text: against},
 			{Text: fmt.Sprintf("%d of %d passed", passed, len(es.Evidence.Tests))},
-			stateCell(es.Verdict, b.lang),
+			state,
 		}})
 	}
-	d.Tables = append(d.Tables, ev)
-	d.Claims = b.claimRows(r.Doc.Claims, root)
-	return nil
+	return ev
 }
 
 func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
@@ -449,7 +476,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 				badge = "stale"
 			}
 			tn, _ := claims.ParseTarget(test.Target)
-			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Cells: []cell{
+			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Superseded: es.Verdict.State == codeanchors.Superseded, Cells: []cell{
 				{Text: es.Evidence.Req, URL: root + b.relURL(claims.RequirementNode(es.Evidence.Req))},
 				{Text: test.Target, URL: root + b.relURL(b.graph.TargetNodeID(tn)), Code: true},
 				{Text: test.Outcome, Badge: badge},
@@ -478,9 +505,13 @@ func (b *builder) targetRow(t claims.Target, root string) row {
 	return r
 }
 
+// stateCell is a link's state as a badge, its why in the title; a
+// superseded evidence entry's says which run superseded it.
 func stateCell(v codeanchors.Verdict, lang string) cell {
 	text := string(v.State)
 	switch {
+	case v.State == codeanchors.Superseded:
+		text += " by " + v.SupersededBy
 	case v.Moved && v.Reformatted:
 		text += " (moved, reformatted)"
 	case v.Moved:

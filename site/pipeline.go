@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"maps"
 	"slices"
@@ -65,9 +64,9 @@ type Captured struct {
 // capture reads the lock and, unless frozen, captures every referenced
 // target never captured and stamps every parent link never stamped, into
 // the lock value only: [Project.WriteCapture] writes them. A corrupt lock
-// fails a frozen build (it only reads the lock); otherwise the capture
-// starts from an empty lock, as [Project.UpdateLock] will when it keeps
-// the corrupt file aside.
+// fails every build, frozen or not: a build that started a new lock would
+// capture drifted code afresh and call it linked (SPEC 1.4); only capture
+// and evidence keep a corrupt lock aside.
 func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error) {
 	if frozen {
 		l, err := p.frozenLock()
@@ -76,10 +75,7 @@ func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error)
 		}
 		return &Captured{Lock: l}, nil
 	}
-	l, err := p.readLock()
-	if errors.Is(err, codeanchors.ErrCorruptLock) {
-		l, err = codeanchors.NewLock(), nil
-	}
+	l, err := p.ReadLock()
 	if err != nil {
 		return nil, err
 	}

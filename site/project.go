@@ -28,6 +28,7 @@ type Project struct {
 	ParseSource func(name string, data []byte) *codeanchors.Source
 
 	skipped []string // content files that are not regular, and why
+	temps   []string // temporary files of content files the walk found (see [contentTemp])
 	// walks, when set, holds the folder walks' results: those it has are
 	// used instead of walking (serve, when no file was created or removed
 	// since), those it lacks are recorded.
@@ -164,6 +165,9 @@ func (p *Project) walkContent(dir string, names *[]string) error {
 			if _, err := p.WS.Stat(name); errors.Is(err, ErrOutside) {
 				return err
 			}
+		}
+		if _, ok := contentTemp(d.Name()); ok && d.Type().IsRegular() {
+			p.temps = append(p.temps, name)
 		}
 		if contentName(d.Name()) {
 			if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {

@@ -71,7 +71,11 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 		rw.Files = slices.Compact(slices.Sorted(slices.Values(rw.Files)))
 		res.Rewrites = append(res.Rewrites, rw)
 	}
-	if dry || len(res.Rewrites) == 0 {
+	if dry {
+		return res, nil
+	}
+	p.removeContentTemps(notes)
+	if len(res.Rewrites) == 0 {
 		return res, nil
 	}
 	slug := p.Config.Slug()
@@ -107,6 +111,7 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 		}
 	}
 	err = p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for _, rw := range res.Rewrites {
 			a, ok := l.Anchors[rw.From]
 			if !ok {

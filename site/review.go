@@ -88,6 +88,7 @@ func (p *Project) Review(opts ReviewOptions, notes io.Writer) (*ReviewResult, er
 	at := Now().Format(time.RFC3339)
 	res := &ReviewResult{}
 	err := p.UpdateLock(notes, func(l *codeanchors.Lock) error {
+		p.restampLegacy(l, notes)
 		for _, ps := range codeanchors.CheckParents(p.Model, l) {
 			named := slices.Contains(opts.IDs, ps.Child)
 			suspect := ps.Verdict.Reason == codeanchors.ParentChanged

@@ -115,8 +115,11 @@ func tableRows(rows []row) template.HTML {
 			w.text(r.ID)
 			w.markup(`"`)
 		}
-		if r.Stale {
+		switch {
+		case r.Stale:
 			w.markup(` class="stale"`)
+		case r.Superseded:
+			w.markup(` class="superseded"`)
 		}
 		w.markup(">")
 		for _, c := range r.Cells {
@@ -161,6 +164,20 @@ func matrixRows(rows []matrixRow) template.HTML {
 		w.anchor(r.URL, r.Node.Label, false)
 		w.markup("</td>\n<td>")
 		w.text(r.Node.Title)
+		// The states come right after the title, so that they stay in view
+		// however long the lists of code and tests are.
+		w.markup("</td>\n<td>")
+		w.yesNo(r.Implemented, "implemented", "warn", "no implements link is linked")
+		w.markup("</td>\n<td>")
+		w.yesNo(r.Tested, "tested", "no", "no tests link is linked")
+		w.markup("</td>\n<td>")
+		w.yesNo(r.Verified, "verified", "no", "not verified")
+		w.markup("</td>\n<td>")
+		if r.Node.Stale {
+			w.badge("stale", r.Node.Why, "stale")
+		} else {
+			w.markup(noneHint)
+		}
 		w.markup("</td>\n<td>")
 		w.text(r.Node.Status)
 		w.markup("</td>\n<td>")
@@ -204,18 +221,6 @@ func matrixRows(rows []matrixRow) template.HTML {
 		w.refs(r.Code)
 		w.markup("</td>\n<td>")
 		w.refs(r.Tests)
-		w.markup("</td>\n<td>")
-		w.yesNo(r.Implemented, "implemented", "warn", "no implements link is linked")
-		w.markup("</td>\n<td>")
-		w.yesNo(r.Tested, "tested", "no", "no tests link is linked")
-		w.markup("</td>\n<td>")
-		w.yesNo(r.Verified, "verified", "no", "not verified")
-		w.markup("</td>\n<td>")
-		if r.Node.Stale {
-			w.badge("stale", r.Node.Why, "stale")
-		} else {
-			w.markup(noneHint)
-		}
 		w.markup("</td>\n</tr>\n")
 	}
 	return w.html()
@@ -233,25 +238,95 @@ func (w *htmlWriter) link(text, url string) {
 	w.anchor(url, text, false)
 }
 
-// refs writes a matrix cell's linked code or tests with their states.
+// matrixRefsShown is how many of a matrix cell's code or tests links show;
+// the rest fold into a <details> ("3 more"), so that a requirement with
+// many links keeps its row short. The matrix lists a cell's links that are
+// not linked first (refStates), so the fold hides a problem only when the
+// links shown are problems too.
+const matrixRefsShown = 4
+
+// refs writes a matrix cell's linked code or tests with their states,
+// folding those past matrixRefsShown.
 func (w *htmlWriter) refs(refs []refState) {
 	if len(refs) == 0 {
 		w.markup(`<span class="hint">none</span>`)
 		return
 	}
+	shown, folded := foldRefs(refs)
+	w.refList(shown)
+	if len(folded) > 0 {
+		w.markup(`<details class="refs-more"><summary>`)
+		w.markup(strconv.Itoa(len(folded)))
+		w.markup(" more</summary>")
+		w.refList(folded)
+		w.markup("</details>")
+	}
+}
+
+// foldRefs splits a cell's links into those shown and those folded.
+func foldRefs(refs []refState) (shown, folded []refState) {
+	if len(refs) <= matrixRefsShown {
+		return refs, nil
+	}
+	return refs[:matrixRefsShown], refs[matrixRefsShown:]
+}
+
+// refList writes links with their states as a list.
+func (w *htmlWriter) refList(refs []refState) {
 	w.markup(`<ul class="refs">`)
 	for _, r := range refs {
 		w.markup("<li>")
 		if r.URL != "" {
-			w.anchor(r.URL, r.Ref, true)
-		} else {
-			w.code(r.Ref, true)
+			w.markup(`<a href="`)
+			w.url(r.URL)
+			w.markup(`">`)
+		}
+		w.markup("<code>")
+		w.breakable(r.Ref)
+		w.markup("</code>")
+		if r.URL != "" {
+			w.markup("</a>")
 		}
 		w.markup(" ")
 		w.badge(r.State, r.Why, r.State)
 		w.markup("</li>")
 	}
 	w.markup("</ul>")
+}
+
+// breakable writes a target ref with a line-break opportunity (<wbr>) at
+// each of its joints (refParts): a long ref wraps there rather than
+// widening its column and pushing the matrix's last columns off-screen.
+func (w *htmlWriter) breakable(ref string) {
+	for i, part := range refParts(ref) {
+		if i > 0 {
+			w.markup("<wbr>")
+		}
+		w.text(part)
+	}
+}
+
+// refParts cuts a target ref after each '/' and '@' and before a '#'
+// ("a/b.go@T.M" → "a/", "b.go@", "T.M"); joined, the parts are the ref.
+func refParts(ref string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(ref); i++ {
+		switch ref[i] {
+		case '/', '@':
+			parts = append(parts, ref[start:i+1])
+			start = i + 1
+		case '#':
+			if i > start {
+				parts = append(parts, ref[start:i])
+				start = i
+			}
+		}
+	}
+	if start < len(ref) || len(parts) == 0 {
+		parts = append(parts, ref[start:])
+	}
+	return parts
 }
 
 // yesNo writes a matrix verdict: a "yes" badge titled yes, or a "no" badge

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"math/rand/v2"
 	"strings"
@@ -31,19 +32,21 @@ const (
 	matrixRowsTemplate = `{{range .}}<tr id="{{.Node.Label}}" data-order="{{.Order}}" data-status="{{.Node.Status}}" data-stale="{{.Node.Stale}}" data-implemented="{{.Implemented}}" data-tested="{{.Tested}}" data-verified="{{.Verified}}" data-tags="{{.Tags}}"{{if .Node.Stale}} class="stale"{{end}}>
 <td><a href="{{.URL}}">{{.Node.Label}}</a></td>
 <td>{{.Node.Title}}</td>
+<td>{{if .Implemented}}<span class="badge badge-yes" title="implemented">yes</span>{{else}}<span class="badge badge-warn" title="no implements link is linked">no</span>{{end}}</td>
+<td>{{if .Tested}}<span class="badge badge-yes" title="tested">yes</span>{{else}}<span class="badge badge-no" title="no tests link is linked">no</span>{{end}}</td>
+<td>{{if .Verified}}<span class="badge badge-yes" title="verified">yes</span>{{else}}<span class="badge badge-no" title="not verified">no</span>{{end}}</td>
+<td>{{if .Node.Stale}}<span class="badge badge-stale" title="{{.Node.Why}}">stale</span>{{else}}<span class="hint">–</span>{{end}}</td>
 <td>{{.Node.Status}}</td>
 <td>{{if .Document.Text}}{{if .Document.URL}}<a href="{{.Document.URL}}">{{.Document.Text}}</a>{{else}}{{.Document.Text}}{{end}}{{else}}<span class="hint">–</span>{{end}}</td>
 <td>{{range $i, $p := .Parents}}{{if $i}}, {{end}}{{if $p.URL}}<a href="{{$p.URL}}">{{$p.Text}}</a>{{else}}{{$p.Text}}{{end}}{{else}}<span class="hint">–</span>{{end}}</td>
 <td>{{if or .Tags .Fields}}{{with .Node.Tags}}<span class="tags">{{range .}}<span class="badge tag">{{.}}</span> {{end}}</span>{{end}}{{range .Fields}}<div class="field"><span class="hint">{{.Name}}:</span> {{.Value}}</div>{{end}}{{else}}<span class="hint">–</span>{{end}}</td>
 <td>{{template "refs" .Code}}</td>
 <td>{{template "refs" .Tests}}</td>
-<td>{{if .Implemented}}<span class="badge badge-yes" title="implemented">yes</span>{{else}}<span class="badge badge-warn" title="no implements link is linked">no</span>{{end}}</td>
-<td>{{if .Tested}}<span class="badge badge-yes" title="tested">yes</span>{{else}}<span class="badge badge-no" title="no tests link is linked">no</span>{{end}}</td>
-<td>{{if .Verified}}<span class="badge badge-yes" title="verified">yes</span>{{else}}<span class="badge badge-no" title="not verified">no</span>{{end}}</td>
-<td>{{if .Node.Stale}}<span class="badge badge-stale" title="{{.Node.Why}}">stale</span>{{else}}<span class="hint">–</span>{{end}}</td>
 </tr>
-{{end}}` + `{{define "refs"}}{{if .}}<ul class="refs">{{range .}}<li>{{if .URL}}<a href="{{.URL}}"><code>{{.Ref}}</code></a>{{else}}<code>{{.Ref}}</code>{{end}} <span class="badge badge-{{.State}}" title="{{.Why}}">{{.State}}</span></li>{{end}}</ul>{{else}}<span class="hint">none</span>{{end}}{{end}}`
-	tableRowsTemplate = `{{range .}}<tr{{if .ID}} id="{{.ID}}"{{end}}{{if .Stale}} class="stale"{{end}}>{{range .Cells}}<td>{{if .URL}}<a href="{{.URL}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</a>{{else if .Badge}}<span class="badge badge-{{.Badge}}" title="{{.Title}}">{{.Text}}</span>{{else if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
+{{end}}` + `{{define "refs"}}{{if .}}{{template "refList" shown .}}{{with folded .}}<details class="refs-more"><summary>{{len .}} more</summary>{{template "refList" .}}</details>{{end}}{{else}}<span class="hint">none</span>{{end}}{{end}}` +
+		`{{define "refList"}}<ul class="refs">{{range .}}<li>{{if .URL}}<a href="{{.URL}}"><code>{{template "ref" .Ref}}</code></a>{{else}}<code>{{template "ref" .Ref}}</code>{{end}} <span class="badge badge-{{.State}}" title="{{.Why}}">{{.State}}</span></li>{{end}}</ul>{{end}}` +
+		`{{define "ref"}}{{range $i, $p := refParts .}}{{if $i}}<wbr>{{end}}{{$p}}{{end}}{{end}}`
+	tableRowsTemplate = `{{range .}}<tr{{if .ID}} id="{{.ID}}"{{end}}{{if .Stale}} class="stale"{{else if .Superseded}} class="superseded"{{end}}>{{range .Cells}}<td>{{if .URL}}<a href="{{.URL}}">{{if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</a>{{else if .Badge}}<span class="badge badge-{{.Badge}}" title="{{.Title}}">{{.Text}}</span>{{else if .Code}}<code>{{.Text}}</code>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
 {{end}}`
 )
 
@@ -51,7 +54,11 @@ const (
 func viaTemplate(t testing.TB, text string, rows any) string {
 	t.Helper()
 	const head, tail = "<table><tbody>", "</tbody></table>"
-	tm, err := template.New("").Parse(head + text + tail)
+	tm, err := template.New("").Funcs(template.FuncMap{
+		"shown":    func(r []refState) []refState { s, _ := foldRefs(r); return s },
+		"folded":   func(r []refState) []refState { _, f := foldRefs(r); return f },
+		"refParts": refParts,
+	}).Parse(head + text + tail)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +100,7 @@ func TestRowsAsTemplates(t *testing.T) {
 		for range i % 4 {
 			cells = append(cells, cell{Text: pick(r), URL: pick(r), Badge: pick(r), Title: pick(r), Code: r.IntN(2) == 0})
 		}
-		rows = append(rows, row{ID: pick(r), Stale: i%2 == 0, Cells: cells})
+		rows = append(rows, row{ID: pick(r), Stale: i%2 == 0, Superseded: i%3 == 0, Cells: cells})
 		matrix = append(matrix, matrixRandomRow(r, i))
 	}
 	check := func(kind, want string, got template.HTML) {
@@ -111,6 +118,57 @@ func TestRowsAsTemplates(t *testing.T) {
 	}
 }
 
+// TestMatrixRefs checks how a matrix cell lists many links: a ref wraps at
+// its joints, the links not linked come first, and those past
+// matrixRefsShown fold into a <details>.
+func TestMatrixRefs(t *testing.T) {
+	for ref, want := range map[string]string{
+		"a/b.go@T.M":        "a/|b.go@|T.M",
+		"cmd/x/main.go":     "cmd/|x/|main.go",
+		"docs/a.md#L3-L9":   "docs/|a.md|#L3-L9",
+		"Dockerfile":        "Dockerfile",
+		"#L1-L2":            "#L1-L2",
+		"dir/":              "dir/",
+		"a@b@c":             "a@|b@|c",
+		"x.py@C.method#odd": "x.py@|C.method|#odd",
+	} {
+		parts := refParts(ref)
+		if got := strings.Join(parts, "|"); got != want {
+			t.Errorf("refParts(%q) = %s, want %s", ref, got, want)
+		}
+		if strings.Join(parts, "") != ref {
+			t.Errorf("refParts(%q) joined is not the ref", ref)
+		}
+	}
+
+	var refs []refState
+	for i, state := range []string{"linked", "linked", "stale", "linked", "unknown", "linked", "stale"} {
+		refs = append(refs, refState{Ref: fmt.Sprintf("p/f%d.go@F", i), State: state})
+	}
+	problemsFirst(refs)
+	var order []string
+	for _, r := range refs {
+		order = append(order, r.Ref[2:4]+" "+r.State)
+	}
+	if got, want := strings.Join(order, ", "), "f2 stale, f4 unknown, f6 stale, f0 linked, f1 linked, f3 linked, f5 linked"; got != want {
+		t.Errorf("problemsFirst: %s\nwant %s", got, want)
+	}
+	cell := string(matrixRows([]matrixRow{{Tests: refs}}))
+	shown, more, ok := strings.Cut(cell, `<details class="refs-more"><summary>3 more</summary>`)
+	if !ok {
+		t.Fatalf("a cell of %d links does not fold the last %d:\n%s", len(refs), len(refs)-matrixRefsShown, cell)
+	}
+	if n := strings.Count(shown, "<li>"); n != matrixRefsShown || !strings.Contains(shown, "f6.go") || strings.Contains(shown, "f1.go") {
+		t.Errorf("shown: %d links (want %d, the problems first): %s", n, matrixRefsShown, shown)
+	}
+	if !strings.Contains(more, "<code>p/<wbr>f5.go@<wbr>F</code>") {
+		t.Errorf("folded links lack f5 written breakable: %s", more)
+	}
+	if few := string(matrixRows([]matrixRow{{Tests: refs[:matrixRefsShown]}})); strings.Contains(few, "<details") {
+		t.Errorf("a cell of %d links folds: %s", matrixRefsShown, few)
+	}
+}
+
 // matrixRandomRow is a matrix row of awkward values, its lists and flags
 // varying with i.
 func matrixRandomRow(r *rand.Rand, i int) matrixRow {
@@ -125,6 +183,8 @@ func matrixRandomRow(r *rand.Rand, i int) matrixRow {
 	for range i % 3 {
 		m.Parents = append(m.Parents, link{Text: pick(r), URL: []string{"", pick(r)}[r.IntN(2)]})
 		m.Node.Tags = append(m.Node.Tags, pick(r))
+	}
+	for range i % (matrixRefsShown + 3) { // some past matrixRefsShown, folded
 		m.Code = append(m.Code, refState{Ref: pick(r), URL: []string{"", pick(r)}[r.IntN(2)], State: pick(r), Why: pick(r)})
 	}
 	for range i % 4 / 2 {
@@ -174,7 +234,7 @@ func FuzzRowsAsTemplates(f *testing.F) {
 		if on(6) {
 			cells[1].URL = c
 		}
-		rows := []row{{ID: c, Stale: on(7), Cells: cells}}
+		rows := []row{{ID: c, Stale: on(7), Superseded: on(0), Cells: cells}}
 		if got, want := string(tableRows(rows)), viaTemplate(t, tableRowsTemplate, rows); got != want {
 			t.Fatalf("table row %q, template %q", got, want)
 		}

@@ -283,6 +283,17 @@ func TestSchemasReject(t *testing.T) {
 			}
 			panic("no evidence")
 		}},
+		{"check", "a superseded entry without superseded_by", func(d map[string]any) {
+			e := evidenceTarget(d)
+			e["state"], e["reason"], e["why"] = "superseded", "", "superseded by run:x"
+		}},
+		{"check", "a superseded entry with a reason", func(d map[string]any) {
+			e := evidenceTarget(d)
+			e["state"], e["why"], e["superseded_by"] = "superseded", "superseded by run:x", "run:x"
+		}},
+		{"check", "superseded_by on a live entry", func(d map[string]any) { evidenceTarget(d)["superseded_by"] = "run:x" }},
+		{"check", "a missing superseded total", func(d map[string]any) { delete(obj(d, "totals"), "superseded") }},
+		{"manifest", "no superseded count", func(d map[string]any) { delete(d, "superseded") }},
 	} {
 		var doc map[string]any
 		if err := json.Unmarshal(docs[c.schema], &doc); err != nil {
@@ -299,6 +310,16 @@ func TestSchemasReject(t *testing.T) {
 }
 
 func obj(d map[string]any, key string) map[string]any { return d[key].(map[string]any) }
+
+// evidenceTarget is the first evidence entry (run:ID) of a check report.
+func evidenceTarget(d map[string]any) map[string]any {
+	for _, x := range arr(d, "targets") {
+		if x := x.(map[string]any); strings.HasPrefix(x["ref"].(string), "run:") {
+			return x
+		}
+	}
+	panic("no evidence")
+}
 
 func arr(d map[string]any, key string) []any { return d[key].([]any) }
 

@@ -86,7 +86,10 @@ func (w walkedNames) taken(dir string, entries []fs.DirEntry) []fs.DirEntry {
 		return entries
 	}
 	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool {
-		return !e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !w.takesFile(path.Join(dir, e.Name()))
+		if e.IsDir() {
+			return isSwapFolder(e.Name()) // never walked
+		}
+		return e.Type()&fs.ModeSymlink == 0 && !w.takesFile(path.Join(dir, e.Name()))
 	})
 }
 
@@ -311,6 +314,13 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
 	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.commit != opts.Commit) {
 		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.commit
+	}
+	if s.historyRead {
+		// The texts found in the git history hold while HEAD does.
+		if rec.gitRev != "" && rec.gitRev != "HEAD" {
+			return // one revision is recorded: the forge's, not HEAD
+		}
+		rec.gitRev, rec.commit = "HEAD", s.gitHead
 	}
 	opts.Cache.Put(upToDateStage, key, rec.encode())
 	if s.edits != nil {

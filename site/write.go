@@ -173,6 +173,31 @@ func swapName(base, name string) (kind, id string, ok bool) {
 	return kind, id, true
 }
 
+// isSwapFolder reports whether name is a folder a swap of any output makes
+// beside it (see [swapName]): .OUT.new-PID-N or .OUT.old-PID, with PID and
+// N digits. Walks of the workspace never enter one: a killed build's
+// half-written site, which has no api/manifest.json yet to tell it a site,
+// must not become source code of a build into another output.
+func isSwapFolder(name string) bool {
+	for _, kind := range []string{".new-", ".old-"} {
+		i := strings.LastIndex(name, kind)
+		if i < 2 || name[0] != '.' {
+			continue
+		}
+		k, id, ok := swapName(name[1:i], name)
+		pid, n, two := strings.Cut(id, "-")
+		if ok && digits(pid) && (k == "new" && two && digits(n) || k == "old" && !two) {
+			return true
+		}
+	}
+	return false
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 // recover repairs and removes what killed runs left beside the output:
 // .OUT.old-PID is put back when OUT is missing (a kill between the renames
 // of a swap), else removed; .OUT.new-PID-N is removed, after undoing the

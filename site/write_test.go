@@ -121,3 +121,36 @@ func TestLeftoversRemoved(t *testing.T) {
 		t.Errorf("public/index.html = %q, want the new site", got)
 	}
 }
+
+// TestIsSwapFolder checks the names of swap folders of any output.
+func TestIsSwapFolder(t *testing.T) {
+	for name, want := range map[string]bool{
+		".public.new-17863-2754470888": true, ".public.old-17863": true, ".site.new-1-2": true,
+		".a.new-1.new-5-6": true, ".my.site.old-42": true,
+		".public.new-17863": false, ".public.old-1-2": false, "public.new-1-2": false, ".public.new-x-1": false,
+		".public.new-1-": false, "..new-1-2": false, ".public.tmp-1": false, ".public": false,
+	} {
+		if got := isSwapFolder(name); got != want {
+			t.Errorf("isSwapFolder(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestContentTemp checks which names are temporary files of content files.
+func TestContentTemp(t *testing.T) {
+	for name, want := range map[string]int{
+		"p68.md.tmp-24220": 24220, "_index.md.tmp-7448": 7448, "r.yaml.tmp-1": 1,
+		"p.md.tmp-": -1, "p.md.tmp-x": -1, "p.txt.tmp-1": -1, ".p.md.tmp-1": -1, "p.md": -1, "tracewiki.lock.tmp-5": -1,
+	} {
+		pid, ok := contentTemp(name)
+		if want < 0 && ok || want >= 0 && (!ok || pid != want) {
+			t.Errorf("contentTemp(%q) = %d, %v; want %d", name, pid, ok, want)
+		}
+	}
+	if got := tempName("a.md"); !strings.HasSuffix(got, ".tmp-"+strconv.Itoa(os.Getpid())) {
+		t.Errorf("tempName = %q", got)
+	}
+	if pid, ok := contentTemp(tempName("a.md")); !ok || pid != os.Getpid() {
+		t.Errorf("contentTemp(tempName) = %d, %v", pid, ok)
+	}
+}

@@ -149,10 +149,13 @@ type ManifestJSON struct {
 	Edges int            `json:"edges"`
 	// Links counts link states, Reasons the non-linked links per reason;
 	// every state and reason is present.
-	Links     map[string]int `json:"links"`
-	Reasons   map[string]int `json:"reasons"`
-	Pages     int            `json:"pages"` // HTML pages written
-	Artifacts []string       `json:"artifacts"`
+	Links   map[string]int `json:"links"`
+	Reasons map[string]int `json:"reasons"`
+	// Superseded counts the evidence entries a newer run of their
+	// requirement superseded: history, apart from the links (SPEC 1.5).
+	Superseded int      `json:"superseded"`
+	Pages      int      `json:"pages"` // HTML pages written
+	Artifacts  []string `json:"artifacts"`
 	// Truncated lists what a cap cut: "code index: 12 unresolved imports
 	// not listed", and the like.
 	Truncated []string `json:"truncated"`
@@ -193,6 +196,10 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 		count(ts.Verdict)
 	}
 	for _, es := range rep.Evidence {
+		if es.Verdict.State == codeanchors.Superseded {
+			m.Superseded++
+			continue
+		}
 		count(es.Verdict)
 	}
 	for _, ps := range rep.Parents {

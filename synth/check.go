@@ -6,11 +6,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
-// CheckSchemaVersion is the version of the check report's JSON.
-const CheckSchemaVersion = 1
+// CheckSchemaVersion is the version of the check report's JSON. Version 2
+// added the superseded state and superseded_by (SPEC 1.5).
+const CheckSchemaVersion = 2
 
 // CheckReport is the JSON of "tracewiki check --format json": one entry per
 // link target, in ref order, and the derived fields of every requirement.
@@ -46,6 +48,9 @@ type CheckTarget struct {
 	CapturedEnd   int    `json:"captured_end,omitempty"`
 	Passed        *bool  `json:"passed,omitempty"` // evidence entries only
 	Note          string `json:"note,omitempty"`
+	// SupersededBy is the run (run:ID) of the requirement's newest evidence
+	// entry, for a superseded entry only.
+	SupersededBy string `json:"superseded_by,omitempty"`
 }
 
 // CheckRequirement holds a requirement's derived fields.
@@ -60,7 +65,7 @@ type CheckRequirement struct {
 // their order, and the derived fields of every requirement.
 func NewCheckReport(f *Findings) *CheckReport {
 	out := &CheckReport{SchemaVersion: CheckSchemaVersion, Targets: make([]CheckTarget, 0, len(f.Links)), Requirements: []CheckRequirement{}, Totals: map[string]int{}, lang: f.Lang}
-	for _, s := range [...]codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown} {
+	for _, s := range checkStates {
 		out.Totals[string(s)] = 0
 	}
 	for _, l := range f.Links {
@@ -76,6 +81,9 @@ func NewCheckReport(f *Findings) *CheckReport {
 			t.Moved, t.Reformatted, t.Start, t.End = v.Moved, v.Reformatted, v.Start, v.End
 			t.CapturedStart, t.CapturedEnd = l.CapturedLines()
 		}
+		if v.State == codeanchors.Superseded {
+			t.SupersededBy = claims.RunNode(v.SupersededBy).String()
+		}
 		out.Targets = append(out.Targets, t)
 		out.Totals[t.State]++
 	}
@@ -84,6 +92,10 @@ func NewCheckReport(f *Findings) *CheckReport {
 	}
 	return out
 }
+
+// checkStates are the states of check's entries, in the order the text
+// report lists them: the live states, then superseded evidence entries.
+var checkStates = [...]codeanchors.State{codeanchors.Linked, codeanchors.Stale, codeanchors.Unknown, codeanchors.Superseded}
 
 // Count returns how many targets have the state.
 func (c *CheckReport) Count(state codeanchors.State) int { return c.Totals[string(state)] }
@@ -101,16 +113,19 @@ func (c *CheckReport) CountReason(r codeanchors.Reason) int {
 
 // checkWords are the few words of the text report that are not a reason's
 // why or what to do (those live in the one reasons table of codeanchors).
-var checkWords = map[string][6]string{
-	//     moved to, did you mean, claimed by, what to do, requirements header, summary
-	"en": {"moved to", "did you mean", "claimed by", "to do", "%d links: %d linked, %d stale, %d unknown", "nothing to do: every link is linked"},
-	"es": {"movido a", "quizá quiso decir", "enlazado por", "qué hacer", "%d enlaces: %d enlazados, %d obsoletos, %d desconocidos", "nada que hacer: todos los enlaces están enlazados"},
+var checkWords = map[string][7]string{
+	//     moved to, did you mean, claimed by, what to do, summary, nothing to do, superseded
+	"en": {"moved to", "did you mean", "claimed by", "to do", "%d links: %d linked, %d stale, %d unknown", "nothing to do: every link is linked",
+		"%d older evidence entries superseded (history, not links)"},
+	"es": {"movido a", "quizá quiso decir", "enlazado por", "qué hacer", "%d enlaces: %d enlazados, %d obsoletos, %d desconocidos", "nada que hacer: todos los enlaces están enlazados",
+		"%d entradas de evidencia antiguas sustituidas (historial, no enlaces)"},
 }
 
 // Text renders the report for people: the problems first (stale, then
 // unknown links, each with its why, where it moved, suggestions, who
 // claims it and one line saying what to do), then with all the linked
-// links, then the requirements, then a summary.
+// links and the superseded evidence entries, then the requirements, then
+// a summary. Superseded entries are history: only all lists them.
 func (c *CheckReport) Text(all bool) string {
 	words, ok := checkWords[c.lang]
 	if !ok {
@@ -118,7 +133,7 @@ func (c *CheckReport) Text(all bool) string {
 	}
 	var b strings.Builder
 	entry := func(t CheckTarget) {
-		fmt.Fprintf(&b, "%-8s %s", t.State, printable(t.Ref))
+		fmt.Fprintf(&b, "%-8s %s", t.State, printable(LinkName(t.Ref, t.ClaimedBy)))
 		var flags []string
 		if t.Start > 0 && t.Reason == "" {
 			flags = append(flags, fmt.Sprintf("lines %d-%d", t.Start, t.End))
@@ -136,7 +151,7 @@ func (c *CheckReport) Text(all bool) string {
 			fmt.Fprintf(&b, " (%s)", strings.Join(flags, ", "))
 		}
 		if t.Reason != "" {
-			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, printable(t.Why))
+			fmt.Fprintf(&b, "\n         %s: %s", t.Reason, printable(LinkWhy(t.Ref, t.ClaimedBy, codeanchors.Reason(t.Reason), t.Why, c.lang)))
 		}
 		if len(t.Relocated) > 0 {
 			var to []string
@@ -151,9 +166,12 @@ func (c *CheckReport) Text(all bool) string {
 		if t.Note != "" {
 			fmt.Fprintf(&b, "\n         note: %s", printable(t.Note))
 		}
+		if t.SupersededBy != "" {
+			fmt.Fprintf(&b, "\n         %s", printable(t.Why))
+		}
 		fmt.Fprintf(&b, "\n         %s %s", words[2], printable(joinIDs(t.ClaimedBy, ", ")))
-		if todo := codeanchors.Reason(t.Reason).ToDo(c.lang); todo != "" {
-			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(strings.ReplaceAll(todo, "REF", t.Ref)))
+		if todo := LinkToDo(t.Ref, t.ClaimedBy, codeanchors.Reason(t.Reason), c.lang); todo != "" {
+			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(todo))
 		}
 		b.WriteString("\n")
 	}
@@ -165,17 +183,24 @@ func (c *CheckReport) Text(all bool) string {
 		}
 	}
 	if all {
-		for _, t := range c.Targets {
-			if t.State == string(codeanchors.Linked) {
-				entry(t)
+		for _, state := range []string{string(codeanchors.Linked), string(codeanchors.Superseded)} {
+			for _, t := range c.Targets {
+				if t.State == state {
+					entry(t)
+				}
 			}
 		}
 	}
 	for _, r := range c.Requirements {
 		fmt.Fprintf(&b, "%s: implemented=%t tested=%t verified=%t\n", r.ID, r.Implemented, r.Tested, r.Verified)
 	}
-	fmt.Fprintf(&b, words[4]+"\n", len(c.Targets), c.Totals["linked"], c.Totals["stale"], c.Totals["unknown"])
-	if c.Totals["stale"]+c.Totals["unknown"] == 0 && len(c.Targets) > 0 {
+	superseded := c.Totals[string(codeanchors.Superseded)]
+	links := len(c.Targets) - superseded
+	fmt.Fprintf(&b, words[4]+"\n", links, c.Totals["linked"], c.Totals["stale"], c.Totals["unknown"])
+	if superseded > 0 {
+		fmt.Fprintf(&b, words[6]+"\n", superseded)
+	}
+	if c.Totals["stale"]+c.Totals["unknown"] == 0 && links > 0 {
 		fmt.Fprintln(&b, words[5])
 	}
 	return b.String()

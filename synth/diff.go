@@ -545,7 +545,9 @@ func (d *DiffJSON) Markdown() string {
 	fmt.Fprintf(&b, "### Traceability: %s\n", strings.Join(counts, ", "))
 
 	section(&b, "Went stale or unknown", d.Broken, func(c LinkChange) string {
-		s := fmt.Sprintf("%s **%s** (`%s`): %s", link(code(c.Ref), c.URL), c.After.State, c.After.Reason, escape(c.After.Why))
+		r := codeanchors.Reason(c.After.Reason)
+		why := LinkWhy(c.Ref, c.ClaimedBy, r, c.After.Why, whyLang(r, c.After.Why))
+		s := fmt.Sprintf("%s **%s** (`%s`): %s", link(code(LinkName(c.Ref, c.ClaimedBy)), c.URL), c.After.State, c.After.Reason, escape(why))
 		switch {
 		case c.Before == nil:
 			s += "; new link"
@@ -573,10 +575,15 @@ func (d *DiffJSON) Markdown() string {
 		return s + claimedBy(c.ClaimedBy)
 	})
 	section(&b, "Fixed", d.Fixed, func(c LinkChange) string {
-		s := link(code(c.Ref), c.URL)
-		if c.After == nil {
+		s := link(code(LinkName(c.Ref, c.ClaimedBy)), c.URL)
+		switch {
+		case c.After == nil && strings.HasPrefix(c.Ref, "run:"):
+			// An evidence entry leaves the graph when a newer run of its
+			// requirement supersedes it (SPEC 1.5): history, not a link.
+			s += ": no longer live, a newer run superseded it"
+		case c.After == nil:
 			s += ": no longer referenced"
-		} else {
+		default:
 			s += ": now " + c.After.State
 		}
 		return s + fmt.Sprintf("; was %s (`%s`)", c.Before.State, c.Before.Reason) + claimedBy(c.ClaimedBy)
@@ -696,3 +703,14 @@ var escape = strings.NewReplacer(
 	"@", "@&#8203;", `\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`,
 	"#", `\#`, "|", `\|`, "~", `\~`, "\n", " ",
 ).Replace
+
+// whyLang is the language a reason's why was written in (the builds a PR
+// diff compares say it only through their whys); "en" when none matches.
+func whyLang(r codeanchors.Reason, why string) string {
+	for _, lang := range codeanchors.Languages {
+		if r.Why(lang) == why {
+			return lang
+		}
+	}
+	return "en"
+}

@@ -148,12 +148,13 @@ func (f *Findings) add(l Finding) {
 	f.Links = append(f.Links, l)
 }
 
-// Problems returns the links that are not linked, in order: what SARIF,
-// GitHub annotations and api/drift.json list.
+// Problems returns the links that are stale or unknown, in order: what
+// SARIF, GitHub annotations and api/drift.json list. Superseded evidence
+// entries are history, not problems.
 func (f *Findings) Problems() []Finding {
 	var out []Finding
 	for _, l := range f.Links {
-		if l.Verdict.State != codeanchors.Linked {
+		if l.Verdict.State.Problem() {
 			out = append(out, l)
 		}
 	}
@@ -167,6 +168,49 @@ func (l Finding) CapturedLines() (start, end int) {
 		return 0, 0
 	}
 	return l.Captured.Start, l.Captured.End
+}
+
+// A parent link's entry (ref requirement:PARENT, claimed by the child) is
+// about the child: the child is suspect because its parent changed; the
+// parent is not stale. ParentLink, LinkName, LinkWhy and LinkToDo word an
+// entry so wherever it is shown (check's text, SARIF and GitHub messages,
+// the drift and home pages, the PR diff); the JSON keeps SPEC's ref and why.
+
+// ParentLink returns the child and parent ids of a parent link's entry; ok
+// is false for any other entry.
+func ParentLink(ref string, claimedBy []NodeID) (child, parent string, ok bool) {
+	parent, ok = strings.CutPrefix(ref, string(claims.NodeRequirement)+":")
+	if !ok || len(claimedBy) != 1 || claimedBy[0].Type != claims.NodeRequirement {
+		return "", "", false
+	}
+	return claimedBy[0].Key, parent, true
+}
+
+// LinkName names an entry's link to a reader: its ref, or for a parent
+// link the child's link, "requirement:CHILD -> requirement:PARENT".
+func LinkName(ref string, claimedBy []NodeID) string {
+	if _, _, ok := ParentLink(ref, claimedBy); ok {
+		return claimedBy[0].String() + " -> " + ref
+	}
+	return ref
+}
+
+// LinkWhy is an entry's why (as the JSON gives it) as a reader sees it, in
+// lang: for a parent link, the reason's why that names the child and the
+// parent when it has one.
+func LinkWhy(ref string, claimedBy []NodeID, reason codeanchors.Reason, why, lang string) string {
+	child, parent, ok := ParentLink(ref, claimedBy)
+	if w := reason.WhyLink(lang); ok && w != "" {
+		return codeanchors.Fill(w, ref, child, parent)
+	}
+	return why
+}
+
+// LinkToDo is what to do about an entry, in lang, with its ref and ids put
+// in ("tracewiki review SW-1"); empty for a linked one.
+func LinkToDo(ref string, claimedBy []NodeID, reason codeanchors.Reason, lang string) string {
+	child, parent, _ := ParentLink(ref, claimedBy)
+	return codeanchors.Fill(reason.ToDo(lang), ref, child, parent)
 }
 
 // lastLine is the last line of a document's file: where its body ends.

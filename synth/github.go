@@ -34,7 +34,7 @@ func GitHubAnnotations(fs *Findings) string {
 			}
 		}
 		props = append(props, "title="+escapeProperty("tracewiki: "+string(f.Verdict.Reason)))
-		msg := f.message()
+		msg := f.message(fs.Lang)
 		for _, w := range f.Written {
 			msg += fmt.Sprintf("\n%s:%d: %s", w.Path, w.Start, w.says())
 		}

@@ -395,13 +395,18 @@ func (b *builder) addTargets() {
 }
 
 // addEvidence adds a run node per evidence entry and its evidences edge:
-// verified when linked with its tests passed, declared otherwise.
+// verified when linked with its tests passed, declared otherwise. A
+// superseded entry is history, not a link: its run is a node (whose page
+// lists it) but it adds no edge.
 func (b *builder) addEvidence() {
 	if b.in.Report == nil {
 		return
 	}
 	for _, es := range b.in.Report.Evidence {
 		run := b.node(claims.RunNode(es.Evidence.Run))
+		if es.Verdict.State == codeanchors.Superseded {
+			continue
+		}
 		rel := Declared
 		if es.Verdict.State == codeanchors.Linked && es.Evidence.Passed() {
 			rel = Verified

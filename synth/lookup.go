@@ -453,7 +453,7 @@ func (k *Knowledge) codeExcerpt(ts *codeanchors.TargetStatus) (string, bool) {
 	return c, c != text
 }
 
-// drift lists the entity's links that are not linked: those it makes,
+// drift lists the entity's links that are stale or unknown: those it makes,
 // those into it (for a file, into any of its targets), and its evidence.
 func (k *Knowledge) drift(out *LookupJSON, n Node) {
 	for _, i := range k.driftIndex()[n.ID] {
@@ -475,7 +475,7 @@ func (k *Knowledge) driftIndex() map[NodeID][]int {
 		}
 		k.driftBy = map[NodeID][]int{}
 		for i, t := range k.check.Targets {
-			if t.State == string(codeanchors.Linked) {
+			if !codeanchors.State(t.State).Problem() {
 				continue
 			}
 			keys := slices.Clone(t.ClaimedBy)
@@ -508,7 +508,7 @@ func (k *Knowledge) evidence(out *LookupJSON, n Node) {
 		list = append(list, es)
 	}
 	slices.SortStableFunc(list, func(a, b codeanchors.EvidenceStatus) int {
-		return cmp.Or(cmp.Compare(b.Evidence.RecordedAt, a.Evidence.RecordedAt), cmp.Compare(b.Evidence.Run, a.Evidence.Run), cmp.Compare(a.Evidence.Req, b.Evidence.Req))
+		return cmp.Or(codeanchors.CompareRecorded(b.Evidence, a.Evidence), cmp.Compare(a.Evidence.Req, b.Evidence.Req))
 	})
 	if len(list) > MaxEvidence {
 		out.Truncated["evidence"] = len(list) - MaxEvidence
@@ -521,7 +521,7 @@ func (k *Knowledge) evidence(out *LookupJSON, n Node) {
 		}
 		out.Evidence = append(out.Evidence, LookupEvidence{
 			Run: es.Evidence.Run, Req: es.Evidence.Req, Passed: es.Evidence.Passed(), State: string(es.Verdict.State),
-			Why: cmp.Or(es.Verdict.Reason.Why(k.in.Lang), es.Verdict.Note), Tests: tests,
+			Why: cmp.Or(es.Verdict.Why(k.in.Lang), es.Verdict.Note), Tests: tests,
 		})
 	}
 }

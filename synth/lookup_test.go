@@ -116,14 +116,14 @@ func TestLookupContent(t *testing.T) {
 	if l.Entity == nil || l.Entity.ID != nid("requirement:REQ-1") || *l.Entity.Verified != true || *l.Entity.Implemented != true {
 		t.Fatalf("entity %+v", l.Entity)
 	}
-	if len(l.Evidence) != 2 || l.Evidence[0].Run != "run-2" || l.Evidence[0].State != "linked" || l.Evidence[1].State != "stale" ||
-		!strings.Contains(l.Evidence[1].Why, "evidence expired") {
-		t.Errorf("evidence %+v; want run-2 (linked) then run-1 (expired)", l.Evidence)
+	// run-1 is older than run-2: history, superseded by it (SPEC 1.5),
+	// and not drift.
+	if len(l.Evidence) != 2 || l.Evidence[0].Run != "run-2" || l.Evidence[0].State != "linked" || l.Evidence[1].State != "superseded" ||
+		l.Evidence[1].Why != "superseded by run:run-2" {
+		t.Errorf("evidence %+v; want run-2 (linked) then run-1 (superseded by run:run-2)", l.Evidence)
 	}
-	if !slices.ContainsFunc(l.Drift, func(c CheckTarget) bool {
-		return c.Ref == "run:run-1" && c.Reason == string(codeanchors.RequirementChanged)
-	}) {
-		t.Errorf("drift %+v; want the expired run", l.Drift)
+	if slices.ContainsFunc(l.Drift, func(c CheckTarget) bool { return c.Ref == "run:run-1" }) {
+		t.Errorf("drift %+v; want no superseded run", l.Drift)
 	}
 	for _, kind := range []string{KindImplements, KindTests, KindIssues, KindEvidences} {
 		if len(l.Neighbors[kind]) == 0 {

@@ -115,7 +115,7 @@ var reasonHelp = map[codeanchors.Reason]string{
 	codeanchors.RequirementChanged:   "The requirement's text changed after its tests last ran. Run its tests again and record them with `tracewiki evidence --run ID --report FILE`.",
 	codeanchors.CodeChanged:          "An implementing or test symbol of the requirement changed after its tests last ran: the run vouches for the code it ran against, not its successor. Run the tests again and record them with `tracewiki evidence --run ID --report FILE`.",
 	codeanchors.TestsFailed:          "Some linked test failed (or was skipped) in the run. Fix the code or the test, run the tests again and record them with `tracewiki evidence --run ID --report FILE`.",
-	codeanchors.ParentChanged:        "A parent requirement changed after this requirement was last reviewed against it. Read the parent's new text, update the child if needed, then record the review with `tracewiki review CHILD`.",
+	codeanchors.ParentChanged:        "A parent requirement changed after this requirement was last reviewed against it. Read the parent's new text, update the child if needed, then record the review with `tracewiki review` and the child's id.",
 	codeanchors.TargetMissing:        "The file (or, for evidence, the requirement) was deleted. Point the link at what replaced it, or remove the link.",
 	codeanchors.Ambiguous:            "The name is defined more than once in the file. Link the file or a line range instead, or make the name unique.",
 	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",
@@ -142,7 +142,7 @@ func NewSARIF(f *Findings) *SARIF {
 			RuleID:              string(l.Verdict.Reason),
 			RuleIndex:           l.Rule,
 			Level:               levelOf(l.Verdict.State),
-			Message:             sarifText{Text: l.message()},
+			Message:             sarifText{Text: l.message(f.Lang)},
 			PartialFingerprints: map[string]string{fingerprintKey: l.fingerprint()},
 		}
 		if l.At.Path != "" {
@@ -191,12 +191,12 @@ func levelOf(s codeanchors.State) string {
 	return "note"
 }
 
-// message names the target, its state and reason, the reason's why in the
-// report's language, where it moved, the suggestions, and what relies on
-// the link.
-func (f Finding) message() string {
+// message names the target, its state and reason, the reason's why in
+// lang, where it moved, the suggestions, and what relies on the link (a
+// parent link is named as the child's, see [LinkName]).
+func (f Finding) message(lang string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is %s (%s): %s.", f.Ref, f.Verdict.State, f.Verdict.Reason, f.Why)
+	fmt.Fprintf(&b, "%s is %s (%s): %s.", LinkName(f.Ref, f.ClaimedBy), f.Verdict.State, f.Verdict.Reason, LinkWhy(f.Ref, f.ClaimedBy, f.Verdict.Reason, f.Why, lang))
 	if len(f.Relocated) > 0 {
 		var to []string
 		for _, r := range f.Relocated {
@@ -210,7 +210,7 @@ func (f Finding) message() string {
 	if f.Verdict.Note != "" && f.Kind != LinkParent {
 		fmt.Fprintf(&b, " Note: %s.", f.Verdict.Note)
 	}
-	if len(f.ClaimedBy) > 0 {
+	if len(f.ClaimedBy) > 0 && f.Kind != LinkParent {
 		fmt.Fprintf(&b, " Relied on by %s.", joinIDs(f.ClaimedBy, ", "))
 	}
 	return b.String()

@@ -104,6 +104,9 @@ func failOnFlag(fs *flag.FlagSet) *[]string {
 		for v := range strings.SplitSeq(s, ",") {
 			v = strings.TrimSpace(v)
 			_, isReason := codeanchors.ParseReason(v)
+			if v == string(codeanchors.Superseded) {
+				return fmt.Errorf("%q: superseded evidence entries are history, never a finding; fail on stale or a reason instead", v)
+			}
 			if v != string(codeanchors.Stale) && v != string(codeanchors.Unknown) && !isReason {
 				return fmt.Errorf("%q is neither a state (stale, unknown) nor a reason (%s)", v, reasonList())
 			}

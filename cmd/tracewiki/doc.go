@@ -68,8 +68,10 @@ the user cache folder; TRACEWIKI_CACHE=off or --no-cache for none) keeps
 highlighted code and a record of what each build wrote into each output
 folder: a build of an unchanged workspace into the folder it last built
 renders and writes nothing, and files whose bytes did not change are
-hard-linked from the previous site instead of written. Entries are checked
-on read (a corrupt or foreign one is ignored), written atomically, and
+hard-linked from the previous site instead of written. Entries carry a MAC
+keyed by a secret outside the cache (cache.key in $TRACEWIKI_CONFIG_DIR,
+else tracewiki in the user config folder) and are checked on read (a
+corrupt, foreign or forged one is ignored), written atomically, and
 trimmed at most daily (unused for 30 days, or past 1 GiB).
 
 # symbols
@@ -104,13 +106,20 @@ and unknown, with a reason and its why in the configured language. The text
 format lists the problems first (stale, then unknown links), each with its
 why, where its code moved ("moved to"), the nearest existing names ("did you
 mean") and one line saying what to do; then each requirement's implemented,
-tested and verified; then a summary. --all lists the linked links too.
---format json prints one entry per link: ref, state, reason, why, moved,
-reformatted, claimed_by, relocated and suggestions.
+tested and verified; then a summary. --all lists the linked links too, and
+the superseded evidence entries. --format json (schemaVersion 2) prints one
+entry per link: ref, state, reason, why, moved, reformatted, claimed_by,
+relocated and suggestions.
+
+Only a requirement's newest evidence entry (by recorded time, then run id)
+is a live link. Each older one is superseded: history, listed with state
+superseded, why "superseded by run:ID" and superseded_by run:ID, never a
+finding.
 
 --fail-on (repeatable, or comma-separated) exits 1, after the report is
 printed, when a link has one of the given states (stale, unknown) or
-reasons (content_changed, target_missing, tests_failed, ...). In CI,
+reasons (content_changed, target_missing, tests_failed, ...); superseded is
+refused (exit 2). In CI,
 --fail-on stale,target_missing fails on drifted code, expired or failed
 evidence and deleted or renamed files, and not on links nobody captured yet
 (uncaptured); --fail-on stale,unknown fails on every problem. See
@@ -139,7 +148,9 @@ has it now. The requirement's newest entry decides whether it is verified:
 an entry whose tests did not all pass is stale (tests_failed); one whose
 requirement changed since is stale (requirement_changed_since_verification);
 one whose code changed since (other tokens; a reformat does not count) is
-stale (code_changed_since_verification).
+stale (code_changed_since_verification). The older entries stay in the lock
+as the requirement's history, superseded; [evidence] keep in tracewiki.toml
+(default 20) bounds them, and a command that drops the oldest says how many.
 
 # relink
 
@@ -205,9 +216,17 @@ level, parents, implements and tests with their states, tags, fields, and
 implemented, tested, verified and stale. CSV columns: id, document, level,
 title, status, normative, parents, implements, tests, tags, verified,
 implemented, tested, stale, reasons, then one per custom field; list cells
-are joined with ";". JSON follows api/schemas/export.schema.json. A ReqIF
-export nests its SPEC-HIERARCHY by document and level and imports back
-into the same requirements, levels and parent links.
+are joined with ";"; a cell starting with =, +, -, @, TAB or CR gets a
+leading ' so that no spreadsheet reads it as a formula. JSON follows
+api/schemas/export.schema.json. A ReqIF export nests its SPEC-HIERARCHY by
+document and level and imports back into the same requirements, levels and
+parent links.
+
+--out FILE is relative to the current folder. Export refuses what build
+refuses to replace (the lock, the config, the workspace, a source file,
+anything in .git) and any file in the content folder, and writes through a
+temporary file renamed over FILE: a symlink there is replaced, not written
+through, and a failed export leaves the old file as it was.
 
 # neighborhood
 
@@ -234,7 +253,8 @@ the folders are only read, and may lie outside the workspace). It reports:
 
 	links that went stale or unknown (new in the drift, or with another
 	  state or reason), with the reason and why, and what they were before;
-	links fixed: stale or unknown before, now linked or no longer referenced;
+	links fixed: stale or unknown before, now linked or no longer referenced
+	  (an evidence entry: superseded by a newer run);
 	requirements whose implemented, tested or verified changed, or that
 	  were added or removed;
 	claims added and removed: declared links to code (claims, implements,
@@ -381,6 +401,9 @@ state; and the resource templates tracewiki://requirement/{id},
 tracewiki://decision/{id} and tracewiki://page/{path}, returning the lookup
 JSON. It reads the workspace once and rebuilds its answers after the
 content, the code or the config change, like serve. It never writes the
-lock or the output, and logs to standard error only. See docs/agents.md.
+lock or the output, and logs to standard error only. A line that is not a
+JSON-RPC 2.0 request or notification is answered with a JSON-RPC error
+(-32700, -32600) and the server goes on; at the end of its input it answers
+every request read, then exits 0. See docs/agents.md.
 */
 package main

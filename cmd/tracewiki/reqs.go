@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -101,7 +100,7 @@ func runExport(e *env, args []string) int {
 	if *out == "" {
 		_, err = e.stdout.Write(data)
 	} else {
-		err = os.WriteFile(*out, data, 0o644)
+		err = p.WriteExport(*out, data)
 	}
 	if err != nil {
 		return e.fail(err)

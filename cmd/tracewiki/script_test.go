@@ -19,9 +19,10 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// hermetic runs the tests with the build cache in a temporary folder and
-// the user cache folder moved to another one, which must stay without a
-// tracewiki folder: a test that reached the user's cache fails the run.
+// hermetic runs the tests with the build cache in a temporary folder, the
+// user cache and config folders moved to others, which must stay without a
+// tracewiki folder (a test that reached the user's cache fails the run),
+// and tracewiki's config folder (the cache secret) in a temporary one.
 type hermetic struct{ m *testing.M }
 
 func (h hermetic) Run() int {
@@ -32,11 +33,18 @@ func (h hermetic) Run() int {
 	}
 	defer os.RemoveAll(tmp)
 	userCache := filepath.Join(tmp, "user")
+	userConfig := filepath.Join(tmp, "userconfig")
 	os.Setenv("XDG_CACHE_HOME", userCache)
+	os.Setenv("XDG_CONFIG_HOME", userConfig)
 	os.Setenv(site.CacheEnv, filepath.Join(tmp, "build"))
+	os.Setenv(site.ConfigDirEnv, filepath.Join(tmp, "config"))
 	code := h.m.Run()
 	if _, err := os.Stat(filepath.Join(userCache, "tracewiki")); err == nil {
 		fmt.Fprintf(os.Stderr, "FAIL: a test wrote the user's build cache (%s); tests must set %s or --cache\n", userCache, site.CacheEnv)
+		return 1
+	}
+	if _, err := os.Stat(filepath.Join(userConfig, "tracewiki")); err == nil {
+		fmt.Fprintf(os.Stderr, "FAIL: a test wrote the user's config folder (%s); tests must set %s\n", userConfig, site.ConfigDirEnv)
 		return 1
 	}
 	return code
@@ -63,6 +71,13 @@ func TestScripts(t *testing.T) {
 			}
 			e.Defer(func() { os.RemoveAll(cache) })
 			e.Setenv(site.CacheEnv, cache)
+			// And its own cache secret, outside the cache, as a user has.
+			config, err := os.MkdirTemp("", "tracewiki-script-config-")
+			if err != nil {
+				return err
+			}
+			e.Defer(func() { os.RemoveAll(config) })
+			e.Setenv(site.ConfigDirEnv, config)
 			return nil
 		},
 	})

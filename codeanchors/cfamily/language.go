@@ -38,3 +38,7 @@ func (language) IsTest(path, symbol string) bool { return isSource(path) && isTe
 func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
 	return matchTests(t, results, in)
 }
+
+// SymbolSyntax: a C++ destructor is a member named '~' and its class
+// (Vec.~Vec).
+func (language) SymbolSyntax() lang.SymbolSyntax { return lang.SymbolSyntax{MemberPrefixes: "~"} }

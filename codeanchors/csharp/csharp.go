@@ -8,14 +8,11 @@
 package csharp
 
 import (
-	"go/scanner"
-	"go/token"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
@@ -61,25 +58,13 @@ const maxNesting = 100
 // do not parse yields a [scanner.Error] for the first problem, printed as
 // path:line:col: message (col counts bytes).
 func Extract(path string, src []byte) (*lang.File, error) {
-	starts := lang.LineStarts(src)
-	fail := func(e *lexError) error {
-		line := lang.LineOf(starts, e.off)
-		return scanner.Error{Pos: token.Position{Filename: path, Offset: e.off, Line: line, Column: e.off - starts[line-1] + 1}, Msg: e.msg}
-	}
-	if len(src) >= math.MaxInt32 {
-		return nil, fail(&lexError{0, "file too large"})
-	}
-	l := lex(src)
-	if l.err != nil {
-		return nil, fail(l.err)
-	}
-	p := &parser{src: src, path: path}
-	p.toks = make([]tok, 0, len(l.toks))
-	for _, t := range l.toks {
-		if t.kind != tComment {
-			p.toks = append(p.toks, t)
-		}
-	}
+	return scan.Extract(path, src, lex, parse)
+}
+
+// parse matches the brackets of the tokens l found and parses them into the
+// file's symbols, imports and calls.
+func parse(s *scan.Source, l *lexer) (*lang.File, *scan.Error) {
+	p := &parser{src: s.Src, path: s.Path, toks: l.toks}
 	p.code = make([]int, 0, len(p.toks))
 	for i, t := range p.toks {
 		if t.kind != tDirective {
@@ -91,15 +76,11 @@ func Extract(path string, src []byte) (*lang.File, error) {
 		p.members(0, len(p.code), "", "", 0, true)
 	}
 	if p.err != nil {
-		return nil, fail(p.err)
+		return nil, p.err
 	}
-	f := &lang.File{Path: path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: make([]string, len(p.imports))}
-	p.symbols(f, starts)
-	for _, c := range p.calls {
-		if _, amb := slices.BinarySearch(f.Ambiguous, c.From); !amb {
-			f.Calls = append(f.Calls, c)
-		}
-	}
+	f := &lang.File{Path: s.Path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: make([]string, len(p.imports)), Comments: l.Comments}
+	p.symbols(f, s.Starts)
+	f.Calls = scan.KeepCalls(f, p.calls)
 	f.Tokens = p.hashTokens()
 	return f, nil
 }
@@ -117,14 +98,14 @@ type decl struct {
 }
 
 // parser walks the code tokens of one file: p.code indexes p.toks without
-// comments and preprocessor lines.
+// preprocessor lines (comments are not tokens).
 type parser struct {
 	src     []byte
 	path    string
 	toks    []tok
 	code    []int   // indices into toks of the code tokens
 	match   []int32 // by index into code: an open bracket's closer and back
-	err     *lexError
+	err     *scan.Error
 	pkg     string
 	imports []string
 	decls   []decl
@@ -162,7 +143,7 @@ func (p *parser) failAt(i int, msg string) {
 	if i < len(p.code) {
 		off = int(p.tok(i).off)
 	}
-	p.err = &lexError{off, msg}
+	p.err = &scan.Error{Off: off, Msg: msg}
 }
 
 func (p *parser) expected(i int, what string) {
@@ -175,46 +156,19 @@ func (p *parser) expected(i int, what string) {
 
 // matchBrackets pairs every (, [ and { with its closing bracket.
 func (p *parser) matchBrackets() {
-	p.match = make([]int32, len(p.code))
-	var stack []int
-	for i := range p.code {
-		p.match[i] = -1
-		t := p.tok(i)
-		if t.kind != tOp || t.end-t.off != 1 {
-			continue
-		}
-		switch c := p.src[t.off]; c {
-		case '(', '[', '{':
-			stack = append(stack, i)
-		case ')', ']', '}':
-			if len(stack) == 0 {
-				p.failAt(i, "'"+string(c)+"' closes nothing")
-				return
-			}
-			o := stack[len(stack)-1]
-			oc := p.src[p.tok(o).off]
-			if want := closer(oc); want != c {
-				p.failAt(i, "'"+string(c)+"' where '"+string(want)+"' should close the '"+string(oc)+"' of line "+strconv.Itoa(int(p.tok(o).line)))
-				return
-			}
-			p.match[o], p.match[i] = int32(i), int32(o)
-			stack = stack[:len(stack)-1]
-		}
-	}
-	if len(stack) > 0 {
-		o := stack[len(stack)-1]
-		p.failAt(o, "'"+string(p.src[p.tok(o).off])+"' is never closed")
+	var bad *scan.Mismatch
+	p.match, bad = scan.MatchBrackets(len(p.code), p.bracket)
+	if bad != nil {
+		p.failAt(bad.At, bad.Message(func(i int) int { return int(p.tok(i).line) }))
 	}
 }
 
-func closer(c byte) byte {
-	switch c {
-	case '(':
-		return ')'
-	case '[':
-		return ']'
+// bracket returns the bracket the code token i is, 0 when it is none.
+func (p *parser) bracket(i int) byte {
+	if t := p.tok(i); t.kind == tOp && t.end-t.off == 1 {
+		return p.src[t.off]
 	}
-	return '}'
+	return 0
 }
 
 // jump returns the index after the bracket group that opens at i.

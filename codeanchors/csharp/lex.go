@@ -1,9 +1,10 @@
 package csharp
 
 import (
-	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Token kinds of the C# lexer.
@@ -13,7 +14,6 @@ const (
 	tString                     // any string literal: regular, verbatim, interpolated, raw
 	tChar                       // '...'
 	tOp                         // an operator or punctuator; ">" always alone
-	tComment                    // never hashed
 	tDirective                  // a preprocessor line (#if X, #region), hashed as written
 )
 
@@ -24,31 +24,17 @@ type tok struct {
 	line     int32
 }
 
-// lexError is the first problem the lexer or parser met.
-type lexError struct {
-	off int
-	msg string
-}
-
 // maxInterpolation bounds nested interpolated strings and their holes.
 const maxInterpolation = 100
 
 // lexer is the C# tokenizer (C# 12: raw and interpolated strings of every
-// form, UTF-8 strings, preprocessor lines). It stops at the first error.
+// form, UTF-8 strings, preprocessor lines). It hands comments out apart
+// from the tokens ([scan.Lexer.Comments]) and stops at the first error.
 type lexer struct {
-	src  []byte
-	pos  int
-	line int
+	scan.Lexer
 	toks []tok
-	err  *lexError
 	bol  bool // only white space since the start of the line
 	nest int  // interpolated strings open
-}
-
-func (l *lexer) fail(off int, format string, args ...any) {
-	if l.err == nil {
-		l.err = &lexError{off, fmt.Sprintf(format, args...)}
-	}
 }
 
 // ops lists the operators and punctuators longest first. ">" is never
@@ -61,120 +47,90 @@ var ops = []string{
 	"*", "/", "&", "|", "^", "%",
 }
 
-func lex(src []byte) *lexer {
-	l := &lexer{src: src, line: 1, bol: true, toks: make([]tok, 0, len(src)/5+1)}
-	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		l.pos = 3
-	}
-	for l.err == nil && l.pos < len(src) {
+func lex(src []byte) (*lexer, *scan.Error) {
+	l := &lexer{Lexer: scan.NewLexer(src), bol: true, toks: make([]tok, 0, len(src)/5+1)}
+	for l.Err == nil && l.Pos < len(src) {
 		l.next()
 	}
-	return l
+	return l, l.Err
 }
 
 func (l *lexer) add(kind uint8, off, line int) {
-	l.toks = append(l.toks, tok{kind, int32(off), int32(l.pos), int32(line)})
+	l.toks = append(l.toks, tok{kind, int32(off), int32(l.Pos), int32(line)})
 	l.bol = false
-}
-
-func (l *lexer) peek(n int) byte {
-	if l.pos+n < len(l.src) {
-		return l.src[l.pos+n]
-	}
-	return 0
 }
 
 // next scans one token or run of white space at the top level.
 func (l *lexer) next() {
-	src, start, line := l.src, l.pos, l.line
+	src, start, line := l.Src, l.Pos, l.Line
 	c := src[start]
 	switch {
 	case c == '\n':
-		l.pos++
-		l.line++
+		l.Pos++
+		l.Line++
 		l.bol = true
 	case c < utf8.RuneSelf && isSpace(rune(c)) || c == '\r':
-		l.pos++
-	case c == 0xEF && l.peek(1) == 0xBB && l.peek(2) == 0xBF: // a stray byte order mark
-		l.pos += 3
+		l.Pos++
+	case c == 0xEF && l.Peek(1) == 0xBB && l.Peek(2) == 0xBF: // a stray byte order mark
+		l.Pos += 3
 	case c == '#' && l.bol:
-		for l.pos < len(src) && src[l.pos] != '\n' {
-			l.pos++
+		for l.Pos < len(src) && src[l.Pos] != '\n' {
+			l.Pos++
 		}
 		l.add(tDirective, start, line)
 		l.bol = true
-	case c == '/' && l.peek(1) == '/':
-		for l.pos < len(src) && src[l.pos] != '\n' {
-			l.pos++
-		}
-		bol := l.bol
-		l.add(tComment, start, line)
-		l.bol = bol
-	case c == '/' && l.peek(1) == '*':
-		l.pos += 2
-		for {
-			if l.pos >= len(src) {
-				l.fail(start, "comment not terminated")
-				return
-			}
-			if src[l.pos] == '*' && l.peek(1) == '/' {
-				l.pos += 2
-				break
-			}
-			if src[l.pos] == '\n' {
-				l.line++
-			}
-			l.pos++
-		}
-		bol := l.bol
-		l.add(tComment, start, line)
-		l.bol = bol
-	case c == '"' || c == '$' || c == '@' && (l.peek(1) == '"' || l.peek(1) == '$'):
+	case c == '/' && l.Peek(1) == '/':
+		l.SkipLine()
+		l.Comment(start, line)
+	case c == '/' && l.Peek(1) == '*':
+		l.BlockComment(false)
+		l.Comment(start, line)
+	case c == '"' || c == '$' || c == '@' && (l.Peek(1) == '"' || l.Peek(1) == '$'):
 		if c == '@' || c == '$' || c == '"' {
 			if l.stringLit() {
 				l.add(tString, start, line)
 				return
 			}
 		}
-		l.fail(start, "illegal character %q", c)
+		l.Fail(start, "illegal character %q", c)
 	case c == '\'':
-		l.pos++
+		l.Pos++
 		for {
-			if l.pos >= len(src) || src[l.pos] == '\n' {
-				l.fail(start, "character literal not terminated")
+			if l.Pos >= len(src) || src[l.Pos] == '\n' {
+				l.Fail(start, "character literal not terminated")
 				return
 			}
-			if src[l.pos] == '\\' {
-				l.pos += 2
+			if src[l.Pos] == '\\' {
+				l.Pos += 2
 				continue
 			}
-			if src[l.pos] == '\'' {
-				l.pos++
+			if src[l.Pos] == '\'' {
+				l.Pos++
 				break
 			}
-			l.pos++
+			l.Pos++
 		}
 		l.add(tChar, start, line)
-	case isDigit(c) || c == '.' && isDigit(l.peek(1)):
+	case isDigit(c) || c == '.' && isDigit(l.Peek(1)):
 		l.number()
 		l.add(tNumber, start, line)
 	default:
 		r, size := utf8.DecodeRune(src[start:])
 		if c >= utf8.RuneSelf && isSpace(r) { // U+00A0, U+3000, ...
-			l.pos += size
+			l.Pos += size
 			return
 		}
 		if c == '@' || c == '\\' || isIdentStart(r) {
 			if c == '@' {
-				l.pos++
-				r, size = utf8.DecodeRune(src[l.pos:])
+				l.Pos++
+				r, size = utf8.DecodeRune(src[l.Pos:])
 			}
 			if !l.identChar(r, size, true) {
-				l.fail(start, "illegal character %q", c)
+				l.Fail(start, "illegal character %q", c)
 				return
 			}
-			for l.pos < len(src) {
-				r, size := utf8.DecodeRune(src[l.pos:])
+			for l.Pos < len(src) {
+				r, size := utf8.DecodeRune(src[l.Pos:])
 				if !l.identChar(r, size, false) {
 					break
 				}
@@ -184,84 +140,84 @@ func (l *lexer) next() {
 		}
 		for _, op := range ops {
 			if len(src)-start >= len(op) && string(src[start:start+len(op)]) == op {
-				l.pos += len(op)
+				l.Pos += len(op)
 				l.add(tOp, start, line)
 				return
 			}
 		}
 		if r == utf8.RuneError && size == 1 {
-			l.fail(start, "invalid UTF-8 encoding")
+			l.Fail(start, "invalid UTF-8 encoding")
 		} else {
-			l.fail(start, "illegal character %q", r)
+			l.Fail(start, "illegal character %q", r)
 		}
 	}
 }
 
 // identChar consumes one identifier character (or a \uXXXX escape) at
-// l.pos, reporting whether there was one.
+// l.Pos, reporting whether there was one.
 func (l *lexer) identChar(r rune, size int, first bool) bool {
-	if r == '\\' && (l.peek(1) == 'u' || l.peek(1) == 'U') {
+	if r == '\\' && (l.Peek(1) == 'u' || l.Peek(1) == 'U') {
 		n := 4
-		if l.peek(1) == 'U' {
+		if l.Peek(1) == 'U' {
 			n = 8
 		}
 		for i := 2; i < 2+n; i++ {
-			if !isHex(l.peek(i)) {
+			if !isHex(l.Peek(i)) {
 				return false
 			}
 		}
-		l.pos += 2 + n
+		l.Pos += 2 + n
 		return true
 	}
 	if isIdentStart(r) || !first && isIdentPart(r) {
-		l.pos += size
+		l.Pos += size
 		return true
 	}
 	return false
 }
 
-// stringLit scans a string literal of any form from l.pos: "...", @"...",
+// stringLit scans a string literal of any form from l.Pos: "...", @"...",
 // $"...", $@"...", @$"...", """...""" and $$"""...""" raw strings, with a
 // u8 suffix. It reports false when there is no string there.
 func (l *lexer) stringLit() bool {
-	start := l.pos
+	start := l.Pos
 	dollars, verbatim := 0, false
-	for l.pos < len(l.src) {
-		switch l.src[l.pos] {
+	for l.Pos < len(l.Src) {
+		switch l.Src[l.Pos] {
 		case '$':
 			dollars++
-			l.pos++
+			l.Pos++
 			continue
 		case '@':
 			if verbatim {
 				return false
 			}
 			verbatim = true
-			l.pos++
+			l.Pos++
 			continue
 		}
 		break
 	}
-	if l.pos >= len(l.src) || l.src[l.pos] != '"' || dollars > 1 && verbatim {
-		l.pos = start
+	if l.Pos >= len(l.Src) || l.Src[l.Pos] != '"' || dollars > 1 && verbatim {
+		l.Pos = start
 		return false
 	}
 	quotes := 0
-	for l.pos+quotes < len(l.src) && l.src[l.pos+quotes] == '"' {
+	for l.Pos+quotes < len(l.Src) && l.Src[l.Pos+quotes] == '"' {
 		quotes++
 	}
 	switch {
 	case quotes >= 3 && !verbatim:
 		l.raw(start, quotes, dollars)
 	case verbatim:
-		l.pos++
+		l.Pos++
 		l.quoted(start, true, dollars > 0)
 	default:
-		l.pos++
+		l.Pos++
 		l.quoted(start, false, dollars > 0)
 	}
-	if l.err == nil && l.pos+1 < len(l.src) && (l.src[l.pos] == 'u' || l.src[l.pos] == 'U') && l.src[l.pos+1] == '8' {
-		l.pos += 2
+	if l.Err == nil && l.Pos+1 < len(l.Src) && (l.Src[l.Pos] == 'u' || l.Src[l.Pos] == 'U') && l.Src[l.Pos+1] == '8' {
+		l.Pos += 2
 	}
 	return true
 }
@@ -270,78 +226,78 @@ func (l *lexer) stringLit() bool {
 // quote; interpolated ones have holes with nested code.
 func (l *lexer) quoted(start int, verbatim, interp bool) {
 	for {
-		if l.pos >= len(l.src) || !verbatim && l.src[l.pos] == '\n' {
-			l.fail(start, "string literal not terminated")
+		if l.Pos >= len(l.Src) || !verbatim && l.Src[l.Pos] == '\n' {
+			l.Fail(start, "string literal not terminated")
 			return
 		}
-		switch c := l.src[l.pos]; {
+		switch c := l.Src[l.Pos]; {
 		case c == '\\' && !verbatim:
-			l.pos += 2
+			l.Pos += 2
 			continue
 		case c == '"':
-			if verbatim && l.peek(1) == '"' {
-				l.pos += 2
+			if verbatim && l.Peek(1) == '"' {
+				l.Pos += 2
 				continue
 			}
-			l.pos++
+			l.Pos++
 			return
 		case c == '\n':
-			l.line++
+			l.Line++
 		case interp && c == '{':
-			if l.peek(1) == '{' {
-				l.pos += 2
+			if l.Peek(1) == '{' {
+				l.Pos += 2
 				continue
 			}
-			l.pos++
+			l.Pos++
 			l.hole(start, 1)
-			if l.err != nil {
+			if l.Err != nil {
 				return
 			}
 			continue
 		}
-		l.pos++
+		l.Pos++
 	}
 }
 
 // raw scans a raw string literal whose opening run of quotes (n of them)
-// is at l.pos, with dollars '$' before it (holes open with that many '{').
+// is at l.Pos, with dollars '$' before it (holes open with that many '{').
 func (l *lexer) raw(start, n, dollars int) {
-	l.pos += n
+	l.Pos += n
 	for {
-		if l.pos >= len(l.src) {
-			l.fail(start, "raw string literal not terminated")
+		if l.Pos >= len(l.Src) {
+			l.Fail(start, "raw string literal not terminated")
 			return
 		}
-		c := l.src[l.pos]
+		c := l.Src[l.Pos]
 		switch {
 		case c == '\n':
-			l.line++
+			l.Line++
 		case c == '"':
 			k := 0
-			for l.pos+k < len(l.src) && l.src[l.pos+k] == '"' {
+			for l.Pos+k < len(l.Src) && l.Src[l.Pos+k] == '"' {
 				k++
 			}
 			if k >= n {
-				l.pos += k
+				l.Pos += k
 				return
 			}
-			l.pos += k
+			l.Pos += k
 			continue
 		case dollars > 0 && c == '{':
 			k := 0
-			for l.pos+k < len(l.src) && l.src[l.pos+k] == '{' {
+			for l.Pos+k < len(l.Src) && l.Src[l.Pos+k] == '{' {
 				k++
 			}
-			l.pos += k
+			l.Pos += k
 			if k >= dollars {
 				l.hole(start, dollars)
-				if l.err != nil {
+				if l.Err != nil {
 					return
 				}
 			}
 			continue
 		}
-		l.pos++
+		l.Pos++
 	}
 }
 
@@ -351,64 +307,64 @@ func (l *lexer) hole(start, closers int) {
 	l.nest++
 	defer func() { l.nest-- }()
 	if l.nest > maxInterpolation {
-		l.fail(start, "interpolated strings nest too deeply")
+		l.Fail(start, "interpolated strings nest too deeply")
 		return
 	}
 	depth := 0
 	for {
-		if l.pos >= len(l.src) {
-			l.fail(start, "interpolated string not terminated")
+		if l.Pos >= len(l.Src) {
+			l.Fail(start, "interpolated string not terminated")
 			return
 		}
-		c := l.src[l.pos]
+		c := l.Src[l.Pos]
 		switch {
 		case c == '\n':
-			l.line++
-			l.pos++
+			l.Line++
+			l.Pos++
 		case c == '{' || c == '(' || c == '[':
 			depth++
-			l.pos++
+			l.Pos++
 		case c == ')' || c == ']':
 			depth--
-			l.pos++
+			l.Pos++
 		case c == '}':
 			if depth == 0 {
 				k := 0
-				for k < closers && l.pos+k < len(l.src) && l.src[l.pos+k] == '}' {
+				for k < closers && l.Pos+k < len(l.Src) && l.Src[l.Pos+k] == '}' {
 					k++
 				}
-				l.pos += k
+				l.Pos += k
 				return
 			}
 			depth--
-			l.pos++
-		case c == '"' || c == '@' && (l.peek(1) == '"' || l.peek(1) == '$') || c == '$' && (l.peek(1) == '"' || l.peek(1) == '@' || l.peek(1) == '$'):
+			l.Pos++
+		case c == '"' || c == '@' && (l.Peek(1) == '"' || l.Peek(1) == '$') || c == '$' && (l.Peek(1) == '"' || l.Peek(1) == '@' || l.Peek(1) == '$'):
 			if !l.stringLit() {
-				l.pos++
+				l.Pos++
 			}
-			if l.err != nil {
+			if l.Err != nil {
 				return
 			}
 		case c == '\'':
-			l.pos++
-			for l.pos < len(l.src) && l.src[l.pos] != '\'' && l.src[l.pos] != '\n' {
-				if l.src[l.pos] == '\\' {
-					l.pos++
+			l.Pos++
+			for l.Pos < len(l.Src) && l.Src[l.Pos] != '\'' && l.Src[l.Pos] != '\n' {
+				if l.Src[l.Pos] == '\\' {
+					l.Pos++
 				}
-				l.pos++
+				l.Pos++
 			}
-			l.pos++
-		case c == '/' && l.peek(1) == '*':
-			l.pos += 2
-			for l.pos < len(l.src) && !(l.src[l.pos] == '*' && l.peek(1) == '/') {
-				if l.src[l.pos] == '\n' {
-					l.line++
+			l.Pos++
+		case c == '/' && l.Peek(1) == '*':
+			l.Pos += 2
+			for l.Pos < len(l.Src) && !(l.Src[l.Pos] == '*' && l.Peek(1) == '/') {
+				if l.Src[l.Pos] == '\n' {
+					l.Line++
 				}
-				l.pos++
+				l.Pos++
 			}
-			l.pos += 2
+			l.Pos += 2
 		default:
-			l.pos++
+			l.Pos++
 		}
 	}
 }
@@ -416,17 +372,17 @@ func (l *lexer) hole(start, closers int) {
 // number scans a number literal loosely: digits, letters, underscores and
 // a dot followed by a digit, with a sign after an exponent (not in hex).
 func (l *lexer) number() {
-	hex := l.src[l.pos] == '0' && (l.peek(1) == 'x' || l.peek(1) == 'X')
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
+	hex := l.Src[l.Pos] == '0' && (l.Peek(1) == 'x' || l.Peek(1) == 'X')
+	for l.Pos < len(l.Src) {
+		c := l.Src[l.Pos]
 		switch {
 		case isDigit(c) || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			l.pos++
-			if !hex && (c == 'e' || c == 'E') && l.pos < len(l.src) && (l.src[l.pos] == '+' || l.src[l.pos] == '-') {
-				l.pos++
+			l.Pos++
+			if !hex && (c == 'e' || c == 'E') && l.Pos < len(l.Src) && (l.Src[l.Pos] == '+' || l.Src[l.Pos] == '-') {
+				l.Pos++
 			}
-		case c == '.' && isDigit(l.peek(1)):
-			l.pos++
+		case c == '.' && isDigit(l.Peek(1)):
+			l.Pos++
 		default:
 			return
 		}

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -113,7 +114,7 @@ func Extract(path string, src []byte) (*lang.File, error) {
 	}
 	f.SortSymbols()
 
-	f.Tokens = goTokens(fset, af, path, src, starts)
+	f.Tokens, f.Comments = goTokens(fset, af, path, src, starts)
 	return f, nil
 }
 
@@ -189,15 +190,22 @@ func firstError(path string, src []byte, starts []int, err error) error {
 //     0x1p4), and integer imaginary literals lose leading zeros.
 //
 // Each token carries the file line it starts on, ignoring //line directives.
-func goTokens(fset *token.FileSet, af *ast.File, path string, src []byte, starts []int) []lang.Token {
+// The comments the scan meets (directives too) are handed out beside the
+// tokens, as written.
+func goTokens(fset *token.FileSet, af *ast.File, path string, src []byte, starts []int) ([]lang.Token, []lang.Comment) {
 	sf := fset.AddFile(path, -1, len(src))
 	var sc scanner.Scanner
-	sc.Init(sf, src, nil, 0)
+	sc.Init(sf, src, nil, scanner.ScanComments) // comments do not change the other tokens
 	r := &rawTokens{file: fset.File(af.FileStart), toks: make([]rawToken, 0, len(src)/5)}
+	var comments []lang.Comment
 	for {
 		pos, tok, lit := sc.Scan()
 		if tok == token.EOF {
 			break
+		}
+		if tok == token.COMMENT {
+			comments = append(comments, comment(src, starts, sf.Offset(pos)))
+			continue
 		}
 		r.toks = append(r.toks, rawToken{sf.Offset(pos), tok, lit})
 	}
@@ -227,7 +235,20 @@ func goTokens(fset *token.FileSet, af *ast.File, path string, src []byte, starts
 		}
 		toks = append(toks, lang.Token{Line: li + 1, Text: text})
 	}
-	return toks
+	return toks, comments
+}
+
+// comment returns the comment at byte offset off of src, as written: the
+// scanner's literal drops the carriage returns of a block comment.
+func comment(src []byte, starts []int, off int) lang.Comment {
+	end := len(src)
+	if src[off+1] == '*' {
+		end = off + 2 + bytes.Index(src[off+2:], []byte("*/")) + 2
+	} else if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	text := strings.TrimSuffix(string(src[off:end]), "\r")
+	return lang.Comment{Line: lang.LineOf(starts, off), EndLine: lang.LineOf(starts, end-1), Text: text}
 }
 
 // A rawToken is a token as go/scanner returns it, at a byte offset.

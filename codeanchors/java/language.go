@@ -25,3 +25,6 @@ func (language) ProjectFile(name string) bool {
 func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
 	return newLinker(files, project)
 }
+
+// SymbolSyntax: Java names may hold '$' (Outer$Gen, $proxy).
+func (language) SymbolSyntax() lang.SymbolSyntax { return lang.SymbolSyntax{IdentRunes: "$"} }

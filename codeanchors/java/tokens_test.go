@@ -99,7 +99,8 @@ func TestParensKept(t *testing.T) {
 		for _, tok := range f.Tokens {
 			got = append(got, tok.Text)
 		}
-		for _, tok := range lex([]byte(src)).toks {
+		l, _ := lex([]byte(src))
+		for _, tok := range l.toks {
 			want = append(want, src[tok.off:tok.end])
 		}
 		if !slices.Equal(got, want) {

@@ -38,3 +38,9 @@ func (language) ProjectFile(name string) bool {
 func (language) Link(files []*lang.File, project map[string][]byte) lang.Linker {
 	return newJSLinker(files, project)
 }
+
+// SymbolSyntax: names may hold '$' (jQuery.$ajax), and a private member
+// starts with '#' (Cart.#total).
+func (language) SymbolSyntax() lang.SymbolSyntax {
+	return lang.SymbolSyntax{IdentRunes: "$", Prefixes: "#"}
+}

@@ -9,15 +9,11 @@
 package kotlin
 
 import (
-	"go/scanner"
-	"go/token"
-	"math"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
@@ -90,39 +86,23 @@ const maxNesting = 100
 // that leaves its brackets balanced is not detected: it cannot move a
 // range.
 func Extract(path string, src []byte) (*lang.File, error) {
-	starts := lang.LineStarts(src)
-	fail := func(e *lexError) error {
-		line := lang.LineOf(starts, e.off)
-		return scanner.Error{Pos: token.Position{Filename: path, Offset: e.off, Line: line, Column: e.off - starts[line-1] + 1}, Msg: e.msg}
-	}
-	if len(src) >= math.MaxInt32 {
-		return nil, fail(&lexError{0, "file too large"})
-	}
-	l := lex(src)
-	if l.err != nil {
-		return nil, fail(l.err)
-	}
-	p := &parser{src: src, str: string(src), path: path, script: strings.HasSuffix(strings.ToLower(path), ".kts")}
-	p.toks = l.toks[:0] // comments removed in place
-	for _, t := range l.toks {
-		if t.kind != tComment {
-			p.toks = append(p.toks, t)
-		}
-	}
+	return scan.Extract(path, src, lex, parse)
+}
+
+// parse matches the brackets of the tokens l found and parses them into the
+// file's symbols, imports and calls.
+func parse(s *scan.Source, l *lexer) (*lang.File, *scan.Error) {
+	p := &parser{src: s.Src, str: string(s.Src), path: s.Path, script: strings.HasSuffix(strings.ToLower(s.Path), ".kts"), toks: l.toks}
 	p.matchBrackets()
 	if p.err == nil {
 		p.file()
 	}
 	if p.err != nil {
-		return nil, fail(p.err)
+		return nil, p.err
 	}
-	f := &lang.File{Path: path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: p.importNames}
-	p.symbols(f, starts)
-	for _, c := range p.calls {
-		if _, amb := slices.BinarySearch(f.Ambiguous, c.From); !amb {
-			f.Calls = append(f.Calls, c)
-		}
-	}
+	f := &lang.File{Path: s.Path, Parser: Parser, Package: p.pkg, Imports: p.imports, ImportNames: p.importNames, Comments: l.Comments}
+	p.symbols(f, s.Starts)
+	f.Calls = scan.KeepCalls(f, p.calls)
 	f.Tokens = p.hashTokens()
 	return f, nil
 }
@@ -143,7 +123,7 @@ type decl struct {
 	start, end int // token indices of the first and last token
 }
 
-// parser walks the tokens of one file, comments removed.
+// parser walks the code tokens of one file (comments are not tokens).
 type parser struct {
 	src         []byte
 	str         string // src as a string, once: token texts are slices of it
@@ -151,7 +131,7 @@ type parser struct {
 	script      bool // a .kts file: top-level statements are allowed
 	toks        []tok
 	match       []int32 // for an open bracket, the index of its closing one
-	err         *lexError
+	err         *scan.Error
 	pkg         string
 	imports     []string
 	importNames []string
@@ -213,7 +193,7 @@ func (p *parser) failAt(i int, msg string) {
 	if i < len(p.toks) {
 		off = int(p.toks[i].off)
 	}
-	p.err = &lexError{off, msg}
+	p.err = &scan.Error{Off: off, Msg: msg}
 }
 
 // expected fails at token i with "expected WHAT, found TOKEN".
@@ -227,45 +207,19 @@ func (p *parser) expected(i int, what string) {
 
 // matchBrackets pairs every (, [ and { with its closing bracket.
 func (p *parser) matchBrackets() {
-	p.match = make([]int32, len(p.toks))
-	var stack []int
-	for i, t := range p.toks {
-		p.match[i] = -1
-		if t.kind != tOp || t.end-t.off != 1 {
-			continue
-		}
-		switch c := p.src[t.off]; c {
-		case '(', '[', '{':
-			stack = append(stack, i)
-		case ')', ']', '}':
-			if len(stack) == 0 {
-				p.failAt(i, "'"+string(c)+"' closes nothing")
-				return
-			}
-			o := stack[len(stack)-1]
-			if want := closer(p.src[p.toks[o].off]); want != c {
-				p.failAt(i, "'"+string(c)+"' where '"+string(want)+"' should close the '"+
-					string(p.src[p.toks[o].off])+"' of line "+strconv.Itoa(int(p.toks[o].line)))
-				return
-			}
-			p.match[o], p.match[i] = int32(i), int32(o)
-			stack = stack[:len(stack)-1]
-		}
-	}
-	if len(stack) > 0 {
-		o := stack[len(stack)-1]
-		p.failAt(o, "'"+string(p.src[p.toks[o].off])+"' is never closed")
+	var bad *scan.Mismatch
+	p.match, bad = scan.MatchBrackets(len(p.toks), p.bracket)
+	if bad != nil {
+		p.failAt(bad.At, bad.Message(func(i int) int { return int(p.toks[i].line) }))
 	}
 }
 
-func closer(c byte) byte {
-	switch c {
-	case '(':
-		return ')'
-	case '[':
-		return ']'
+// bracket returns the bracket token i is, 0 when it is none.
+func (p *parser) bracket(i int) byte {
+	if t := p.toks[i]; t.kind == tOp && t.end-t.off == 1 {
+		return p.src[t.off]
 	}
-	return '}'
+	return 0
 }
 
 func (p *parser) open(i int) bool {

@@ -14,3 +14,6 @@ func (language) Name() string         { return "kotlin" }
 func (language) Extensions() []string { return []string{".kt", ".kts"} }
 
 func (language) Extract(path string, src []byte) (*lang.File, error) { return Extract(path, src) }
+
+// SymbolSyntax: Kotlin names, backtick names too, may hold '$'.
+func (language) SymbolSyntax() lang.SymbolSyntax { return lang.SymbolSyntax{IdentRunes: "$"} }

@@ -1,19 +1,19 @@
 package kotlin
 
 import (
-	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Token kinds of the Kotlin lexer.
 const (
-	tIdent   uint8 = iota + 1 // identifiers, keywords and `backtick` names alike
-	tNumber                   // a number literal
-	tString                   // "..." or a raw string """...""", templates included
-	tChar                     // '...'
-	tOp                       // an operator or separator
-	tComment                  // kept for the parser's line checks only, never hashed
+	tIdent  uint8 = iota + 1 // identifiers, keywords and `backtick` names alike
+	tNumber                  // a number literal
+	tString                  // "..." or a raw string """...""", templates included
+	tChar                    // '...'
+	tOp                      // an operator or separator
 )
 
 // tok is one token with its byte offsets and the lines it starts and ends
@@ -24,29 +24,14 @@ type tok struct {
 	line, eline int32
 }
 
-// lexError is the first problem the lexer or parser met.
-type lexError struct {
-	off int
-	msg string
-}
-
 // lexer is the Kotlin tokenizer. A string literal is one token, its
 // templates ($name, ${expression}) included: the lexer scans a template's
 // expression (nested strings, braces and comments) only to find where the
-// string ends. Comments nest (/* /* */ */) and are kept as tokens so that
-// the token hash can skip them.
+// string ends. Comments nest (/* /* */ */) and are handed out apart from
+// the tokens ([scan.Lexer.Comments]); those inside a template are not.
 type lexer struct {
-	src  []byte
-	pos  int
-	line int
+	scan.Lexer
 	toks []tok
-	err  *lexError
-}
-
-func (l *lexer) fail(off int, format string, args ...any) {
-	if l.err == nil {
-		l.err = &lexError{off, fmt.Sprintf(format, args...)}
-	}
 }
 
 // ops lists the operators and separators longest first, so that the first
@@ -61,50 +46,37 @@ var ops = []string{
 }
 
 // lex tokenizes src.
-func lex(src []byte) *lexer {
-	l := &lexer{src: src, line: 1, toks: make([]tok, 0, len(src)/5+1)}
-	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		l.pos = 3
+func lex(src []byte) (*lexer, *scan.Error) {
+	l := &lexer{Lexer: scan.NewLexer(src), toks: make([]tok, 0, len(src)/5+1)}
+	if l.Pos+1 < len(src) && src[l.Pos] == '#' && src[l.Pos+1] == '!' {
+		l.SkipLine() // a script's shebang line is not code
 	}
-	if l.pos+1 < len(src) && src[l.pos] == '#' && src[l.pos+1] == '!' {
-		// A script's shebang line is not code.
-		for l.pos < len(src) && src[l.pos] != '\n' {
-			l.pos++
-		}
-	}
-	for l.err == nil && l.pos < len(src) {
+	for l.Err == nil && l.Pos < len(src) {
 		l.next()
 	}
-	return l
+	return l, l.Err
 }
 
 func (l *lexer) add(kind uint8, off, line int) {
-	l.toks = append(l.toks, tok{kind, int32(off), int32(l.pos), int32(line), int32(l.line)})
-}
-
-func (l *lexer) peek(n int) byte {
-	if l.pos+n < len(l.src) {
-		return l.src[l.pos+n]
-	}
-	return 0
+	l.toks = append(l.toks, tok{kind, int32(off), int32(l.Pos), int32(line), int32(l.Line)})
 }
 
 // next scans one token or run of white space.
 func (l *lexer) next() {
-	src, start, line := l.src, l.pos, l.line
+	src, start, line := l.Src, l.Pos, l.Line
 	c := src[start]
 	switch {
 	case c == '\n':
-		l.pos++
-		l.line++
+		l.Pos++
+		l.Line++
 	case c == ' ' || c == '\t' || c == '\r' || c == '\f':
-		l.pos++
-	case c == '/' && l.peek(1) == '/':
-		l.lineComment()
-		l.add(tComment, start, line)
-	case c == '/' && l.peek(1) == '*':
-		l.blockComment()
-		l.add(tComment, start, line)
+		l.Pos++
+	case c == '/' && l.Peek(1) == '/':
+		l.SkipLine()
+		l.Comment(start, line)
+	case c == '/' && l.Peek(1) == '*':
+		l.BlockComment(true)
+		l.Comment(start, line)
 	case c == '"':
 		l.str()
 		l.add(tString, start, line)
@@ -112,87 +84,53 @@ func (l *lexer) next() {
 		l.char()
 		l.add(tChar, start, line)
 	case c == '`':
-		l.pos++
-		for l.pos < len(src) && src[l.pos] != '`' {
-			if src[l.pos] == '\n' || src[l.pos] == '\r' {
-				l.fail(start, "backtick name not terminated")
+		l.Pos++
+		for l.Pos < len(src) && src[l.Pos] != '`' {
+			if src[l.Pos] == '\n' || src[l.Pos] == '\r' {
+				l.Fail(start, "backtick name not terminated")
 				return
 			}
-			l.pos++
+			l.Pos++
 		}
-		if l.pos >= len(src) {
-			l.fail(start, "backtick name not terminated")
+		if l.Pos >= len(src) {
+			l.Fail(start, "backtick name not terminated")
 			return
 		}
-		l.pos++
-		if l.pos-start == 2 {
-			l.fail(start, "empty backtick name")
+		l.Pos++
+		if l.Pos-start == 2 {
+			l.Fail(start, "empty backtick name")
 			return
 		}
 		l.add(tIdent, start, line)
-	case isDigit(c) || c == '.' && isDigit(l.peek(1)):
+	case isDigit(c) || c == '.' && isDigit(l.Peek(1)):
 		l.number()
 		l.add(tNumber, start, line)
 	default:
 		r, size := utf8.DecodeRune(src[start:])
 		if isIdentStart(r) {
-			l.pos += size
-			for l.pos < len(src) {
-				r, size := utf8.DecodeRune(src[l.pos:])
+			l.Pos += size
+			for l.Pos < len(src) {
+				r, size := utf8.DecodeRune(src[l.Pos:])
 				if !isIdentPart(r) {
 					break
 				}
-				l.pos += size
+				l.Pos += size
 			}
 			l.add(tIdent, start, line)
 			return
 		}
 		for _, op := range ops {
 			if len(src)-start >= len(op) && string(src[start:start+len(op)]) == op {
-				l.pos += len(op)
+				l.Pos += len(op)
 				l.add(tOp, start, line)
 				return
 			}
 		}
 		if r == utf8.RuneError && size == 1 {
-			l.fail(start, "invalid UTF-8 encoding")
+			l.Fail(start, "invalid UTF-8 encoding")
 		} else {
-			l.fail(start, "illegal character %q", r)
+			l.Fail(start, "illegal character %q", r)
 		}
-	}
-}
-
-func (l *lexer) lineComment() {
-	for l.pos < len(l.src) && l.src[l.pos] != '\n' {
-		l.pos++
-	}
-}
-
-// blockComment scans a block comment; they nest.
-func (l *lexer) blockComment() {
-	start := l.pos
-	depth := 0
-	for {
-		if l.pos >= len(l.src) {
-			l.fail(start, "comment not terminated")
-			return
-		}
-		switch {
-		case l.src[l.pos] == '/' && l.peek(1) == '*':
-			depth++
-			l.pos += 2
-			continue
-		case l.src[l.pos] == '*' && l.peek(1) == '/':
-			depth--
-			l.pos += 2
-			if depth == 0 {
-				return
-			}
-			continue
-		case l.src[l.pos] == '\n':
-			l.line++
-		}
-		l.pos++
 	}
 }
 
@@ -200,42 +138,42 @@ func (l *lexer) blockComment() {
 // a raw string """...""" at the first """ (quotes right before it belong
 // to the content). Both hold templates.
 func (l *lexer) str() {
-	start := l.pos
-	raw := l.peek(1) == '"' && l.peek(2) == '"'
+	start := l.Pos
+	raw := l.Peek(1) == '"' && l.Peek(2) == '"'
 	if raw {
-		l.pos += 3
+		l.Pos += 3
 	} else {
-		l.pos++
+		l.Pos++
 	}
-	for l.err == nil {
-		if l.pos >= len(l.src) {
-			l.fail(start, "string literal not terminated")
+	for l.Err == nil {
+		if l.Pos >= len(l.Src) {
+			l.Fail(start, "string literal not terminated")
 			return
 		}
-		c := l.src[l.pos]
+		c := l.Src[l.Pos]
 		switch {
 		case c == '\n' && !raw, c == '\r' && !raw:
-			l.fail(start, "string literal not terminated")
+			l.Fail(start, "string literal not terminated")
 			return
 		case c == '\n':
-			l.line++
+			l.Line++
 		case c == '\\' && !raw:
-			l.pos += 2
+			l.Pos += 2
 			continue
 		case c == '"' && !raw:
-			l.pos++
+			l.Pos++
 			return
-		case c == '"' && l.peek(1) == '"' && l.peek(2) == '"':
-			for l.pos < len(l.src) && l.src[l.pos] == '"' {
-				l.pos++
+		case c == '"' && l.Peek(1) == '"' && l.Peek(2) == '"':
+			for l.Pos < len(l.Src) && l.Src[l.Pos] == '"' {
+				l.Pos++
 			}
 			return
-		case c == '$' && l.peek(1) == '{':
-			l.pos += 2
-			l.template(l.pos - 2)
+		case c == '$' && l.Peek(1) == '{':
+			l.Pos += 2
+			l.template(l.Pos - 2)
 			continue
 		}
-		l.pos++
+		l.Pos++
 	}
 }
 
@@ -243,21 +181,21 @@ func (l *lexer) str() {
 // closing brace: brackets, nested strings, characters and comments.
 func (l *lexer) template(start int) {
 	depth := 1
-	for l.err == nil {
-		if l.pos >= len(l.src) {
-			l.fail(start, "string template not terminated")
+	for l.Err == nil {
+		if l.Pos >= len(l.Src) {
+			l.Fail(start, "string template not terminated")
 			return
 		}
-		switch c := l.src[l.pos]; {
+		switch c := l.Src[l.Pos]; {
 		case c == '\n':
-			l.line++
-			l.pos++
+			l.Line++
+			l.Pos++
 		case c == '{':
 			depth++
-			l.pos++
+			l.Pos++
 		case c == '}':
 			depth--
-			l.pos++
+			l.Pos++
 			if depth == 0 {
 				return
 			}
@@ -266,47 +204,47 @@ func (l *lexer) template(start int) {
 		case c == '\'':
 			l.char()
 		case c == '`':
-			l.pos++
-			for l.pos < len(l.src) && l.src[l.pos] != '`' && l.src[l.pos] != '\n' {
-				l.pos++
+			l.Pos++
+			for l.Pos < len(l.Src) && l.Src[l.Pos] != '`' && l.Src[l.Pos] != '\n' {
+				l.Pos++
 			}
-			if l.pos < len(l.src) && l.src[l.pos] == '`' {
-				l.pos++
+			if l.Pos < len(l.Src) && l.Src[l.Pos] == '`' {
+				l.Pos++
 			}
-		case c == '/' && l.peek(1) == '/':
-			l.lineComment()
-		case c == '/' && l.peek(1) == '*':
-			l.blockComment()
+		case c == '/' && l.Peek(1) == '/':
+			l.SkipLine()
+		case c == '/' && l.Peek(1) == '*':
+			l.BlockComment(true)
 		default:
-			l.pos++
+			l.Pos++
 		}
 	}
 }
 
 // char scans a character literal: one character or one escape.
 func (l *lexer) char() {
-	start := l.pos
-	l.pos++
+	start := l.Pos
+	l.Pos++
 	n := 0
 	for {
-		if l.pos >= len(l.src) || l.src[l.pos] == '\n' || l.src[l.pos] == '\r' {
-			l.fail(start, "character literal not terminated")
+		if l.Pos >= len(l.Src) || l.Src[l.Pos] == '\n' || l.Src[l.Pos] == '\r' {
+			l.Fail(start, "character literal not terminated")
 			return
 		}
-		switch l.src[l.pos] {
+		switch l.Src[l.Pos] {
 		case '\\':
-			l.pos += 2
+			l.Pos += 2
 			n++
 			continue
 		case '\'':
-			l.pos++
+			l.Pos++
 			if n == 0 {
-				l.fail(start, "empty character literal")
+				l.Fail(start, "empty character literal")
 			}
 			return
 		}
-		_, size := utf8.DecodeRune(l.src[l.pos:])
-		l.pos += size
+		_, size := utf8.DecodeRune(l.Src[l.Pos:])
+		l.Pos += size
 		n++
 	}
 }
@@ -315,17 +253,17 @@ func (l *lexer) char() {
 // (0x1F, 1_000L, 2u, 1e-3f), a sign right after a decimal exponent, and a
 // dot followed by a digit (1.5, not the range 1..2 or the call 1.inc()).
 func (l *lexer) number() {
-	hex := l.src[l.pos] == '0' && (l.peek(1) == 'x' || l.peek(1) == 'X')
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
+	hex := l.Src[l.Pos] == '0' && (l.Peek(1) == 'x' || l.Peek(1) == 'X')
+	for l.Pos < len(l.Src) {
+		c := l.Src[l.Pos]
 		switch {
 		case isDigit(c) || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			l.pos++
-			if !hex && (c == 'e' || c == 'E') && l.pos < len(l.src) && (l.src[l.pos] == '+' || l.src[l.pos] == '-') {
-				l.pos++
+			l.Pos++
+			if !hex && (c == 'e' || c == 'E') && l.Pos < len(l.Src) && (l.Src[l.Pos] == '+' || l.Src[l.Pos] == '-') {
+				l.Pos++
 			}
-		case c == '.' && !hex && isDigit(l.peek(1)):
-			l.pos++
+		case c == '.' && !hex && isDigit(l.Peek(1)):
+			l.Pos++
 		default:
 			return
 		}

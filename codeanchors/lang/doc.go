@@ -107,8 +107,16 @@ codeanchors/javascript.
  12. Docs: the language's target syntax and test matching in docs/, a
     claim in content/languages.md on its Extract, and SPEC 1.1's globs.
 
-Symbol names are validated by claims (dot-separated identifiers of
-letters, digits, '_', '$', and a leading '#'); a language whose symbols
-need other characters must extend that grammar in claims/refs.go.
+Symbol names are validated by claims: dot-separated identifiers of
+letters, digits and '_'. A language whose symbols need more (JavaScript's
+'$' and #private, C++'s ~Destructor, Ruby's valid?) implements [Syntaxer]:
+the engine registers its [SymbolSyntax] with claims, which is never edited
+for a language.
+
+A hand-written front-end builds on codeanchors/lang/scan: scan.Extract
+(the size guard, lex, parse, errors printed path:line:col), a scan.Lexer
+embedded in the language's lexer (position, first error, C-style comments
+and quotes, the comments it collects for [File.Comments]) and
+scan.MatchBrackets.
 */
 package lang

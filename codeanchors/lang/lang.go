@@ -69,6 +69,10 @@ type File struct {
 	// Calls are the call sites inside the file's symbols, in source order:
 	// the raw material of located "calls" edges, matched by name only.
 	Calls []Call
+	// Comments are the file's comments in source order, for languages
+	// whose extractor collects them (the ones built on package scan); nil
+	// elsewhere. They take no part in hashes.
+	Comments []Comment
 }
 
 // Call is a call site found without type checking: From calls Name,
@@ -252,4 +256,17 @@ func HasTestPrefix(name, prefix string) bool {
 func IsTest(l Language, p, symbol string) bool {
 	p = strings.ReplaceAll(p, `\`, "/")
 	return InTestDir(p) || l.IsTest(p, symbol)
+}
+
+// SymbolSyntax is what a language's symbol names hold beyond dotted
+// identifiers of letters, digits and '_' (claims validates target symbols
+// with the union of the built-in languages' syntaxes).
+type SymbolSyntax = claims.SymbolSyntax
+
+// Syntaxer is implemented by a language whose symbol names need more than
+// dotted identifiers: Ruby's valid?, C++'s ~Vec, JavaScript's #m and $. The
+// engine registers the built-in languages' syntax with claims. It is
+// optional.
+type Syntaxer interface {
+	SymbolSyntax() SymbolSyntax
 }

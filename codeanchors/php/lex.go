@@ -3,6 +3,8 @@ package php
 import (
 	"bytes"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Token kinds of the lexer.
@@ -23,16 +25,12 @@ type tok struct {
 	off, end int
 }
 
-type lexErr struct {
-	off int
-	msg string
-}
-
 type lexer struct {
-	src  []byte
-	pos  int
-	toks []tok
-	err  *lexErr
+	src      []byte
+	pos      int
+	toks     []tok
+	comments [][2]int // start and end offsets: comments are not tokens
+	err      *scan.Error
 }
 
 // ops lists the multi-byte operators, longest first within a first byte.
@@ -48,7 +46,7 @@ func isIdentByte(c byte) bool {
 
 func (l *lexer) fail(off int, msg string) {
 	if l.err == nil {
-		l.err = &lexErr{off, msg}
+		l.err = &scan.Error{Off: off, Msg: msg}
 	}
 }
 
@@ -122,6 +120,7 @@ func (l *lexer) code() {
 				}
 				l.pos++
 			}
+			l.comments = append(l.comments, [2]int{start, l.pos})
 		case c == '/' && l.pos+1 < len(src) && src[l.pos+1] == '*':
 			j := bytes.Index(src[l.pos+2:], []byte("*/"))
 			if j < 0 {
@@ -129,6 +128,7 @@ func (l *lexer) code() {
 				return
 			}
 			l.pos += 2 + j + 2
+			l.comments = append(l.comments, [2]int{start, l.pos})
 		case c == '$' && l.pos+1 < len(src) && (isIdentByte(src[l.pos+1]) && !(src[l.pos+1] >= '0' && src[l.pos+1] <= '9')):
 			l.pos++
 			for l.pos < len(src) && isIdentByte(src[l.pos]) {

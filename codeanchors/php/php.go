@@ -4,12 +4,10 @@
 package php
 
 import (
-	"go/scanner"
-	"go/token"
-	"math"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version whenever
@@ -47,31 +45,32 @@ const Parser = "php/scan@1"
 // A src whose strings, heredocs or comments are not terminated, or whose
 // brackets do not balance, yields a [scanner.Error] for the first problem.
 func Extract(path string, src []byte) (*lang.File, error) {
-	if len(src) >= math.MaxInt32 {
-		return nil, scanner.Error{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Msg: "file too large"}
-	}
+	return scan.Extract(path, src, lex, parse)
+}
+
+// lex scans src into tokens and comments.
+func lex(src []byte) (*lexer, *scan.Error) {
 	l := &lexer{src: src, toks: make([]tok, 0, len(src)/5+1)}
 	l.lex()
-	starts := lang.LineStarts(src)
-	err := l.err
-	var p *parser
-	if err == nil {
-		p = &parser{src: src, toks: l.toks, path: path, starts: starts}
-		p.matchBrackets()
-		if p.err == nil {
-			p.decls()
-		}
-		err = p.err
+	return l, l.err
+}
+
+// parse matches the brackets of the tokens l found and parses the
+// declarations.
+func parse(s *scan.Source, l *lexer) (*lang.File, *scan.Error) {
+	src, path, starts := s.Src, s.Path, s.Starts
+	p := &parser{src: src, toks: l.toks, path: path, starts: starts}
+	p.matchBrackets()
+	if p.err == nil {
+		p.decls()
 	}
-	if err != nil {
-		o := min(max(err.off, 0), len(src))
-		line := lang.LineOf(starts, o)
-		return nil, scanner.Error{
-			Pos: token.Position{Filename: path, Offset: o, Line: line, Column: o - starts[line-1] + 1},
-			Msg: err.msg,
-		}
+	if p.err != nil {
+		return nil, p.err
 	}
 	f := &lang.File{Path: path, Parser: Parser, Imports: p.imports, ImportNames: p.importNames, Calls: p.calls}
+	for _, c := range l.comments {
+		f.Comments = append(f.Comments, s.Comment(c[0], c[1]))
+	}
 	count := map[string]int{}
 	for _, d := range p.defs {
 		count[d.name]++
@@ -117,7 +116,7 @@ type parser struct {
 	toks   []tok
 	match  []int // index of the matching bracket, -1 for other tokens
 	starts []int
-	err    *lexErr
+	err    *scan.Error
 
 	defs        []def
 	imports     []string
@@ -166,7 +165,7 @@ func (p *parser) matchBrackets() {
 			continue
 		}
 		if len(stack) == 0 {
-			p.err = &lexErr{t.off, "unexpected " + p.text(i)}
+			p.err = &scan.Error{Off: t.off, Msg: "unexpected " + p.text(i)}
 			return
 		}
 		o := stack[len(stack)-1]
@@ -175,7 +174,7 @@ func (p *parser) matchBrackets() {
 			ot = "["
 		}
 		if ot != want {
-			p.err = &lexErr{t.off, "unexpected " + p.text(i) + ": " + ot + " opened at offset " + itoa(p.toks[o].off) + " is not closed"}
+			p.err = &scan.Error{Off: t.off, Msg: "unexpected " + p.text(i) + ": " + ot + " opened at offset " + itoa(p.toks[o].off) + " is not closed"}
 			return
 		}
 		stack = stack[:len(stack)-1]
@@ -183,7 +182,7 @@ func (p *parser) matchBrackets() {
 	}
 	if len(stack) > 0 {
 		o := stack[len(stack)-1]
-		p.err = &lexErr{p.toks[o].off, p.text(o) + " is not closed"}
+		p.err = &scan.Error{Off: p.toks[o].off, Msg: p.text(o) + " is not closed"}
 	}
 }
 

@@ -293,3 +293,7 @@ func MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) [
 func (language) MatchTests(t claims.Target, results []lang.TestResult, in lang.TestInput) []lang.TestResult {
 	return MatchTests(t, results, in)
 }
+
+// SymbolSyntax: a Ruby method name may end in '?', '!' or '='
+// (Class.valid?, Class.save!, Class.name=).
+func (language) SymbolSyntax() lang.SymbolSyntax { return lang.SymbolSyntax{Suffixes: "?!="} }

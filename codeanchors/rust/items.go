@@ -1,10 +1,10 @@
 package rust
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // maxNesting bounds how deep modules, impl, trait and extern blocks nest,
@@ -24,7 +24,7 @@ type parser struct {
 	toks   []tok
 	starts []int // line start offsets
 	match  []int // for each bracket token, the index of its partner
-	err    *lexError
+	err    *scan.Error
 	defs   []def
 
 	imports, importNames []string
@@ -37,7 +37,7 @@ func (p *parser) fail(i int, format string, args ...any) {
 		if i < len(p.toks) {
 			off = p.toks[i].off
 		}
-		p.err = &lexError{off, fmt.Sprintf(format, args...)}
+		p.err = scan.Errorf(off, format, args...)
 	}
 }
 

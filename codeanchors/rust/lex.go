@@ -1,9 +1,10 @@
 package rust
 
 import (
-	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Token kinds of the lexer.
@@ -20,28 +21,22 @@ type tok struct {
 	off, end int
 }
 
-// lexError is the first problem the lexer or the item pass met, at a byte
-// offset.
-type lexError struct {
-	off int
-	msg string
-}
-
 // maxCommentDepth bounds nested block comments, like the bracket depth
 // below, so that no input makes the scanner work without bound.
 const maxCommentDepth = 256
 
-// lexer turns a Rust source into tokens, comments (doc comments too) and
-// whitespace dropped.
+// lexer turns a Rust source into tokens, whitespace dropped; comments (doc
+// comments too) are not tokens: it keeps their offsets apart.
 type lexer struct {
-	src  []byte
-	toks []tok
-	err  *lexError
+	src      []byte
+	toks     []tok
+	comments [][2]int // start and end offsets
+	err      *scan.Error
 }
 
 func (l *lexer) fail(off int, format string, args ...any) {
 	if l.err == nil {
-		l.err = &lexError{off, fmt.Sprintf(format, args...)}
+		l.err = scan.Errorf(off, format, args...)
 	}
 }
 
@@ -81,9 +76,12 @@ func (l *lexer) lex() {
 			for j < len(src) && src[j] != '\n' {
 				j++
 			}
+			l.comments = append(l.comments, [2]int{i, j})
 			i = j
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i = l.blockComment(i)
+			j := l.blockComment(i)
+			l.comments = append(l.comments, [2]int{i, j})
+			i = j
 		case isIdentStart(c) || c >= utf8.RuneSelf:
 			i = l.identOrPrefixed(i)
 		case c >= '0' && c <= '9':

@@ -4,12 +4,10 @@
 package rust
 
 import (
-	"go/scanner"
-	"go/token"
-	"math"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version
@@ -60,31 +58,31 @@ const Parser = "rust/scan@1"
 // brackets do not balance, or with something other than an item where an
 // item must be, yields a [scanner.Error] for the first problem.
 func Extract(path string, src []byte) (*lang.File, error) {
-	if len(src) >= math.MaxInt32 {
-		return nil, scanner.Error{Pos: token.Position{Filename: path, Line: 1, Column: 1}, Msg: "file too large"}
-	}
+	return scan.Extract(path, src, lex, parse)
+}
+
+// lex scans src into tokens and comments.
+func lex(src []byte) (*lexer, *scan.Error) {
 	l := &lexer{src: src, toks: make([]tok, 0, len(src)/4+1)}
 	l.lex()
-	starts := lang.LineStarts(src)
-	err := l.err
-	var p *parser
-	if err == nil {
-		p = &parser{src: src, toks: l.toks, starts: starts}
-		p.matchBrackets()
-		if p.err == nil {
-			p.items(0, len(p.toks), scope{fnKind: lang.KindFunc, named: true, test: isTestPath(path)})
-		}
-		err = p.err
+	return l, l.err
+}
+
+// parse matches the brackets of the tokens l found and parses the items.
+func parse(s *scan.Source, l *lexer) (*lang.File, *scan.Error) {
+	p := &parser{src: s.Src, toks: l.toks, starts: s.Starts}
+	p.matchBrackets()
+	if p.err == nil {
+		p.items(0, len(p.toks), scope{fnKind: lang.KindFunc, named: true, test: isTestPath(s.Path)})
 	}
-	if err != nil {
-		o := min(max(err.off, 0), len(src))
-		line := lang.LineOf(starts, o)
-		return nil, scanner.Error{
-			Pos: token.Position{Filename: path, Offset: o, Line: line, Column: o - starts[line-1] + 1},
-			Msg: err.msg,
-		}
+	if p.err != nil {
+		return nil, p.err
 	}
-	return p.file(path, starts), nil
+	f := p.file(s.Path, s.Starts)
+	for _, c := range l.comments {
+		f.Comments = append(f.Comments, s.Comment(c[0], c[1]))
+	}
+	return f, nil
 }
 
 // file assembles the result.
