@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // conformanceTag is the build tag of the tests that need more than Go:
@@ -19,11 +21,26 @@ import (
 // out and needs nothing but Go.
 const conformanceTag = "conformance"
 
-// goOnlyPrograms are the programs a test without the tag may run: the Go
-// toolchain (only as "go env": "go mod download" fetches from the
-// network), the tracewiki binary testscript installs from this package,
-// and true, which every system has.
-var goOnlyPrograms = map[string]bool{"go": true, "tracewiki": true, "true": true}
+// plainPrograms are the programs a test without the tag may run, each
+// with the subcommands it may run them with: the Go toolchain (only as
+// "go env": "go mod download" fetches from the network), the tracewiki
+// binary testscript installs from this package, git, which tracewiki
+// itself runs (relink, impact, forge links, verified texts), on a local
+// repository, and the POSIX tools every system has.
+var plainPrograms = map[string]func(sub string) bool{
+	"go":        func(sub string) bool { return sub == "env" },
+	"tracewiki": anySub,
+	"git":       func(sub string) bool { return !gitNetwork[sub] },
+	"true":      anySub,
+	"ls":        anySub,
+	"mkfifo":    anySub,
+}
+
+// gitNetwork are git's subcommands that reach another repository: a test
+// of a real repository needs the tag.
+var gitNetwork = map[string]bool{"clone": true, "fetch": true, "pull": true, "ls-remote": true, "submodule": true}
+
+func anySub(string) bool { return true }
 
 // systemRoots are the folders whose files Debian's packages install: the
 // corpora of the conformance tests (PHP and Ruby libraries, C headers,
@@ -35,13 +52,14 @@ var systemRoots = []string{"/usr/share", "/usr/lib", "/usr/src", "/usr/include"}
 var toolHelpers = map[string]bool{"NPM": true, "NPMPackage": true, "NPMCache": true, "RunReference": true}
 
 // TestToolsNeedTheConformanceTag checks that every test file that runs a
-// program beside Go (an exec of a named program other than those of
-// goOnlyPrograms, a langtest reference or npm helper), drives a browser
+// program beside Go and git (an exec of a named program other than those
+// of plainPrograms, a langtest reference or npm helper), drives a browser
 // (imports chromedp) or reads what the system's packages install (a path
-// under /usr/) builds only with the conformance tag. It reads the source,
-// so a program named through a variable or a function's result is not
-// seen; the langtest helpers and the browser helpers exist only in tagged
-// files, so a test that calls them without the tag does not build.
+// under /usr/) builds only with the conformance tag, and that the CLI
+// scripts, which cannot be tagged, run only plain programs. It reads the
+// source, so a program named through a variable or a function's result is
+// not seen; the langtest helpers and the browser helpers exist only in
+// tagged files, so a test that calls them without the tag does not build.
 func TestToolsNeedTheConformanceTag(t *testing.T) {
 	root := filepath.Join("..", "..")
 	self := filepath.Join(root, "cmd", "tracewiki", "conformance_tag_test.go")
@@ -76,6 +94,39 @@ func TestToolsNeedTheConformanceTag(t *testing.T) {
 	if files < 100 {
 		t.Fatalf("read only %d test files under %s", files, root)
 	}
+	// The CLI scripts cannot be tagged: they may run plain programs only.
+	scripts, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no CLI scripts: %v", err)
+	}
+	for _, name := range scripts {
+		a, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(a.Comment), "\n") {
+			if use := scriptExec(line); use != "" {
+				t.Errorf("%s:%d: %s; a CLI script may run only tracewiki and plain programs (TestScripts runs without the tag)", name, i+1, use)
+			}
+		}
+	}
+}
+
+// scriptExec returns what a testscript line runs that a test without the
+// tag may not ("runs node"), or "".
+func scriptExec(line string) string {
+	f := strings.Fields(line)
+	for len(f) > 0 && (f[0] == "!" || strings.HasPrefix(f[0], "[")) {
+		f = f[1:] // negation and conditions
+	}
+	if len(f) < 2 || f[0] != "exec" {
+		return ""
+	}
+	sub := ""
+	if len(f) > 2 {
+		sub = f[2]
+	}
+	return program(path.Base(f[1]), sub)
 }
 
 // tagged reports whether f builds only with the conformance tag: its
@@ -142,18 +193,27 @@ func outsideGo(fset *token.FileSet, f *ast.File) []string {
 				if !ok {
 					break // a program named at run time: not seen
 				}
-				if !goOnlyPrograms[path.Base(prog)] {
-					add(n, "runs %s", prog)
-				} else if prog == "go" && len(args) > 1 {
-					if sub, ok := str(args[1]); !ok || sub != "env" {
-						add(n, "runs go %s", sub)
-					}
+				sub := ""
+				if len(args) > 1 {
+					sub, _ = str(args[1]) // "" when not a constant
+				}
+				if use := program(path.Base(prog), sub); use != "" {
+					add(n, "%s", use)
 				}
 			}
 		}
 		return true
 	})
 	return uses
+}
+
+// program returns "runs PROG SUB" when a test without the tag may not run
+// prog with its first argument sub, or "".
+func program(prog, sub string) string {
+	if ok := plainPrograms[prog]; ok != nil && ok(sub) {
+		return ""
+	}
+	return strings.TrimSpace("runs " + prog + " " + sub)
 }
 
 // systemPath reports whether s is a path in one of systemRoots (a text
