@@ -12,8 +12,9 @@
 #
 # Those tests (conformance, formatter, corpus, real-repository and browser)
 # build only with the conformance tag, which this script always sets: a
-# plain "go test ./..." runs the rest, with nothing but Go, in under a
-# minute.
+# plain "go test ./..." runs the rest, with nothing but Go and git, in
+# under a minute (cmd/tracewiki's TestToolsNeedTheConformanceTag keeps it
+# so).
 set -eu
 cd "$(dirname "$0")"
 
