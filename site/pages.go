@@ -130,11 +130,11 @@ func (b *builder) pages() []page {
 		add(filterDir(f.slug), "matrix", matrix(f.slug))
 		keyed()
 	}
-	add(decisionsDir, "list", listOf(synth.TypeDecision, "Decisions"))
+	add(decisionsDir, "list", listOf(claims.NodeDecision, "Decisions"))
 	keyed()
-	add(pagesDir, "list", listOf(synth.TypePage, "Pages"))
+	add(pagesDir, "list", listOf(claims.NodePage, "Pages"))
 	keyed()
-	add(codeDir, "list", listOf(synth.TypeFile, "Code"))
+	add(codeDir, "list", listOf(claims.NodeFile, "Code"))
 	keyed()
 	add(driftDir, "drift", (*builder).driftPage)
 	keyed()
@@ -145,27 +145,27 @@ func (b *builder) pages() []page {
 	files := map[string]bool{}
 	b.symbols = map[string][]synth.Node{}
 	for _, n := range b.graph.Nodes {
-		if n.Type == synth.TypeSymbol || n.Type == synth.TypeTest {
+		if n.Type == claims.NodeSymbol || n.Type == claims.NodeTest {
 			b.symbols[n.Path] = append(b.symbols[n.Path], n)
 		}
 		switch n.Type {
-		case synth.TypeSymbol:
+		case claims.NodeSymbol:
 			files[n.Path] = true
-		case synth.TypeFile:
+		case claims.NodeFile:
 			files[n.Path] = true
 		default:
 			n := n
 			tmpl := "node"
-			if n.Type == synth.TypeDocument {
+			if n.Type == claims.NodeDocument {
 				tmpl = "document"
 			}
 			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
 			out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
-			if n.Type == synth.TypePage {
+			if n.Type == claims.NodePage {
 				out[len(out)-1].wiki = b.wiki(n.ID.Key)
 			}
 		}
-		if n.Type == synth.TypeTest {
+		if n.Type == claims.NodeTest {
 			files[n.Path] = true
 		}
 	}
@@ -174,7 +174,7 @@ func (b *builder) pages() []page {
 	for _, p := range sortedKeys(files) {
 		n, ok := b.graph.Node(claims.FileNode(p))
 		if !ok {
-			n = synth.Node{ID: claims.FileNode(p), Type: synth.TypeFile, Label: p, Path: p,
+			n = synth.Node{ID: claims.FileNode(p), Type: claims.NodeFile, Label: p, Path: p,
 				State: string(codeanchors.Unknown), Reason: string(codeanchors.TargetMissing), Why: codeanchors.TargetMissing.Why(b.lang)}
 		}
 		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
@@ -187,13 +187,13 @@ func (b *builder) pages() []page {
 // wiki page or requirement document node shows; nil for other nodes.
 func (b *builder) doc(n synth.Node) *claims.Doc {
 	switch n.Type {
-	case synth.TypeRequirement:
+	case claims.NodeRequirement:
 		return &b.requirement(n.Label).Doc
-	case synth.TypeDecision:
+	case claims.NodeDecision:
 		return &b.decision(n.Label).Doc
-	case synth.TypePage:
+	case claims.NodePage:
 		return &b.wiki(n.ID.Key).Doc
-	case synth.TypeDocument:
+	case claims.NodeDocument:
 		// Its introduction; the text of its requirements shows, but their
 		// revisions, hashes of their text, are in every page's key.
 		return &b.document(n.ID.Key).Doc
@@ -207,31 +207,31 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 	d := &pageData{Node: n, Heading: n.Label}
 	if n.Title != "" && n.Title != n.Label {
 		d.Heading = n.Title
-		if n.Type == synth.TypeRequirement || n.Type == synth.TypeDecision {
+		if n.Type == claims.NodeRequirement || n.Type == claims.NodeDecision {
 			d.Heading = n.Label + ": " + n.Title
 		}
 	}
 	nb := b.graph.Neighbors(n.ID)
-	if n.Type == synth.TypeFile {
+	if n.Type == claims.NodeFile {
 		// A file's page shows its symbols' neighbors too.
 		nb = b.fileNeighborhood(n)
 	}
 	b.addGraph(d, n, nb, root)
 	var err error
 	switch n.Type {
-	case synth.TypeRequirement:
+	case claims.NodeRequirement:
 		err = b.requirementPage(d, n, root)
-	case synth.TypeDecision:
+	case claims.NodeDecision:
 		err = b.decisionPage(d, n, root)
-	case synth.TypePage:
+	case claims.NodePage:
 		err = b.wikiPage(d, n, root)
-	case synth.TypeFile:
+	case claims.NodeFile:
 		b.filePage(d, n, root)
-	case synth.TypeTest:
+	case claims.NodeTest:
 		b.testPage(d, n, root)
-	case synth.TypeRun:
+	case claims.NodeRun:
 		b.runPage(d, n, root)
-	case synth.TypeDocument:
+	case claims.NodeDocument:
 		err = b.documentPage(d, n, root)
 	}
 	d.Title = d.Heading // the tab reads "Title · Site"
@@ -269,15 +269,15 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 			other, dir = e.Dst, "→"
 		case e.Dst == n.ID:
 			other, dir = e.Src, "←"
-		case n.Type == synth.TypeFile && node(e.Src).Path == n.Path:
+		case n.Type == claims.NodeFile && node(e.Src).Path == n.Path:
 			other, dir, via = e.Dst, "→", node(e.Src).Label
-		case n.Type == synth.TypeFile && node(e.Dst).Path == n.Path:
+		case n.Type == claims.NodeFile && node(e.Dst).Path == n.Path:
 			other, dir, via = e.Src, "←", node(e.Dst).Label
 		default:
 			continue
 		}
 		m := node(other)
-		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
+		if n.Type == claims.NodeFile && m.Path == n.Path && m.ID != n.ID {
 			continue // the file's own symbols are listed in its symbol table
 		}
 		if e.Kind == synth.KindParent { // the child is suspect, not the parent
@@ -433,7 +433,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 		if b.targets[m.Ref()] != nil {
 			link = "#code-" + symbolAnchor(m)
 		}
-		if m.Type == synth.TypeTest {
+		if m.Type == claims.NodeTest {
 			link = root + nodeURL(m)
 		}
 		t.Rows = append(t.Rows, row{ID: symbolAnchor(m), Stale: m.Stale, Cells: []cell{

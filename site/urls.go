@@ -37,19 +37,19 @@ func filterDir(slug string) string { return requirementsDir + "/filter/" + slug 
 // page).
 func nodeDir(n synth.Node) string {
 	switch n.Type {
-	case synth.TypeRequirement:
+	case claims.NodeRequirement:
 		return requirementsDir + "/" + segment(n.ID.Key)
-	case synth.TypeDecision:
+	case claims.NodeDecision:
 		return decisionsDir + "/" + segment(n.ID.Key)
-	case synth.TypePage:
+	case claims.NodePage:
 		return pagesDir + "/" + pathSegments(n.ID.Key)
-	case synth.TypeFile:
+	case claims.NodeFile:
 		return codeDir + "/" + pathSegments(n.Path)
-	case synth.TypeTest:
+	case claims.NodeTest:
 		return "tests/" + pathSegments(n.Path) + "/" + segment(testName(n))
-	case synth.TypeRun:
+	case claims.NodeRun:
 		return "runs/" + segment(n.ID.Key)
-	case synth.TypeDocument:
+	case claims.NodeDocument:
 		return "documents/" + pathSegments(n.ID.Key)
 	}
 	return ""
@@ -82,9 +82,9 @@ func nodeURL(n synth.Node) string {
 func idURL(id synth.NodeID) string {
 	n := synth.Node{ID: id, Type: id.Type}
 	switch id.Type {
-	case synth.TypeFile:
+	case claims.NodeFile:
 		n.Path = id.Key
-	case synth.TypeSymbol, synth.TypeTest:
+	case claims.NodeSymbol, claims.NodeTest:
 		panic("idURL of a code node " + id.String())
 	}
 	return nodeURL(n)

@@ -212,7 +212,7 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 // id for other nodes.
 func (n Node) Ref() string {
 	switch n.Type {
-	case TypeSymbol, TypeTest, TypeFile:
+	case claims.NodeSymbol, claims.NodeTest, claims.NodeFile:
 		return n.ID.Key
 	}
 	return n.ID.String()
