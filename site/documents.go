@@ -197,8 +197,7 @@ func (b *builder) requirementStructure(d *pageData, r *claims.Requirement, root 
 }
 
 func (b *builder) document(folder string) *claims.Document {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Documents, folder, func(d *claims.Document, p string) int { return strings.Compare(d.Path, p) })
-	return b.p.Model.Documents[i]
+	return synth.Document(b.p.Model, folder)
 }
 
 // DocumentCoverage counts the normative requirements of a document (and

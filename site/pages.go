@@ -122,7 +122,7 @@ func (b *builder) pages() []page {
 	add("", "home", (*builder).home) // shows the wiki's index page's text
 	out[0].keyed = true
 	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
-		out[0].doc = b.doc(n)
+		out[0].doc = synth.DocOf(b.p.Model, n)
 	}
 	add(requirementsDir, "matrix", matrix(""))
 	keyed()
@@ -145,28 +145,20 @@ func (b *builder) pages() []page {
 	files := map[string]bool{}
 	b.symbols = map[string][]synth.Node{}
 	for _, n := range b.graph.Nodes {
-		if n.Type == claims.NodeSymbol || n.Type == claims.NodeTest {
+		k := synth.KindOf(n.Type)
+		if k.Named {
 			b.symbols[n.Path] = append(b.symbols[n.Path], n)
 		}
-		switch n.Type {
-		case claims.NodeSymbol:
+		if k.Code {
 			files[n.Path] = true
-		case claims.NodeFile:
-			files[n.Path] = true
-		default:
-			n := n
-			tmpl := "node"
-			if n.Type == claims.NodeDocument {
-				tmpl = "document"
-			}
-			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
-			out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
-			if n.Type == claims.NodePage {
-				out[len(out)-1].wiki = b.wiki(n.ID.Key)
-			}
 		}
-		if n.Type == claims.NodeTest {
-			files[n.Path] = true
+		if k.Dir == "" || k.Code && !k.Named {
+			continue // a symbol is on its file's page; files get theirs below
+		}
+		add(nodeDir(n), k.Template, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+		out[len(out)-1].keyed, out[len(out)-1].doc = true, synth.DocOf(b.p.Model, n)
+		if n.Type == claims.NodePage {
+			out[len(out)-1].wiki = b.wiki(n.ID.Key)
 		}
 	}
 	// Every file with a node on it gets a page, also one that no longer
@@ -183,31 +175,13 @@ func (b *builder) pages() []page {
 	return out
 }
 
-// doc is the document whose text the page of a requirement, decision,
-// wiki page or requirement document node shows; nil for other nodes.
-func (b *builder) doc(n synth.Node) *claims.Doc {
-	switch n.Type {
-	case claims.NodeRequirement:
-		return &b.requirement(n.Label).Doc
-	case claims.NodeDecision:
-		return &b.decision(n.Label).Doc
-	case claims.NodePage:
-		return &b.wiki(n.ID.Key).Doc
-	case claims.NodeDocument:
-		// Its introduction; the text of its requirements shows, but their
-		// revisions, hashes of their text, are in every page's key.
-		return &b.document(n.ID.Key).Doc
-	}
-	return nil
-}
-
 // nodePage is the page of one node: its facts, body, links, code, claims
 // and neighborhood.
 func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 	d := &pageData{Node: n, Heading: n.Label}
 	if n.Title != "" && n.Title != n.Label {
 		d.Heading = n.Title
-		if n.Type == claims.NodeRequirement || n.Type == claims.NodeDecision {
+		if synth.KindOf(n.Type).Numbered {
 			d.Heading = n.Label + ": " + n.Title
 		}
 	}
@@ -218,24 +192,23 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 	}
 	b.addGraph(d, n, nb, root)
 	var err error
-	switch n.Type {
-	case claims.NodeRequirement:
-		err = b.requirementPage(d, n, root)
-	case claims.NodeDecision:
-		err = b.decisionPage(d, n, root)
-	case claims.NodePage:
-		err = b.wikiPage(d, n, root)
-	case claims.NodeFile:
-		b.filePage(d, n, root)
-	case claims.NodeTest:
-		b.testPage(d, n, root)
-	case claims.NodeRun:
-		b.runPage(d, n, root)
-	case claims.NodeDocument:
-		err = b.documentPage(d, n, root)
+	if fill := nodePages[n.Type]; fill != nil {
+		err = fill(b, d, n, root)
 	}
 	d.Title = d.Heading // the tab reads "Title · Site"
 	return d, synth.NodeJSON{SchemaVersion: synth.SchemaVersion, Node: n, Neighborhood: nb}, err
+}
+
+// nodePages fills in the part of a node's page that is its kind's own:
+// one function per kind with a page ([synth.Kind.Dir]).
+var nodePages = map[claims.NodeType]func(b *builder, d *pageData, n synth.Node, root string) error{
+	claims.NodeRequirement: (*builder).requirementPage,
+	claims.NodeDecision:    (*builder).decisionPage,
+	claims.NodePage:        (*builder).wikiPage,
+	claims.NodeFile:        (*builder).filePage,
+	claims.NodeTest:        (*builder).testPage,
+	claims.NodeRun:         (*builder).runPage,
+	claims.NodeDocument:    (*builder).documentPage,
 }
 
 func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
@@ -397,7 +370,7 @@ func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
 	return err
 }
 
-func (b *builder) filePage(d *pageData, n synth.Node, root string) {
+func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Path
 	src := b.a.Sources[n.Path]
 	if src != nil && src.Absent == "" {
@@ -452,18 +425,20 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 		d.Fragments = append(d.Fragments, b.fragments(ts.Target, root)...)
 	}
 	d.Claims = nil
+	return nil
 }
 
-func (b *builder) testPage(d *pageData, n synth.Node, root string) {
+func (b *builder) testPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Label
 	t, err := claims.ParseTarget(n.Ref())
 	if err == nil {
 		d.Fragments = b.fragments(t, root)
 	}
 	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + idURL(claims.FileNode(n.Path))})
+	return nil
 }
 
-func (b *builder) runPage(d *pageData, n synth.Node, root string) {
+func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = "Run " + n.Label
 	t := table{Title: "Evidence", Head: []string{"requirement", "test", "outcome", "state"}, Empty: "no evidence"}
 	for _, es := range b.a.Report.Evidence {
@@ -485,6 +460,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 		}
 	}
 	d.Tables = append(d.Tables, t)
+	return nil
 }
 
 // targetRow is a table row for a code target: its link, current lines and
@@ -599,20 +575,13 @@ func (b *builder) body(d *claims.Doc, root, title string) (template.HTML, error)
 	return template.HTML(s), err
 }
 
-func (b *builder) requirement(id string) *claims.Requirement {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Requirements, id, func(r *claims.Requirement, id string) int { return claims.CompareIDs(r.ID, id) })
-	return b.p.Model.Requirements[i]
-}
+// requirement, decision and wiki are the model's documents with the id or
+// path, nil for none ([synth.Requirement]).
+func (b *builder) requirement(id string) *claims.Requirement { return synth.Requirement(b.p.Model, id) }
 
-func (b *builder) decision(id string) *claims.Decision {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Decisions, id, func(d *claims.Decision, id string) int { return cmp.Compare(d.ID, id) })
-	return b.p.Model.Decisions[i]
-}
+func (b *builder) decision(id string) *claims.Decision { return synth.Decision(b.p.Model, id) }
 
-func (b *builder) wiki(p string) *claims.Page {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Pages, p, func(pg *claims.Page, p string) int { return cmp.Compare(pg.Path, p) })
-	return b.p.Model.Pages[i]
-}
+func (b *builder) wiki(p string) *claims.Page { return synth.WikiPage(b.p.Model, p) }
 
 // short abbreviates a hash for display.
 func short(h string) string {

@@ -425,8 +425,7 @@ type pageInfo struct {
 func pageInfos(s *Snapshot) map[NodeID]*pageInfo {
 	m := map[NodeID]*pageInfo{}
 	for _, n := range s.Graph.Nodes {
-		switch n.Type {
-		case claims.NodeRequirement, claims.NodeDecision, claims.NodePage:
+		if KindOf(n.Type).Authored {
 			m[n.ID] = &pageInfo{node: n}
 		}
 	}

@@ -143,7 +143,7 @@ func targetNodeID(ix *codeanchors.Index, t claims.Target) NodeID {
 // code nodes inside a folder, the file's base name and the symbol
 // ("graph.go@Build"); the id keeps the full path.
 func label(typ claims.NodeType, ref string) string {
-	if typ != claims.NodeSymbol && typ != claims.NodeTest {
+	if !KindOf(typ).Named {
 		return ref
 	}
 	if i := strings.LastIndexByte(strings.Split(ref, "@")[0], '/'); i >= 0 {
@@ -567,8 +567,7 @@ func (b *builder) finish() *Graph {
 		})
 	}
 	for i, n := range g.Nodes {
-		switch n.Type {
-		case claims.NodeFile, claims.NodeSymbol, claims.NodeTest:
+		if KindOf(n.Type).Code {
 			g.byPath[n.Path] = append(g.byPath[n.Path], int32(i))
 		}
 	}

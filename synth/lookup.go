@@ -246,11 +246,7 @@ func nodeTitle(n Node) string {
 // isDoc reports whether a node is a document: a requirement, decision,
 // page or requirement document.
 func isDoc(n Node) bool {
-	switch n.Type {
-	case claims.NodeRequirement, claims.NodeDecision, claims.NodePage, "document":
-		return true
-	}
-	return false
+	return KindOf(n.Type).Doc != nil
 }
 
 // documents lists the documents covering and mentioning the entity.
@@ -313,15 +309,16 @@ func (k *Knowledge) documents(out *LookupJSON, n Node) {
 // mentionKey is what a document's text names the entity by: a
 // requirement's or decision's id, a symbol's name, a file's path.
 func mentionKey(n Node) string {
-	switch n.Type {
-	case claims.NodeRequirement, claims.NodeDecision, claims.NodeRun:
-		return n.ID.Key
-	case claims.NodeSymbol, claims.NodeTest:
+	k := KindOf(n.Type)
+	switch {
+	case !k.Mentioned:
+		return ""
+	case k.Named:
 		return n.Symbol
-	case claims.NodeFile:
+	case k.Code:
 		return n.Path
 	}
-	return ""
+	return n.ID.Key
 }
 
 // docList lists a set of document nodes in node order, bounded.
