@@ -263,7 +263,11 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 }
 
 func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error {
-	r := b.requirement(n.Label)
+	rp := b.models.Requirements[n.ID.Key]
+	if rp == nil {
+		return fmt.Errorf("requirement %s: not in the model", n.ID.Key)
+	}
+	r := rp.Req
 	d.Facts = append(d.Facts, fact{Name: "revision", Value: short(n.Revision)})
 	for _, f := range []struct {
 		name string
@@ -278,24 +282,24 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 	for _, is := range r.Issues {
 		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + idURL(claims.DecisionNode(is.ID))})
 	}
-	b.requirementStructure(d, r, root)
+	b.requirementStructure(d, rp, root)
 	var err error
 	if d.Body, err = b.body(&r.Doc, root, n.Title); err != nil {
 		return err
 	}
 	for _, group := range []struct {
 		title string
-		refs  []claims.TargetRef
-	}{{"Implemented by", r.Implements}, {"Tested by", r.Tests}} {
+		rows  []synth.TargetRow
+	}{{"Implemented by", rp.Implements}, {"Tested by", rp.Tests}} {
 		t := table{Title: group.title, Head: []string{"target", "lines", "state"}, Empty: "none declared"}
-		for _, ref := range group.refs {
-			t.Rows = append(t.Rows, b.targetRow(ref.Target, root))
-			d.Fragments = append(d.Fragments, b.fragments(ref.Target, root)...)
+		for _, tr := range group.rows {
+			t.Rows = append(t.Rows, b.targetRowOf(tr, root))
+			d.Fragments = append(d.Fragments, b.fragments(tr.Target, root)...)
 		}
 		d.Tables = append(d.Tables, t)
 	}
-	d.Tables = append(d.Tables, b.evidenceHistory(r, root))
-	d.TextDiffs = b.verifiedDiffs(r)
+	d.Tables = append(d.Tables, b.evidenceHistory(rp, root))
+	d.TextDiffs = b.verifiedDiffs(rp)
 	d.Claims = b.claimRows(r.Doc.Claims, root)
 	return nil
 }
@@ -304,16 +308,10 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 // keeps, newest first (by recorded time, then run), with its time. The
 // newest decides whether the requirement is verified and says so; the
 // older ones are history, grey, superseded by it.
-func (b *builder) evidenceHistory(r *claims.Requirement, root string) table {
+func (b *builder) evidenceHistory(rp *synth.RequirementPage, root string) table {
 	ev := table{Title: "Evidence history", Head: []string{"run", "recorded", "recorded against", "tests", "state"}, Empty: "no test run recorded"}
-	var entries []codeanchors.EvidenceStatus
-	for _, es := range b.a.Report.Evidence {
-		if es.Evidence.Req == r.ID {
-			entries = append(entries, es)
-		}
-	}
-	slices.SortStableFunc(entries, func(x, y codeanchors.EvidenceStatus) int { return codeanchors.CompareRecorded(y.Evidence, x.Evidence) })
-	for _, es := range entries {
+	r := rp.Req
+	for _, es := range rp.History {
 		against := "the current revision"
 		if !r.Revisions().Matches(es.Evidence.Revision) {
 			against = "revision " + short(es.Evidence.Revision)
@@ -441,10 +439,7 @@ func (b *builder) testPage(d *pageData, n synth.Node, root string) error {
 func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = "Run " + n.Label
 	t := table{Title: "Evidence", Head: []string{"requirement", "test", "outcome", "state"}, Empty: "no evidence"}
-	for _, es := range b.a.Report.Evidence {
-		if es.Evidence.Run != n.Label {
-			continue
-		}
+	for _, es := range b.models.Run(n.ID.Key).Evidence {
 		for _, test := range es.Evidence.Tests {
 			badge := "yes"
 			if test.Outcome != codeanchors.OutcomePass {
@@ -466,8 +461,13 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
 // targetRow is a table row for a code target: its link, current lines and
 // state.
 func (b *builder) targetRow(t claims.Target, root string) row {
-	ts := b.targets[t.String()]
-	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(b.graph.TargetNodeID(t)), Code: true}}}
+	return b.targetRowOf(synth.TargetRow{Target: t, Node: b.graph.TargetNodeID(t), Status: b.targets[t.String()]}, root)
+}
+
+// targetRowOf is [builder.targetRow] of a page model's target row.
+func (b *builder) targetRowOf(tr synth.TargetRow, root string) row {
+	ts, t := tr.Status, tr.Target
+	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(tr.Node), Code: true}}}
 	if ts == nil {
 		return row{Cells: append(r.Cells, cell{}, cell{})}
 	}
