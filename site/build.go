@@ -184,6 +184,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	for i := range a.Report.Targets {
 		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
 	}
+	b.models = synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report})
 	b.searchJSON = sync.OnceValues(func() ([]byte, error) {
 		return synth.MarshalJSON(synth.NewSearch(b.graph, b.p.Model, b.relURL))
 	})
@@ -218,6 +219,7 @@ type builder struct {
 	graph   *synth.Graph
 	a       *Analysis
 	targets map[string]*codeanchors.TargetStatus // by ref
+	models  *synth.Pages                         // the typed page models
 	lang    string
 	repo    string // the config title's slug, the <repo> of code:// URIs
 	title   string

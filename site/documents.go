@@ -117,7 +117,7 @@ func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) 
 	for _, k := range sortedKeys(r.Fields) {
 		it.Fields = append(it.Fields, fact{Name: k, Value: r.Fields[k]})
 	}
-	it.Parents, it.Children = b.parentLinks(r, root)
+	it.Parents, it.Children = b.parentLinks(b.models.Requirements[r.ID], root)
 	it.Implemented = n.Implemented != nil && *n.Implemented
 	it.Tested = n.Tested != nil && *n.Tested
 	it.Verified = n.Verified != nil && *n.Verified
@@ -128,7 +128,7 @@ func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) 
 
 // parentLinks lists a requirement's parents, with each link's state, and
 // its children.
-func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, children []docLink) {
+func (b *builder) parentLinks(rp *synth.RequirementPage, root string) (parents, children []docLink) {
 	link := func(id string) docLink {
 		l := docLink{ID: id, URL: root + idURL(claims.RequirementNode(id))}
 		if n, ok := b.graph.Node(claims.RequirementNode(id)); ok {
@@ -136,26 +136,24 @@ func (b *builder) parentLinks(r *claims.Requirement, root string) (parents, chil
 		}
 		return l
 	}
-	for _, ps := range b.a.Report.Parents {
-		switch {
-		case ps.Child == r.ID:
-			l := link(ps.Parent)
-			l.Stale = ps.Verdict.State == codeanchors.Stale
-			// The why names the child as suspect, not the parent as stale.
-			l.Why = synth.LinkWhy(claims.RequirementNode(ps.Parent).String(), []synth.NodeID{claims.RequirementNode(ps.Child)},
-				ps.Verdict.Reason, ps.Verdict.Reason.Why(b.lang), b.lang)
-			parents = append(parents, l)
-		case ps.Parent == r.ID:
-			children = append(children, link(ps.Child))
-		}
+	for _, ps := range rp.Parents {
+		l := link(ps.Parent)
+		l.Stale = ps.Verdict.State == codeanchors.Stale
+		// The why names the child as suspect, not the parent as stale.
+		l.Why = synth.LinkWhy(claims.RequirementNode(ps.Parent).String(), []synth.NodeID{claims.RequirementNode(ps.Child)},
+			ps.Verdict.Reason, ps.Verdict.Reason.Why(b.lang), b.lang)
+		parents = append(parents, l)
 	}
-	slices.SortStableFunc(children, func(x, y docLink) int { return claims.CompareIDs(x.ID, y.ID) })
+	for _, ps := range rp.Children { // in id order
+		children = append(children, link(ps.Child))
+	}
 	return parents, children
 }
 
 // requirementStructure adds a requirement's document, level, tags, fields,
 // parents and children to its page.
-func (b *builder) requirementStructure(d *pageData, r *claims.Requirement, root string) {
+func (b *builder) requirementStructure(d *pageData, rp *synth.RequirementPage, root string) {
+	r := rp.Req
 	if r.Document != "" {
 		d.Facts = append(d.Facts, fact{Name: "document", Value: b.document(r.Document).Title, URL: root + documentItemURL(r.Document, r.ID)})
 	}
@@ -174,7 +172,7 @@ func (b *builder) requirementStructure(d *pageData, r *claims.Requirement, root 
 	for _, k := range sortedKeys(r.Fields) {
 		d.Facts = append(d.Facts, fact{Name: k, Value: r.Fields[k]})
 	}
-	parents, children := b.parentLinks(r, root)
+	parents, children := b.parentLinks(rp, root)
 	if len(parents) == 0 && len(children) == 0 {
 		return
 	}
@@ -197,8 +195,7 @@ func (b *builder) requirementStructure(d *pageData, r *claims.Requirement, root 
 }
 
 func (b *builder) document(folder string) *claims.Document {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Documents, folder, func(d *claims.Document, p string) int { return strings.Compare(d.Path, p) })
-	return b.p.Model.Documents[i]
+	return synth.Document(b.p.Model, folder)
 }
 
 // DocumentCoverage counts the normative requirements of a document (and

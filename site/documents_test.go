@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -112,7 +113,7 @@ func TestDocuments(t *testing.T) {
 	if n := nodes["requirement:SYS-0"]; n.Normative == nil || *n.Normative != false || n.Level != "1.0" || n.Document != "system" {
 		t.Errorf("SYS-0 = %+v; want not normative, level 1.0, document system", n)
 	}
-	if n := nodes["document:software/brakes"]; n.Title != "brakes" || n.Type != synth.TypeDocument {
+	if n := nodes["document:software/brakes"]; n.Title != "brakes" || n.Type != claims.NodeDocument {
 		t.Errorf("document:software/brakes = %+v", n)
 	}
 

@@ -40,8 +40,8 @@ const (
 
 // svgTypeOrder is the SPEC 3 node type order: neighbors are listed by it.
 var svgTypeOrder = []claims.NodeType{
-	synth.TypeRequirement, synth.TypeDecision, synth.TypeSymbol, synth.TypeTest,
-	synth.TypeRun, synth.TypePage, synth.TypeFile,
+	claims.NodeRequirement, claims.NodeDecision, claims.NodeSymbol, claims.NodeTest,
+	claims.NodeRun, claims.NodePage, claims.NodeFile,
 }
 
 // GraphSVG draws the neighborhood nb of the node with id center as inline
@@ -136,8 +136,8 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 			return true
 		}
 		n := byID[id]
-		return st.center.Type == synth.TypeFile && n != nil && n.Path == st.center.Path &&
-			(n.Type == synth.TypeSymbol || n.Type == synth.TypeTest)
+		return st.center.Type == claims.NodeFile && n != nil && n.Path == st.center.Path &&
+			(n.Type == claims.NodeSymbol || n.Type == claims.NodeTest)
 	}
 	for _, n := range nb.Nodes {
 		if n.ID != center && inCenter(n.ID) {

@@ -113,8 +113,8 @@ var largeNeighborhoodCounts = []struct {
 	typ claims.NodeType
 	n   int
 }{
-	{synth.TypeSymbol, 120}, {synth.TypeRequirement, 60}, {synth.TypeTest, 70},
-	{synth.TypeFile, 50}, {synth.TypeDecision, 40}, {synth.TypeRun, 8}, {synth.TypePage, 52},
+	{claims.NodeSymbol, 120}, {claims.NodeRequirement, 60}, {claims.NodeTest, 70},
+	{claims.NodeFile, 50}, {claims.NodeDecision, 40}, {claims.NodeRun, 8}, {claims.NodePage, 52},
 }
 
 func largeNeighborhood() synth.Neighborhood {
@@ -514,12 +514,12 @@ func TestGraphSVGDetails(t *testing.T) {
 // center, and a neighbor linked to several of its symbols is drawn once,
 // saying through which.
 func TestGraphSVGFile(t *testing.T) {
-	file := synth.Node{ID: tid("file:cart/cart.go"), Type: synth.TypeFile, Label: "cart/cart.go", Path: "cart/cart.go", Title: "center"}
+	file := synth.Node{ID: tid("file:cart/cart.go"), Type: claims.NodeFile, Label: "cart/cart.go", Path: "cart/cart.go", Title: "center"}
 	sym := func(name string) synth.Node {
-		return synth.Node{ID: tid("symbol:cart/cart.go@" + name), Type: synth.TypeSymbol, Label: "cart.go@" + name, Path: "cart/cart.go"}
+		return synth.Node{ID: tid("symbol:cart/cart.go@" + name), Type: claims.NodeSymbol, Label: "cart.go@" + name, Path: "cart/cart.go"}
 	}
 	a, b := sym("Cart.Total"), sym("Cart.Validate")
-	caller := synth.Node{ID: tid("symbol:pay/pay.go@Charge"), Type: synth.TypeSymbol, Label: "pay.go@Charge", Path: "pay/pay.go"}
+	caller := synth.Node{ID: tid("symbol:pay/pay.go@Charge"), Type: claims.NodeSymbol, Label: "pay.go@Charge", Path: "pay/pay.go"}
 	nb := synth.Neighborhood{
 		Nodes: []synth.Node{file, a, b, caller, svgNode("requirement:REQ-1")},
 		Edges: []synth.Edge{

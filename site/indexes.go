@@ -17,17 +17,17 @@ func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*p
 		d := &pageData{Title: title, Heading: title}
 		t := table{Empty: "none yet"}
 		switch typ {
-		case synth.TypeDecision:
+		case claims.NodeDecision:
 			t.Head = []string{"decision", "title", "status", "state"}
-		case synth.TypePage:
+		case claims.NodePage:
 			t.Head = []string{"page", "title", "type", "state"}
-		case synth.TypeFile:
+		case claims.NodeFile:
 			t.Head = []string{"file", "symbols", "anchored", "state"}
 		}
 		symbols, anchored := map[string]int{}, map[string]int{}
 		staleIn := map[string]bool{}
 		for _, n := range b.graph.Nodes {
-			if n.Type == synth.TypeSymbol || n.Type == synth.TypeTest {
+			if n.Type == claims.NodeSymbol || n.Type == claims.NodeTest {
 				symbols[n.Path]++
 				if n.State != "" {
 					anchored[n.Path]++
@@ -47,14 +47,14 @@ func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*p
 		slices.SortStableFunc(nodes, func(x, y synth.Node) int { return claims.CompareIDs(x.Label, y.Label) })
 		for _, n := range nodes {
 			st := cell{}
-			if n.Stale || staleIn[n.Path] && typ == synth.TypeFile {
+			if n.Stale || staleIn[n.Path] && typ == claims.NodeFile {
 				st = cell{Text: "stale", Badge: "stale", Title: n.Why}
 			}
 			var cells []cell
 			switch typ {
-			case synth.TypeFile:
+			case claims.NodeFile:
 				cells = []cell{{Text: n.Path, URL: root + nodeURL(n), Code: true}, {Text: fmt.Sprint(symbols[n.Path])}, {Text: fmt.Sprint(anchored[n.Path])}, st}
-			case synth.TypePage:
+			case claims.NodePage:
 				cells = []cell{{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Kind}, st}
 			default:
 				cells = []cell{{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Status}, st}
@@ -62,7 +62,7 @@ func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*p
 			t.Rows = append(t.Rows, row{Stale: st.Badge == "stale", Cells: cells})
 		}
 		t.Title = fmt.Sprintf("%d %s", len(nodes), strings.ToLower(title))
-		if typ == synth.TypeFile {
+		if typ == claims.NodeFile {
 			// "Code" counts files, and says so, with the symbols in them.
 			var nsym, nanch int
 			for _, n := range nodes {
@@ -97,7 +97,7 @@ func (b *builder) home(root string) (*pageData, any, error) {
 	staleReqs := 0
 	for _, n := range b.graph.Nodes {
 		count[n.Type]++
-		if n.Type == synth.TypeRequirement && n.Stale {
+		if n.Type == claims.NodeRequirement && n.Stale {
 			staleReqs++
 		}
 	}
@@ -115,9 +115,9 @@ func (b *builder) home(root string) (*pageData, any, error) {
 		{Text: "tested", Note: all.Pct(all.Tested), URL: root + indexURL(filterDir("tested")), Value: all.Tested},
 		{Text: "verified", Note: all.Pct(all.Verified), URL: root + indexURL(filterDir("verified")), Value: all.Verified},
 		{Text: "stale requirements", URL: root + indexURL(filterDir("stale")), Value: staleReqs, Stale: staleReqs > 0},
-		{Text: "decisions", URL: root + indexURL(decisionsDir), Value: count[synth.TypeDecision]},
-		{Text: "pages", URL: root + indexURL(pagesDir), Value: count[synth.TypePage]},
-		{Text: "source files", URL: root + indexURL(codeDir), Value: count[synth.TypeFile]},
+		{Text: "decisions", URL: root + indexURL(decisionsDir), Value: count[claims.NodeDecision]},
+		{Text: "pages", URL: root + indexURL(pagesDir), Value: count[claims.NodePage]},
+		{Text: "source files", URL: root + indexURL(codeDir), Value: count[claims.NodeFile]},
 		{Text: "stale links", URL: root + indexURL(driftDir), Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
 		{Text: "unknown links", URL: root + indexURL(driftDir), Value: states[codeanchors.Unknown]},
 	}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -143,6 +144,12 @@ func TestRelocateRealRestructure(t *testing.T) {
 			correct = want != "" && want == printed(newIdx, to)
 		case codeanchors.SameName:
 			correct = to.Symbol == ts.Target.Symbol && to.Path != ts.Target.Path
+		case codeanchors.SameBody:
+			// A rename: the oracle's prints agree once each declaration's
+			// own name (the last part of the symbol) is masked.
+			was, is := printed(oldIdx, ts.Target), printed(newIdx, to)
+			correct = was != "" && is != "" && was != is &&
+				maskWord(was, lastPart(ts.Target.Symbol)) == maskWord(is, lastPart(to.Symbol))
 		}
 		counts[row+": one candidate, "+c.How]++
 		if correct {
@@ -163,6 +170,17 @@ func TestRelocateRealRestructure(t *testing.T) {
 	if counts["symbol target_missing: one candidate, same_text"] == 0 || counts["file target_missing: one correct candidate"] == 0 {
 		t.Errorf("the version pair no longer relocates symbols and files by their text")
 	}
+}
+
+// maskWord replaces every whole-word occurrence of name in printed Go
+// code with _.
+func maskWord(code, name string) string {
+	return regexp.MustCompile(`\b`+regexp.QuoteMeta(name)+`\b`).ReplaceAllString(code, "_")
+}
+
+// lastPart is a symbol's own name: the last part of a dotted one.
+func lastPart(symbol string) string {
+	return symbol[strings.LastIndexByte(symbol, '.')+1:]
 }
 
 // TestSuggestionsRealModule measures the suggestions on typos: for every

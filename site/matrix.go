@@ -99,13 +99,13 @@ func (b *builder) coverage(root string) []coverage {
 	out := []coverage{{Name: "all requirements", URL: root + indexURL(requirementsDir)}}
 	index := map[string]int{} // document folder → its row
 	for _, n := range b.graph.Nodes {
-		if n.Type == synth.TypeDocument {
+		if n.Type == claims.NodeDocument {
 			index[n.Document] = len(out)
 			out = append(out, coverage{Name: cmp.Or(n.Title, n.Document), URL: root + nodeURL(n)})
 		}
 	}
 	for _, n := range b.graph.Nodes {
-		if n.Type != synth.TypeRequirement || (n.Normative != nil && !*n.Normative) {
+		if n.Type != claims.NodeRequirement || (n.Normative != nil && !*n.Normative) {
 			continue
 		}
 		out[0].add(n)
@@ -124,7 +124,7 @@ func (b *builder) coverage(root string) []coverage {
 func (b *builder) requirementNodes() []synth.Node {
 	var out []synth.Node
 	for _, n := range b.graph.Nodes {
-		if n.Type == synth.TypeRequirement {
+		if n.Type == claims.NodeRequirement {
 			out = append(out, n)
 		}
 	}
@@ -172,7 +172,7 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 				}
 			}
 		})
-		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: synth.TypeRequirement, Title: d.Heading, Nodes: orEmpty(nodes)}, nil
+		return d, ListJSON{SchemaVersion: synth.SchemaVersion, Kind: claims.NodeRequirement, Title: d.Heading, Nodes: orEmpty(nodes)}, nil
 	}
 }
 

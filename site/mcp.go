@@ -105,9 +105,9 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 		tmpl, name, what string
 		typ              claims.NodeType
 	}{
-		{RequirementTemplate, "requirement", "A requirement's lookup JSON, by id.", synth.TypeRequirement},
-		{DecisionTemplate, "decision", "A decision's lookup JSON, by id.", synth.TypeDecision},
-		{PageTemplate, "page", "A wiki page's lookup JSON, by its content path without .md.", synth.TypePage},
+		{RequirementTemplate, "requirement", "A requirement's lookup JSON, by id.", claims.NodeRequirement},
+		{DecisionTemplate, "decision", "A decision's lookup JSON, by id.", claims.NodeDecision},
+		{PageTemplate, "page", "A wiki page's lookup JSON, by its content path without .md.", claims.NodePage},
 	} {
 		prefix := strings.SplitN(t.tmpl, "{", 2)[0]
 		s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.tmpl, Name: t.name, Description: t.what, MIMEType: "application/json"},

@@ -122,7 +122,7 @@ func (b *builder) pages() []page {
 	add("", "home", (*builder).home) // shows the wiki's index page's text
 	out[0].keyed = true
 	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
-		out[0].doc = b.doc(n)
+		out[0].doc = synth.DocOf(b.p.Model, n)
 	}
 	add(requirementsDir, "matrix", matrix(""))
 	keyed()
@@ -130,11 +130,11 @@ func (b *builder) pages() []page {
 		add(filterDir(f.slug), "matrix", matrix(f.slug))
 		keyed()
 	}
-	add(decisionsDir, "list", listOf(synth.TypeDecision, "Decisions"))
+	add(decisionsDir, "list", listOf(claims.NodeDecision, "Decisions"))
 	keyed()
-	add(pagesDir, "list", listOf(synth.TypePage, "Pages"))
+	add(pagesDir, "list", listOf(claims.NodePage, "Pages"))
 	keyed()
-	add(codeDir, "list", listOf(synth.TypeFile, "Code"))
+	add(codeDir, "list", listOf(claims.NodeFile, "Code"))
 	keyed()
 	add(driftDir, "drift", (*builder).driftPage)
 	keyed()
@@ -145,28 +145,20 @@ func (b *builder) pages() []page {
 	files := map[string]bool{}
 	b.symbols = map[string][]synth.Node{}
 	for _, n := range b.graph.Nodes {
-		if n.Type == synth.TypeSymbol || n.Type == synth.TypeTest {
+		k := synth.KindOf(n.Type)
+		if k.Named {
 			b.symbols[n.Path] = append(b.symbols[n.Path], n)
 		}
-		switch n.Type {
-		case synth.TypeSymbol:
+		if k.Code {
 			files[n.Path] = true
-		case synth.TypeFile:
-			files[n.Path] = true
-		default:
-			n := n
-			tmpl := "node"
-			if n.Type == synth.TypeDocument {
-				tmpl = "document"
-			}
-			add(nodeDir(n), tmpl, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
-			out[len(out)-1].keyed, out[len(out)-1].doc = true, b.doc(n)
-			if n.Type == synth.TypePage {
-				out[len(out)-1].wiki = b.wiki(n.ID.Key)
-			}
 		}
-		if n.Type == synth.TypeTest {
-			files[n.Path] = true
+		if k.Dir == "" || k.Code && !k.Named {
+			continue // a symbol is on its file's page; files get theirs below
+		}
+		add(nodeDir(n), k.Template, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+		out[len(out)-1].keyed, out[len(out)-1].doc = true, synth.DocOf(b.p.Model, n)
+		if n.Type == claims.NodePage {
+			out[len(out)-1].wiki = b.wiki(n.ID.Key)
 		}
 	}
 	// Every file with a node on it gets a page, also one that no longer
@@ -174,7 +166,7 @@ func (b *builder) pages() []page {
 	for _, p := range sortedKeys(files) {
 		n, ok := b.graph.Node(claims.FileNode(p))
 		if !ok {
-			n = synth.Node{ID: claims.FileNode(p), Type: synth.TypeFile, Label: p, Path: p,
+			n = synth.Node{ID: claims.FileNode(p), Type: claims.NodeFile, Label: p, Path: p,
 				State: string(codeanchors.Unknown), Reason: string(codeanchors.TargetMissing), Why: codeanchors.TargetMissing.Why(b.lang)}
 		}
 		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
@@ -183,59 +175,40 @@ func (b *builder) pages() []page {
 	return out
 }
 
-// doc is the document whose text the page of a requirement, decision,
-// wiki page or requirement document node shows; nil for other nodes.
-func (b *builder) doc(n synth.Node) *claims.Doc {
-	switch n.Type {
-	case synth.TypeRequirement:
-		return &b.requirement(n.Label).Doc
-	case synth.TypeDecision:
-		return &b.decision(n.Label).Doc
-	case synth.TypePage:
-		return &b.wiki(n.ID.Key).Doc
-	case synth.TypeDocument:
-		// Its introduction; the text of its requirements shows, but their
-		// revisions, hashes of their text, are in every page's key.
-		return &b.document(n.ID.Key).Doc
-	}
-	return nil
-}
-
 // nodePage is the page of one node: its facts, body, links, code, claims
 // and neighborhood.
 func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 	d := &pageData{Node: n, Heading: n.Label}
 	if n.Title != "" && n.Title != n.Label {
 		d.Heading = n.Title
-		if n.Type == synth.TypeRequirement || n.Type == synth.TypeDecision {
+		if synth.KindOf(n.Type).Numbered {
 			d.Heading = n.Label + ": " + n.Title
 		}
 	}
 	nb := b.graph.Neighbors(n.ID)
-	if n.Type == synth.TypeFile {
+	if n.Type == claims.NodeFile {
 		// A file's page shows its symbols' neighbors too.
 		nb = b.fileNeighborhood(n)
 	}
 	b.addGraph(d, n, nb, root)
 	var err error
-	switch n.Type {
-	case synth.TypeRequirement:
-		err = b.requirementPage(d, n, root)
-	case synth.TypeDecision:
-		err = b.decisionPage(d, n, root)
-	case synth.TypePage:
-		err = b.wikiPage(d, n, root)
-	case synth.TypeFile:
-		b.filePage(d, n, root)
-	case synth.TypeTest:
-		b.testPage(d, n, root)
-	case synth.TypeRun:
-		b.runPage(d, n, root)
-	case synth.TypeDocument:
-		err = b.documentPage(d, n, root)
+	if fill := nodePages[n.Type]; fill != nil {
+		err = fill(b, d, n, root)
 	}
 	d.Title = d.Heading // the tab reads "Title · Site"
 	return d, synth.NodeJSON{SchemaVersion: synth.SchemaVersion, Node: n, Neighborhood: nb}, err
+}
+
+// nodePages fills in the part of a node's page that is its kind's own:
+// one function per kind with a page ([synth.Kind.Dir]).
+var nodePages = map[claims.NodeType]func(b *builder, d *pageData, n synth.Node, root string) error{
+	claims.NodeRequirement: (*builder).requirementPage,
+	claims.NodeDecision:    (*builder).decisionPage,
+	claims.NodePage:        (*builder).wikiPage,
+	claims.NodeFile:        (*builder).filePage,
+	claims.NodeTest:        (*builder).testPage,
+	claims.NodeRun:         (*builder).runPage,
+	claims.NodeDocument:    (*builder).documentPage,
 }
 
 func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
@@ -269,15 +242,15 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 			other, dir = e.Dst, "→"
 		case e.Dst == n.ID:
 			other, dir = e.Src, "←"
-		case n.Type == synth.TypeFile && node(e.Src).Path == n.Path:
+		case n.Type == claims.NodeFile && node(e.Src).Path == n.Path:
 			other, dir, via = e.Dst, "→", node(e.Src).Label
-		case n.Type == synth.TypeFile && node(e.Dst).Path == n.Path:
+		case n.Type == claims.NodeFile && node(e.Dst).Path == n.Path:
 			other, dir, via = e.Src, "←", node(e.Dst).Label
 		default:
 			continue
 		}
 		m := node(other)
-		if n.Type == synth.TypeFile && m.Path == n.Path && m.ID != n.ID {
+		if n.Type == claims.NodeFile && m.Path == n.Path && m.ID != n.ID {
 			continue // the file's own symbols are listed in its symbol table
 		}
 		if e.Kind == synth.KindParent { // the child is suspect, not the parent
@@ -290,7 +263,11 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 }
 
 func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error {
-	r := b.requirement(n.Label)
+	rp := b.models.Requirements[n.ID.Key]
+	if rp == nil {
+		return fmt.Errorf("requirement %s: not in the model", n.ID.Key)
+	}
+	r := rp.Req
 	d.Facts = append(d.Facts, fact{Name: "revision", Value: short(n.Revision)})
 	for _, f := range []struct {
 		name string
@@ -305,24 +282,24 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 	for _, is := range r.Issues {
 		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + idURL(claims.DecisionNode(is.ID))})
 	}
-	b.requirementStructure(d, r, root)
+	b.requirementStructure(d, rp, root)
 	var err error
 	if d.Body, err = b.body(&r.Doc, root, n.Title); err != nil {
 		return err
 	}
 	for _, group := range []struct {
 		title string
-		refs  []claims.TargetRef
-	}{{"Implemented by", r.Implements}, {"Tested by", r.Tests}} {
+		rows  []synth.TargetRow
+	}{{"Implemented by", rp.Implements}, {"Tested by", rp.Tests}} {
 		t := table{Title: group.title, Head: []string{"target", "lines", "state"}, Empty: "none declared"}
-		for _, ref := range group.refs {
-			t.Rows = append(t.Rows, b.targetRow(ref.Target, root))
-			d.Fragments = append(d.Fragments, b.fragments(ref.Target, root)...)
+		for _, tr := range group.rows {
+			t.Rows = append(t.Rows, b.targetRowOf(tr, root))
+			d.Fragments = append(d.Fragments, b.fragments(tr.Target, root)...)
 		}
 		d.Tables = append(d.Tables, t)
 	}
-	d.Tables = append(d.Tables, b.evidenceHistory(r, root))
-	d.TextDiffs = b.verifiedDiffs(r)
+	d.Tables = append(d.Tables, b.evidenceHistory(rp, root))
+	d.TextDiffs = b.verifiedDiffs(rp)
 	d.Claims = b.claimRows(r.Doc.Claims, root)
 	return nil
 }
@@ -331,16 +308,10 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 // keeps, newest first (by recorded time, then run), with its time. The
 // newest decides whether the requirement is verified and says so; the
 // older ones are history, grey, superseded by it.
-func (b *builder) evidenceHistory(r *claims.Requirement, root string) table {
+func (b *builder) evidenceHistory(rp *synth.RequirementPage, root string) table {
 	ev := table{Title: "Evidence history", Head: []string{"run", "recorded", "recorded against", "tests", "state"}, Empty: "no test run recorded"}
-	var entries []codeanchors.EvidenceStatus
-	for _, es := range b.a.Report.Evidence {
-		if es.Evidence.Req == r.ID {
-			entries = append(entries, es)
-		}
-	}
-	slices.SortStableFunc(entries, func(x, y codeanchors.EvidenceStatus) int { return codeanchors.CompareRecorded(y.Evidence, x.Evidence) })
-	for _, es := range entries {
+	r := rp.Req
+	for _, es := range rp.History {
 		against := "the current revision"
 		if !r.Revisions().Matches(es.Evidence.Revision) {
 			against = "revision " + short(es.Evidence.Revision)
@@ -397,7 +368,7 @@ func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
 	return err
 }
 
-func (b *builder) filePage(d *pageData, n synth.Node, root string) {
+func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Path
 	src := b.a.Sources[n.Path]
 	if src != nil && src.Absent == "" {
@@ -433,7 +404,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 		if b.targets[m.Ref()] != nil {
 			link = "#code-" + symbolAnchor(m)
 		}
-		if m.Type == synth.TypeTest {
+		if m.Type == claims.NodeTest {
 			link = root + nodeURL(m)
 		}
 		t.Rows = append(t.Rows, row{ID: symbolAnchor(m), Stale: m.Stale, Cells: []cell{
@@ -452,24 +423,23 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) {
 		d.Fragments = append(d.Fragments, b.fragments(ts.Target, root)...)
 	}
 	d.Claims = nil
+	return nil
 }
 
-func (b *builder) testPage(d *pageData, n synth.Node, root string) {
+func (b *builder) testPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Label
 	t, err := claims.ParseTarget(n.Ref())
 	if err == nil {
 		d.Fragments = b.fragments(t, root)
 	}
 	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + idURL(claims.FileNode(n.Path))})
+	return nil
 }
 
-func (b *builder) runPage(d *pageData, n synth.Node, root string) {
+func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = "Run " + n.Label
 	t := table{Title: "Evidence", Head: []string{"requirement", "test", "outcome", "state"}, Empty: "no evidence"}
-	for _, es := range b.a.Report.Evidence {
-		if es.Evidence.Run != n.Label {
-			continue
-		}
+	for _, es := range b.models.Run(n.ID.Key).Evidence {
 		for _, test := range es.Evidence.Tests {
 			badge := "yes"
 			if test.Outcome != codeanchors.OutcomePass {
@@ -485,13 +455,19 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) {
 		}
 	}
 	d.Tables = append(d.Tables, t)
+	return nil
 }
 
 // targetRow is a table row for a code target: its link, current lines and
 // state.
 func (b *builder) targetRow(t claims.Target, root string) row {
-	ts := b.targets[t.String()]
-	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(b.graph.TargetNodeID(t)), Code: true}}}
+	return b.targetRowOf(synth.TargetRow{Target: t, Node: b.graph.TargetNodeID(t), Status: b.targets[t.String()]}, root)
+}
+
+// targetRowOf is [builder.targetRow] of a page model's target row.
+func (b *builder) targetRowOf(tr synth.TargetRow, root string) row {
+	ts, t := tr.Status, tr.Target
+	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(tr.Node), Code: true}}}
 	if ts == nil {
 		return row{Cells: append(r.Cells, cell{}, cell{})}
 	}
@@ -599,20 +575,13 @@ func (b *builder) body(d *claims.Doc, root, title string) (template.HTML, error)
 	return template.HTML(s), err
 }
 
-func (b *builder) requirement(id string) *claims.Requirement {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Requirements, id, func(r *claims.Requirement, id string) int { return claims.CompareIDs(r.ID, id) })
-	return b.p.Model.Requirements[i]
-}
+// requirement, decision and wiki are the model's documents with the id or
+// path, nil for none ([synth.Requirement]).
+func (b *builder) requirement(id string) *claims.Requirement { return synth.Requirement(b.p.Model, id) }
 
-func (b *builder) decision(id string) *claims.Decision {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Decisions, id, func(d *claims.Decision, id string) int { return cmp.Compare(d.ID, id) })
-	return b.p.Model.Decisions[i]
-}
+func (b *builder) decision(id string) *claims.Decision { return synth.Decision(b.p.Model, id) }
 
-func (b *builder) wiki(p string) *claims.Page {
-	i, _ := slices.BinarySearchFunc(b.p.Model.Pages, p, func(pg *claims.Page, p string) int { return cmp.Compare(pg.Path, p) })
-	return b.p.Model.Pages[i]
-}
+func (b *builder) wiki(p string) *claims.Page { return synth.WikiPage(b.p.Model, p) }
 
 // short abbreviates a hash for display.
 func short(h string) string {

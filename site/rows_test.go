@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -85,17 +86,17 @@ func pick(r *rand.Rand) string { return awkward[r.IntN(len(awkward))] }
 func TestRowsAsTemplates(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 7))
 	var neighbors []neighborRow
-	var claims []claimRow
+	var crows []claimRow
 	var rows []row
 	var matrix []matrixRow
 	for i := range 400 {
 		state := []string{"", "linked", "stale", "unknown", pick(r)}[i%5]
 		neighbors = append(neighbors, neighborRow{
-			Node: &synth.Node{Label: pick(r), Type: synth.TypeSymbol, Stale: i%3 == 0, Why: pick(r)},
+			Node: &synth.Node{Label: pick(r), Type: claims.NodeSymbol, Stale: i%3 == 0, Why: pick(r)},
 			Edge: synth.Edge{Kind: pick(r), Relation: pick(r), Stale: i%4 == 0, State: state, Why: pick(r)},
 			Dir:  "→", Via: pick(r), URL: pick(r),
 		})
-		claims = append(claims, claimRow{Text: pick(r), Ref: pick(r), URI: pick(r), URL: pick(r), Captured: pick(r), State: state, Why: pick(r), Detail: pick(r)})
+		crows = append(crows, claimRow{Text: pick(r), Ref: pick(r), URI: pick(r), URL: pick(r), Captured: pick(r), State: state, Why: pick(r), Detail: pick(r)})
 		var cells []cell
 		for range i % 4 {
 			cells = append(cells, cell{Text: pick(r), URL: pick(r), Badge: pick(r), Title: pick(r), Code: r.IntN(2) == 0})
@@ -110,7 +111,7 @@ func TestRowsAsTemplates(t *testing.T) {
 		}
 	}
 	check("neighbor", viaTemplate(t, neighborRowsTemplate, neighbors), neighborRows(neighbors))
-	check("claim", viaTemplate(t, claimRowsTemplate, claims), claimRows(claims))
+	check("claim", viaTemplate(t, claimRowsTemplate, crows), claimRows(crows))
 	check("table", viaTemplate(t, tableRowsTemplate, rows), tableRows(rows))
 	check("matrix", viaTemplate(t, matrixRowsTemplate, matrix), matrixRows(matrix))
 	if strings.Contains(string(neighborRows(neighbors)), "<script>") || !strings.Contains(string(tableRows(rows)), "#ZgotmplZ") {
@@ -216,7 +217,7 @@ func FuzzRowsAsTemplates(f *testing.F) {
 			state = "unknown"
 		}
 		neighbors := []neighborRow{{
-			Node: &synth.Node{Label: a, Type: synth.TypeTest, Stale: on(1), Why: b},
+			Node: &synth.Node{Label: a, Type: claims.NodeTest, Stale: on(1), Why: b},
 			Edge: synth.Edge{Kind: b, Relation: c, Stale: on(2), State: state, Why: c},
 			Dir:  a, Via: c, URL: b,
 		}}
@@ -226,8 +227,8 @@ func FuzzRowsAsTemplates(f *testing.F) {
 		if !on(3) {
 			state = a
 		}
-		claims := []claimRow{{Text: a, Ref: b, URI: c, URL: a, Captured: b, State: state, Why: c, Detail: a}}
-		if got, want := string(claimRows(claims)), viaTemplate(t, claimRowsTemplate, claims); got != want {
+		crows := []claimRow{{Text: a, Ref: b, URI: c, URL: a, Captured: b, State: state, Why: c, Detail: a}}
+		if got, want := string(claimRows(crows)), viaTemplate(t, claimRowsTemplate, crows); got != want {
 			t.Fatalf("claim row %q, template %q", got, want)
 		}
 		cells := []cell{{Text: a, URL: b, Code: on(4)}, {Text: b, Badge: c, Title: a}, {Text: c, Code: on(5)}}

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -98,7 +99,7 @@ func shopImpacts(t *testing.T, dir string) map[string]synth.ImpactJSON {
 	}
 	whole := []synth.Change{{Path: "content/guides/checkout.md"}, {Path: "pay/refund_test.go"}, {Path: "nowhere.txt"}}
 	for _, n := range g.Nodes {
-		if n.Type == synth.TypeFile {
+		if n.Type == claims.NodeFile {
 			whole = append(whole, synth.Change{Path: n.Path})
 		}
 	}
@@ -173,7 +174,7 @@ func TestSchemasDiffImpact(t *testing.T) {
 	}
 	var changes []synth.Change
 	for _, n := range g.Nodes {
-		if n.Type == synth.TypeFile {
+		if n.Type == claims.NodeFile {
 			changes = append(changes, synth.Change{Path: n.Path})
 		}
 	}

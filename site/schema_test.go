@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tracewiki/tracewiki/assets"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -179,11 +180,11 @@ func TestSchemas(t *testing.T) {
 			var queries []synth.Query
 			for _, n := range g.Nodes {
 				switch n.Type {
-				case synth.TypeRequirement:
+				case claims.NodeRequirement:
 					queries = append(queries, synth.Query{ReqKey: n.Label, Depth: 2})
-				case synth.TypeDecision:
+				case claims.NodeDecision:
 					queries = append(queries, synth.Query{IssueKey: n.Label, Depth: 3})
-				case synth.TypeFile:
+				case claims.NodeFile:
 					if len(queries) < 40 {
 						queries = append(queries, synth.Query{Path: n.Path})
 					}

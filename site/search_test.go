@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -118,7 +119,7 @@ func TestSearchAgreement(t *testing.T) {
 	var own synth.SearchJSON
 	readJSON(t, filepath.Join(sites[0], "api", "search.json"), &own)
 	ranked := synth.NewSearchIndex(own.Entries).Search("lock", synth.SearchOptions{Limit: 3})
-	if len(ranked.Results) == 0 || ranked.Results[0].Type != string(synth.TypeRequirement) || !strings.Contains(strings.ToLower(ranked.Results[0].Title), "lock") {
+	if len(ranked.Results) == 0 || ranked.Results[0].Type != string(claims.NodeRequirement) || !strings.Contains(strings.ToLower(ranked.Results[0].Title), "lock") {
 		t.Errorf(`own wiki: search "lock" starts with %+v; want the lock-file requirement`, ranked.Results)
 	}
 }

@@ -19,14 +19,19 @@ import (
 //	code/PATH/           tests/PATH/SYMBOL/   runs/ID/
 //	symbols live on their file's page, at #sym-SYMBOL.
 //
-// The pages that are no node's: the home page ("") and the indexes.
+// A node's folder is its kind's [synth.Kind.Dir]; the kinds with an index
+// page have it there too. The pages that are no node's: the home page ("")
+// and the indexes.
+var (
+	requirementsDir = synth.KindOf(claims.NodeRequirement).Dir
+	decisionsDir    = synth.KindOf(claims.NodeDecision).Dir
+	pagesDir        = synth.KindOf(claims.NodePage).Dir
+	codeDir         = synth.KindOf(claims.NodeFile).Dir
+)
+
 const (
-	requirementsDir = "requirements"
-	decisionsDir    = "decisions"
-	pagesDir        = "pages"
-	codeDir         = "code"
-	driftDir        = "drift"
-	searchDir       = "search"
+	driftDir  = "drift"
+	searchDir = "search"
 )
 
 // filterDir is the folder of the requirements matrix filtered by slug.
@@ -36,23 +41,18 @@ func filterDir(slug string) string { return requirementsDir + "/filter/" + slug 
 // root, or "" for a node that has none (a symbol: it lives on its file's
 // page).
 func nodeDir(n synth.Node) string {
-	switch n.Type {
-	case synth.TypeRequirement:
-		return requirementsDir + "/" + segment(n.ID.Key)
-	case synth.TypeDecision:
-		return decisionsDir + "/" + segment(n.ID.Key)
-	case synth.TypePage:
-		return pagesDir + "/" + pathSegments(n.ID.Key)
-	case synth.TypeFile:
-		return codeDir + "/" + pathSegments(n.Path)
-	case synth.TypeTest:
-		return "tests/" + pathSegments(n.Path) + "/" + segment(testName(n))
-	case synth.TypeRun:
-		return "runs/" + segment(n.ID.Key)
-	case synth.TypeDocument:
-		return "documents/" + pathSegments(n.ID.Key)
+	k := synth.KindOf(n.Type)
+	switch {
+	case k.Dir == "":
+		return ""
+	case k.Code && k.Named: // a test: tests/PATH/NAME
+		return k.Dir + "/" + pathSegments(n.Path) + "/" + segment(testName(n))
+	case k.Code: // a file: code/PATH
+		return k.Dir + "/" + pathSegments(n.Path)
+	case k.Nested:
+		return k.Dir + "/" + pathSegments(n.ID.Key)
 	}
-	return ""
+	return k.Dir + "/" + segment(n.ID.Key)
 }
 
 // testName is the part of a test node's ref after the path: its symbol, or
@@ -81,11 +81,10 @@ func nodeURL(n synth.Node) string {
 // test needs its node: idURL panics for one.
 func idURL(id synth.NodeID) string {
 	n := synth.Node{ID: id, Type: id.Type}
-	switch id.Type {
-	case synth.TypeFile:
-		n.Path = id.Key
-	case synth.TypeSymbol, synth.TypeTest:
+	if k := synth.KindOf(id.Type); k.Named {
 		panic("idURL of a code node " + id.String())
+	} else if k.Code {
+		n.Path = id.Key // a file
 	}
 	return nodeURL(n)
 }

@@ -288,15 +288,16 @@ type textChange struct {
 	Diff []diffLine
 }
 
-// verifiedDiffs are r's text against each revision its evidence expired
+// verifiedDiffs are a requirement's text against each revision its evidence expired
 // by (requirement_changed_since_verification) was verified against, in
 // the order of the evidence, each revision once.
-func (b *builder) verifiedDiffs(r *claims.Requirement) []textChange {
+func (b *builder) verifiedDiffs(rp *synth.RequirementPage) []textChange {
+	r := rp.Req
 	var out []textChange
 	var seen []string
-	for _, es := range b.a.Report.Evidence {
+	for _, es := range rp.Evidence {
 		rev := es.Evidence.Revision
-		if es.Evidence.Req != r.ID || es.Verdict.Reason != codeanchors.RequirementChanged || slices.Contains(seen, rev) {
+		if es.Verdict.Reason != codeanchors.RequirementChanged || slices.Contains(seen, rev) {
 			continue
 		}
 		seen = append(seen, rev)

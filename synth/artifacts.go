@@ -211,8 +211,7 @@ func NewManifest(g *Graph, rep *codeanchors.Report, title, baseURL string, pages
 // Ref returns the SPEC 1.3 reference of a code node ("path@Symbol"), or its
 // id for other nodes.
 func (n Node) Ref() string {
-	switch n.Type {
-	case TypeSymbol, TypeTest, TypeFile:
+	if KindOf(n.Type).Code {
 		return n.ID.Key
 	}
 	return n.ID.String()

@@ -238,7 +238,7 @@ func (s *Snapshot) urls(preview string) map[string]string {
 // link; the zero id for a code target.
 func linkNode(l DriftLink) NodeID {
 	id, err := claims.ParseNodeID(l.Ref)
-	if err != nil || id.Type != TypeRun && id.Type != TypeRequirement {
+	if err != nil || id.Type != claims.NodeRun && id.Type != claims.NodeRequirement {
 		return NodeID{}
 	}
 	return id
@@ -327,7 +327,7 @@ func linkURL(l DriftLink, urls map[string]string) string {
 	if u := urls[l.Ref]; u != "" {
 		return u
 	}
-	for _, typ := range []claims.NodeType{TypeSymbol, TypeTest} {
+	for _, typ := range []claims.NodeType{claims.NodeSymbol, claims.NodeTest} {
 		if u := urls[NodeID{Type: typ, Key: l.Ref}.String()]; u != "" {
 			return u
 		}
@@ -355,7 +355,7 @@ func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[NodeID]Node, urls map
 	ids := map[NodeID]bool{}
 	for _, m := range []map[NodeID]Node{oldNodes, newNodes} {
 		for id, n := range m {
-			if n.Type == TypeRequirement {
+			if n.Type == claims.NodeRequirement {
 				ids[id] = true
 			}
 		}
@@ -363,7 +363,7 @@ func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[NodeID]Node, urls map
 	for _, id := range slices.SortedFunc(maps.Keys(ids), NodeID.Compare) {
 		o, okO := oldNodes[id]
 		n, okN := newNodes[id]
-		before, after := flags(o, okO && o.Type == TypeRequirement), flags(n, okN && n.Type == TypeRequirement)
+		before, after := flags(o, okO && o.Type == claims.NodeRequirement), flags(n, okN && n.Type == claims.NodeRequirement)
 		if before != nil && after != nil && *before == *after {
 			continue
 		}
@@ -383,7 +383,7 @@ func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[NodeID]Node, urls map
 var claimKinds = []string{KindClaims, KindImplements, KindTests}
 
 func isCodeNode(id NodeID) bool {
-	return id.Type == TypeSymbol || id.Type == TypeTest || id.Type == TypeFile
+	return id.Type == claims.NodeSymbol || id.Type == claims.NodeTest || id.Type == claims.NodeFile
 }
 
 func claimEdges(g GraphJSON) map[[3]string]Edge {
@@ -425,8 +425,7 @@ type pageInfo struct {
 func pageInfos(s *Snapshot) map[NodeID]*pageInfo {
 	m := map[NodeID]*pageInfo{}
 	for _, n := range s.Graph.Nodes {
-		switch n.Type {
-		case TypeRequirement, TypeDecision, TypePage:
+		if KindOf(n.Type).Authored {
 			m[n.ID] = &pageInfo{node: n}
 		}
 	}

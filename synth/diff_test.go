@@ -242,7 +242,7 @@ func TestDiffLinks(t *testing.T) {
 		driftLink("d.go@D", "unknown", "target_missing", "page:p"),
 		driftLink("run:r1", "stale", "requirement_changed_since_verification", "requirement:R1"),
 	}
-	old.Graph.Nodes = []Node{{ID: nid("symbol:e.go@E"), Type: TypeSymbol, Path: "e.go", Symbol: "E", State: "linked"}}
+	old.Graph.Nodes = []Node{{ID: nid("symbol:e.go@E"), Type: claims.NodeSymbol, Path: "e.go", Symbol: "E", State: "linked"}}
 	new.Drift.Links = []DriftLink{
 		driftLink("a.go@A", "stale", "content_changed", "page:p", "page:q"), // same reason, more claims: no change
 		driftLink("b.go@B", "unknown", "target_missing", "page:p"),          // other reason: broken
@@ -250,7 +250,7 @@ func TestDiffLinks(t *testing.T) {
 		driftLink("run:r1", "stale", "requirement_changed_since_verification", "requirement:R1"),
 		driftLink("run:r1", "stale", "requirement_changed_since_verification", "requirement:R2"), // another requirement
 	}
-	new.Graph.Nodes = []Node{{ID: nid("symbol:c.go@C"), Type: TypeSymbol, Path: "c.go", Symbol: "C", State: "linked"}}
+	new.Graph.Nodes = []Node{{ID: nid("symbol:c.go@C"), Type: claims.NodeSymbol, Path: "c.go", Symbol: "C", State: "linked"}}
 	new.Search.Entries = []SearchEntry{{ID: nid("symbol:c.go@C"), URL: "code/c.go/index.html#sym-C"}, {ID: nid("requirement:R2"), URL: "requirements/R2/index.html"}}
 	d := Diff(old, new, "https://x.example/pr-1")
 	var broken, fixed []string
@@ -315,7 +315,7 @@ func TestDiffMarkdownCap(t *testing.T) {
 	for i := range MaxDiffItems + 5 {
 		new.Drift.Links = append(new.Drift.Links, driftLink(fmt.Sprintf("f%02d.go", i), "unknown", "target_missing", "page:p"))
 	}
-	new.Graph.Nodes = []Node{{ID: nid("page:p"), Type: TypePage, Title: "A *bold* [title]"}}
+	new.Graph.Nodes = []Node{{ID: nid("page:p"), Type: claims.NodePage, Title: "A *bold* [title]"}}
 	d := Diff(old, new, "")
 	md := d.Markdown()
 	for _, want := range []string{
@@ -438,7 +438,7 @@ func TestReadSnapshot(t *testing.T) {
 // broken by a zero-width space, so it pings no one.
 func TestDiffMarkdownMentions(t *testing.T) {
 	old, new := emptySnapshot(), emptySnapshot()
-	new.Graph.Nodes = []Node{{ID: nid("page:p"), Type: TypePage, Title: "Ping @acme/security-team and @bob"}}
+	new.Graph.Nodes = []Node{{ID: nid("page:p"), Type: claims.NodePage, Title: "Ping @acme/security-team and @bob"}}
 	d := Diff(old, new, "")
 	md := d.Markdown()
 	if want := "Ping @&#8203;acme/security-team and @&#8203;bob"; !strings.Contains(md, want) {

@@ -9,18 +9,6 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
-// Node types, in the order neighborhoods list them (see [claims.NodeType]).
-const (
-	TypeRequirement = claims.NodeRequirement
-	TypeDecision    = claims.NodeDecision
-	TypeSymbol      = claims.NodeSymbol
-	TypeTest        = claims.NodeTest
-	TypeRun         = claims.NodeRun
-	TypePage        = claims.NodePage
-	TypeFile        = claims.NodeFile
-	TypeDocument    = claims.NodeDocument
-)
-
 // NodeID is a node's identity, TYPE:KEY ([claims.NodeID]).
 type NodeID = claims.NodeID
 
@@ -146,7 +134,7 @@ func targetNodeID(ix *codeanchors.Index, t claims.Target) NodeID {
 	case t.IsSymbol():
 		return symbolNodeID(ix, t.Path, t.Symbol)
 	case t.IsRange():
-		return NodeID{Type: TypeSymbol, Key: t.String()}
+		return NodeID{Type: claims.NodeSymbol, Key: t.String()}
 	}
 	return claims.FileNode(t.Path)
 }
@@ -155,7 +143,7 @@ func targetNodeID(ix *codeanchors.Index, t claims.Target) NodeID {
 // code nodes inside a folder, the file's base name and the symbol
 // ("graph.go@Build"); the id keeps the full path.
 func label(typ claims.NodeType, ref string) string {
-	if typ != TypeSymbol && typ != TypeTest {
+	if !KindOf(typ).Named {
 		return ref
 	}
 	if i := strings.LastIndexByte(strings.Split(ref, "@")[0], '/'); i >= 0 {
@@ -170,9 +158,9 @@ func label(typ claims.NodeType, ref string) string {
 func symbolNodeID(ix *codeanchors.Index, path, symbol string) NodeID {
 	key := claims.Target{Path: path, Symbol: symbol}.String()
 	if ix.IsTest(path, symbol) {
-		return NodeID{Type: TypeTest, Key: key}
+		return NodeID{Type: claims.NodeTest, Key: key}
 	}
-	return NodeID{Type: TypeSymbol, Key: key}
+	return NodeID{Type: claims.NodeSymbol, Key: key}
 }
 
 func refNodeID(ix *codeanchors.Index, r codeanchors.Ref) NodeID {
@@ -448,7 +436,7 @@ func (b *builder) addMentions() {
 	declared := map[[2]NodeID]bool{}
 	for _, e := range b.edges {
 		// Only a decision's own declared links are asked about.
-		if e.Relation != Located && (e.Src.Type == TypeDecision || e.Dst.Type == TypeDecision) {
+		if e.Relation != Located && (e.Src.Type == claims.NodeDecision || e.Dst.Type == claims.NodeDecision) {
 			declared[[2]NodeID{e.Src, e.Dst}] = true
 			declared[[2]NodeID{e.Dst, e.Src}] = true
 		}
@@ -499,7 +487,7 @@ func (b *builder) markStale() {
 	}
 	for id, ws := range whys {
 		n := b.nodes[id]
-		if n == nil || n.Type == TypeSymbol || n.Type == TypeTest || n.Type == TypeFile {
+		if n == nil || n.Type == claims.NodeSymbol || n.Type == claims.NodeTest || n.Type == claims.NodeFile {
 			continue
 		}
 		slices.Sort(ws)
@@ -579,8 +567,7 @@ func (b *builder) finish() *Graph {
 		})
 	}
 	for i, n := range g.Nodes {
-		switch n.Type {
-		case TypeFile, TypeSymbol, TypeTest:
+		if KindOf(n.Type).Code {
 			g.byPath[n.Path] = append(g.byPath[n.Path], int32(i))
 		}
 	}

@@ -309,7 +309,7 @@ func TestFinishEdgeOrder(t *testing.T) {
 				ids = append(ids, id)
 			}
 		}
-		ids = append(ids, NodeID{Type: TypeFile, Key: "missing.go"}, NodeID{Type: "zz-unknown", Key: "x"})
+		ids = append(ids, NodeID{Type: claims.NodeFile, Key: "missing.go"}, NodeID{Type: "zz-unknown", Key: "x"})
 		kinds := []string{KindLinks, KindContains, KindMentions}
 		rels := []string{Declared, Located}
 		for i := range 200 {

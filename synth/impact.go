@@ -178,7 +178,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 		})
 		ip.Lines = slices.Compact(ip.Lines)
 		for _, i := range g.nodesAt(p) {
-			if n := g.Nodes[i]; ip.Lines == nil || n.Type == TypeFile || n.Type == TypePage || touched(n, ip.Lines) {
+			if n := g.Nodes[i]; ip.Lines == nil || n.Type == claims.NodeFile || n.Type == claims.NodePage || touched(n, ip.Lines) {
 				changed = append(changed, i)
 				ip.Nodes++
 			}
@@ -190,7 +190,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 	if len(changed) > MaxImpactNodes {
 		changed, out.Truncated = changed[:MaxImpactNodes], true
 	}
-	rel := map[claims.NodeType]map[NodeID]bool{TypeRequirement: {}, TypeDecision: {}, TypePage: {}, TypeTest: {}}
+	rel := map[claims.NodeType]map[NodeID]bool{claims.NodeRequirement: {}, claims.NodeDecision: {}, claims.NodePage: {}, claims.NodeTest: {}}
 	for _, i := range changed {
 		n := g.Nodes[i]
 		in := ImpactNode{
@@ -209,7 +209,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 				if slices.Contains(claimKinds, e.Kind) {
 					out.Relying.Claims++
 				}
-				if typ := e.Src.Type; rel[typ] != nil && typ != TypeTest {
+				if typ := e.Src.Type; rel[typ] != nil && typ != claims.NodeTest {
 					rel[typ][e.Src] = true
 				}
 			case e.Kind != "defines":
@@ -218,7 +218,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 				}
 				in.Located = append(in.Located, ie)
 				if e.Kind == "tests" {
-					rel[TypeTest][e.Src] = true
+					rel[claims.NodeTest][e.Src] = true
 				}
 			}
 		}
@@ -240,10 +240,10 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 		slices.Sort(s)
 		return s
 	}
-	out.Relying.Requirements = sorted(rel[TypeRequirement])
-	out.Relying.Decisions = sorted(rel[TypeDecision])
-	out.Relying.Pages = sorted(rel[TypePage])
-	out.Relying.Tests = sorted(rel[TypeTest])
+	out.Relying.Requirements = sorted(rel[claims.NodeRequirement])
+	out.Relying.Decisions = sorted(rel[claims.NodeDecision])
+	out.Relying.Pages = sorted(rel[claims.NodePage])
+	out.Relying.Tests = sorted(rel[claims.NodeTest])
 	return out
 }
 
@@ -269,12 +269,12 @@ func boolCmp(a, b bool) int {
 func (g *Graph) nodesAt(p string) []int32 {
 	var out []int32
 	for _, i := range g.byPath[p] {
-		if g.Nodes[i].Type != TypeRequirement {
+		if g.Nodes[i].Type != claims.NodeRequirement {
 			out = append(out, i)
 		}
 	}
 	for i, n := range g.Nodes {
-		if n.Type == TypePage && n.Path == p {
+		if n.Type == claims.NodePage && n.Path == p {
 			out = append(out, int32(i))
 		}
 	}
@@ -331,12 +331,12 @@ func (im *ImpactJSON) Text() string {
 		}
 		b.WriteString("\n")
 		for _, n := range byPath[p.Path] {
-			if n.Type == TypePage {
+			if n.Type == claims.NodePage {
 				fmt.Fprintf(&b, "  %s", n.ID)
 			} else {
 				fmt.Fprintf(&b, "  %s %s", n.Type, n.Ref)
 			}
-			if n.Start > 0 && n.Type != TypeFile {
+			if n.Start > 0 && n.Type != claims.NodeFile {
 				fmt.Fprintf(&b, " (lines %d-%d)", n.Start, n.End)
 			}
 			if n.Reason != "" {

@@ -155,10 +155,10 @@ func TestGraphWriteJSON(t *testing.T) {
 // entry: quotes, backslashes, escapes, keys inside strings.
 func TestSetSearchTexts(t *testing.T) {
 	entries := []SearchEntry{
-		{ID: claims.PageNode("a"), Type: TypePage, Title: `"id": "page:b",` + "\n", Text: `"text": "x"`},
-		{ID: claims.PageNode("b"), Type: TypePage, Title: `B \"text\": "`, Path: "content/b.md", Text: `ends with a backslash \`},
-		{ID: claims.RequirementNode("REQ-1"), Type: TypeRequirement, Text: "plain"},
-		{ID: claims.PageNode("c"), Type: TypePage, Text: ""},
+		{ID: claims.PageNode("a"), Type: claims.NodePage, Title: `"id": "page:b",` + "\n", Text: `"text": "x"`},
+		{ID: claims.PageNode("b"), Type: claims.NodePage, Title: `B \"text\": "`, Path: "content/b.md", Text: `ends with a backslash \`},
+		{ID: claims.RequirementNode("REQ-1"), Type: claims.NodeRequirement, Text: "plain"},
+		{ID: claims.PageNode("c"), Type: claims.NodePage, Text: ""},
 	}
 	texts := []string{"", "new \"quoted\" text", `back\slash \n`, "tab\tand <html> & é \u2028", "\xff invalid"}
 	for i := range entries {

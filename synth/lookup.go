@@ -168,7 +168,7 @@ func (k *Knowledge) resolve(key string) (Node, bool) {
 	ids = append(ids, claims.RequirementNode(key), claims.DecisionNode(key), claims.DocumentNode(key))
 	if strings.Contains(key, "@") || strings.Contains(key, "#L") {
 		if t, err := claims.ParseTarget(key); err == nil {
-			ids = append(ids, k.in.Graph.TargetNodeID(t), NodeID{Type: TypeSymbol, Key: t.String()}, NodeID{Type: TypeTest, Key: t.String()})
+			ids = append(ids, k.in.Graph.TargetNodeID(t), NodeID{Type: claims.NodeSymbol, Key: t.String()}, NodeID{Type: claims.NodeTest, Key: t.String()})
 		}
 	}
 	ids = append(ids, claims.FileNode(clean), claims.PageNode(strings.TrimSuffix(clean, ".md")), claims.RunNode(key))
@@ -246,21 +246,17 @@ func nodeTitle(n Node) string {
 // isDoc reports whether a node is a document: a requirement, decision,
 // page or requirement document.
 func isDoc(n Node) bool {
-	switch n.Type {
-	case TypeRequirement, TypeDecision, TypePage, "document":
-		return true
-	}
-	return false
+	return KindOf(n.Type).Doc != nil
 }
 
 // documents lists the documents covering and mentioning the entity.
 func (k *Knowledge) documents(out *LookupJSON, n Node) {
 	g := k.in.Graph
 	targets := []int32{g.ids[n.ID]}
-	if n.Type == TypeFile {
+	if n.Type == claims.NodeFile {
 		// A file is covered by what covers its symbols and tests.
 		for _, i := range g.byPath[n.Path] {
-			if t := g.Nodes[i].Type; i != targets[0] && (t == TypeSymbol || t == TypeTest) {
+			if t := g.Nodes[i].Type; i != targets[0] && (t == claims.NodeSymbol || t == claims.NodeTest) {
 				targets = append(targets, i)
 			}
 		}
@@ -313,15 +309,16 @@ func (k *Knowledge) documents(out *LookupJSON, n Node) {
 // mentionKey is what a document's text names the entity by: a
 // requirement's or decision's id, a symbol's name, a file's path.
 func mentionKey(n Node) string {
-	switch n.Type {
-	case TypeRequirement, TypeDecision, TypeRun:
-		return n.ID.Key
-	case TypeSymbol, TypeTest:
+	k := KindOf(n.Type)
+	switch {
+	case !k.Mentioned:
+		return ""
+	case k.Named:
 		return n.Symbol
-	case TypeFile:
+	case k.Code:
 		return n.Path
 	}
-	return ""
+	return n.ID.Key
 }
 
 // docList lists a set of document nodes in node order, bounded.
@@ -361,7 +358,7 @@ func (k *Knowledge) claims(out *LookupJSON, n Node) {
 	cut := 0
 	for _, i := range k.targetIndex()[n.ID] {
 		ts := &k.in.Report.Targets[i]
-		into := k.in.Graph.TargetNodeID(ts.Target) == n.ID || n.Type == TypeFile && ts.Target.Path == n.Path
+		into := k.in.Graph.TargetNodeID(ts.Target) == n.ID || n.Type == claims.NodeFile && ts.Target.Path == n.Path
 		for _, u := range ts.Uses {
 			if !into && u.Node != n.ID {
 				continue
@@ -501,7 +498,7 @@ func (k *Knowledge) evidence(out *LookupJSON, n Node) {
 		ev := es.Evidence
 		switch {
 		case n.ID == claims.RequirementNode(ev.Req), n.ID == claims.RunNode(ev.Run):
-		case n.Type == TypeTest && slices.ContainsFunc(ev.Tests, func(t codeanchors.EvidenceTest) bool { return t.Target == n.Ref() }):
+		case n.Type == claims.NodeTest && slices.ContainsFunc(ev.Tests, func(t codeanchors.EvidenceTest) bool { return t.Target == n.Ref() }):
 		default:
 			continue
 		}

@@ -79,7 +79,7 @@ func (g *Graph) Neighborhood(q Query) NeighborhoodJSON {
 		key   string
 		typ   claims.NodeType
 		field **string
-	}{{q.ReqKey, TypeRequirement, &nb.ReqKey}, {q.IssueKey, TypeDecision, &nb.IssueKey}} {
+	}{{q.ReqKey, claims.NodeRequirement, &nb.ReqKey}, {q.IssueKey, claims.NodeDecision, &nb.IssueKey}} {
 		if k.key == "" {
 			continue
 		}

@@ -69,8 +69,8 @@ const KnowledgeSchemaVersion = 1
 // search's --kind accepts.
 var NodeTypes = func() []string {
 	var out []string
-	for _, t := range claims.NodeTypes {
-		out = append(out, string(t))
+	for _, k := range Kinds {
+		out = append(out, string(k.Type))
 	}
 	return out
 }()

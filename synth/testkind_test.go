@@ -38,11 +38,11 @@ func TestTestKindFromExtractor(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := g.TargetNodeID(tg)
-	if n, ok := g.Node(id); !ok || n.Type != TypeTest {
+	if n, ok := g.Node(id); !ok || n.Type != claims.NodeTest {
 		t.Errorf("%s: node %v (found %v, type %q), want a test node", test, id, ok, n.Type)
 	}
 	helper, _ := claims.ParseTarget("src/main/java/bank/AccountChecks.java@AccountChecks.helper")
-	if n, ok := g.Node(g.TargetNodeID(helper)); !ok || n.Type != TypeSymbol {
+	if n, ok := g.Node(g.TargetNodeID(helper)); !ok || n.Type != claims.NodeSymbol {
 		t.Errorf("AccountChecks.helper: node %+v, want a symbol node", n)
 	}
 	open, _ := claims.ParseTarget("src/main/java/bank/Account.java@Account.open")
@@ -56,7 +56,7 @@ func TestTestKindFromExtractor(t *testing.T) {
 		t.Errorf("edges into Account.open: %v, want tests from %v and calls from the helper", kinds, id)
 	}
 	// Without an index, the name rule is the fallback.
-	if id := (*Graph)(nil).TargetNodeID(tg); id.Type != TypeSymbol {
+	if id := (*Graph)(nil).TargetNodeID(tg); id.Type != claims.NodeSymbol {
 		t.Errorf("no index: %v, want a symbol node", id)
 	}
 }
