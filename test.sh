@@ -9,6 +9,12 @@
 # (typescript, prettier, ...) are installed by the tests themselves into the
 # user cache folder, at pinned versions, the first time. Nothing is skipped:
 # a test whose tool is missing fails and says so. .ci/run calls exactly this.
+#
+# Those tests (conformance, formatter, corpus, real-repository and browser)
+# build only with the conformance tag, which this script always sets: a
+# plain "go test ./..." runs the rest, with nothing but Go and git, in
+# under a minute (cmd/tracewiki's TestToolsNeedTheConformanceTag keeps it
+# so).
 set -eu
 cd "$(dirname "$0")"
 
@@ -70,4 +76,4 @@ if [ -n "$missing" ]; then
 		-o DPkg::Lock::Timeout="$apt_lock_wait" $missing
 fi
 
-go test "$@" ./...
+go test -tags conformance "$@" ./...

@@ -1,3 +1,5 @@
+//go:build conformance
+
 package cfamily
 
 import (
@@ -259,4 +261,33 @@ func TestConformance(t *testing.T) {
 			a.Report(t, fmt.Sprintf("%s (left out: %d names under #if, %d macro names)", c.name, a.excludedConditional, a.excludedMacro), langtest.Corpus)
 		})
 	}
+}
+
+// BenchmarkExtractC extracts GoogleTest's and GoogleMock's sources and
+// headers (Debian googletest) and the C library's top-level headers, and
+// reports symbols/s and lines/s.
+func BenchmarkExtractC(b *testing.B) {
+	type item struct {
+		path string
+		src  []byte
+	}
+	var items []item
+	for _, pat := range []string{gtestRoot + "/*/src/*.cc", gtestRoot + "/*/include/*/*.h", gtestRoot + "/*/include/*/internal/*.h", "/usr/include/*.h"} {
+		names, _ := filepath.Glob(pat)
+		for _, p := range names {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Extract(p, src); err != nil {
+				continue // the benchmark measures files that parse
+			}
+			items = append(items, item{p, src})
+		}
+	}
+	if len(items) < 100 {
+		b.Fatalf("only %d corpus files (Debian packages googletest and libc6-dev; test.sh installs them)", len(items))
+	}
+	slices.SortFunc(items, func(x, y item) int { return strings.Compare(x.path, y.path) })
+	langtest.BenchExtract(b, items, func(it item) (string, []byte) { return it.path, it.src }, Extract)
 }

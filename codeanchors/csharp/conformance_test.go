@@ -1,3 +1,5 @@
+//go:build conformance
+
 package csharp
 
 import (
@@ -117,4 +119,18 @@ func TestConformance(t *testing.T) {
 		a.Add(s.path, f, err, refs[i].RefFile(t, Language, s.path))
 	}
 	a.Report(t, fmt.Sprintf("npm %v, %d symbols, %v", corpusPackages, nsyms, time.Since(start).Round(time.Millisecond)), langtest.Corpus)
+}
+
+// BenchmarkExtract extracts the conformance corpus (UniTask, UniRx and
+// ONNX Runtime's C# bindings from npm) and reports symbols/s and lines/s.
+// Files that do not parse (braces split across #if branches, which
+// tree-sitter rejects too) are left out.
+func BenchmarkExtract(b *testing.B) {
+	var files []source
+	for _, f := range corpusSources(b) {
+		if _, err := Extract(f.path, f.src); err == nil {
+			files = append(files, f)
+		}
+	}
+	langtest.BenchExtract(b, files, func(f source) (string, []byte) { return f.path, f.src }, Extract)
 }

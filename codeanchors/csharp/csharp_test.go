@@ -36,20 +36,6 @@ func TestGolden(t *testing.T) { suite.Run(t) }
 // returns a range outside the input, seeded with the golden cases.
 func FuzzExtract(f *testing.F) { suite.Fuzz(f, "fuzz.cs") }
 
-// BenchmarkExtract extracts the conformance corpus (UniTask, UniRx and
-// ONNX Runtime's C# bindings from npm) and reports symbols/s and lines/s.
-// Files that do not parse (braces split across #if branches, which
-// tree-sitter rejects too) are left out.
-func BenchmarkExtract(b *testing.B) {
-	var files []source
-	for _, f := range corpusSources(b) {
-		if _, err := Extract(f.path, f.src); err == nil {
-			files = append(files, f)
-		}
-	}
-	langtest.BenchExtract(b, files, func(f source) (string, []byte) { return f.path, f.src }, Extract)
-}
-
 // TestUnicodeSpaces checks that every Unicode space separator is white
 // space to the lexer and the token hash: a file indented and spaced with
 // U+00A0, U+2003 and U+3000 (and a preprocessor line spaced with them)

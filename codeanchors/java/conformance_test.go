@@ -1,3 +1,5 @@
+//go:build conformance
+
 package java
 
 import (
@@ -143,4 +145,11 @@ func TestConformance(t *testing.T) {
 		a.Add(s.path, f, err, refs[i].RefFile(t, Language, s.path))
 	}
 	a.Report(t, fmt.Sprintf("JDK src.zip %v, %d symbols, %v", corpusModules, nsyms, time.Since(start).Round(time.Millisecond)), langtest.Corpus)
+}
+
+// BenchmarkExtract extracts the conformance corpus (the JDK's java.util,
+// java.lang, java.time, javac and java.net.http sources) and reports
+// symbols/s and lines/s.
+func BenchmarkExtract(b *testing.B) {
+	langtest.BenchExtract(b, jdkSources(b, corpusModules), func(f source) (string, []byte) { return f.path, f.src }, Extract)
 }

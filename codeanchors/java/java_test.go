@@ -33,10 +33,3 @@ func TestGolden(t *testing.T) { suite.Run(t) }
 // FuzzExtract checks that Extract never panics, fails with a File, or
 // returns a range outside the input, seeded with the golden cases.
 func FuzzExtract(f *testing.F) { suite.Fuzz(f, "fuzz.java") }
-
-// BenchmarkExtract extracts the conformance corpus (the JDK's java.util,
-// java.lang, java.time, javac and java.net.http sources) and reports
-// symbols/s and lines/s.
-func BenchmarkExtract(b *testing.B) {
-	langtest.BenchExtract(b, jdkSources(b, corpusModules), func(f source) (string, []byte) { return f.path, f.src }, Extract)
-}

@@ -1,7 +1,6 @@
 package kotlin_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors/kotlin"
@@ -97,70 +96,5 @@ func TestSemanticEditsChangeTokenHashes(t *testing.T) {
 		if before[e.symbol] == after[e.symbol] {
 			t.Errorf("%s: %s's token hash did not change", e.name, e.symbol)
 		}
-	}
-}
-
-// reformat makes the formatter's white-space edits on a whole file by hand:
-// every line's indentation doubled, a blank line after each line that
-// opens a block, trailing spaces. Lines inside a raw string stay as they
-// are (a formatter never touches them).
-func reformat(src string, f *lang.File) string {
-	inString, opens := map[int]bool{}, map[int]bool{}
-	for _, tok := range f.Tokens {
-		n := strings.Count(tok.Text, "\n")
-		opens[tok.Line] = opens[tok.Line] || n > 0
-		for k := range n {
-			inString[tok.Line+k+1] = true
-		}
-	}
-	var b strings.Builder
-	for i, line := range strings.SplitAfter(src, "\n") {
-		body := strings.TrimLeft(line, " \t")
-		indent := line[:len(line)-len(body)]
-		switch {
-		case inString[i+1]:
-			b.WriteString(line)
-			continue
-		case opens[i+1]: // the rest of the line is in the string
-			b.WriteString(indent + line)
-			continue
-		}
-		b.WriteString(indent + indent)
-		trimmed := strings.TrimRight(body, "\r\n")
-		b.WriteString(trimmed + "  " + body[len(trimmed):])
-		if strings.HasSuffix(trimmed, "{") && strings.HasSuffix(body, "\n") {
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
-}
-
-// TestReformattedCorpusKeepsTokenHashes reformats every file of the corpus
-// by hand ([reformat]) and requires every symbol to keep its token hash.
-func TestReformattedCorpusKeepsTokenHashes(t *testing.T) {
-	var symbols, kept, files int
-	for _, s := range corpusSources(t) {
-		f, err := kotlin.Extract(s.path, s.src)
-		if err != nil {
-			continue
-		}
-		files++
-		before := symbolHashes(t, s.path, string(s.src))
-		after := symbolHashes(t, s.path, reformat(string(s.src), f))
-		for name, h := range before {
-			symbols++
-			if after[name] == h {
-				kept++
-			} else if symbols-kept <= 10 {
-				t.Errorf("%s: %s's token hash changed", s.path, name)
-			}
-		}
-	}
-	t.Logf("%d files, %d of %d symbols keep their token hash (%.3f%%)", files, kept, symbols, 100*float64(kept)/float64(max(symbols, 1)))
-	if symbols < 1000 {
-		t.Errorf("only %d symbols: the corpus is missing", symbols)
-	}
-	if kept != symbols {
-		t.Errorf("%d symbols changed", symbols-kept)
 	}
 }

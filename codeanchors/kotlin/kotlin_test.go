@@ -39,10 +39,3 @@ func imports(f *lang.File) []byte {
 func TestGolden(t *testing.T) { suite.Run(t) }
 
 func FuzzExtractKotlin(f *testing.F) { suite.Fuzz(f, "fuzz.kt") }
-
-// BenchmarkExtractKotlin extracts the conformance corpus (React Native's
-// Android sources and Gradle plugin, Expo's modules core, from npm) and
-// reports symbols/s and lines/s.
-func BenchmarkExtractKotlin(b *testing.B) {
-	langtest.BenchExtract(b, corpusSources(b), func(s source) (string, []byte) { return s.path, s.src }, kotlin.Extract)
-}

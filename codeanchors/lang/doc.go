@@ -86,15 +86,20 @@ codeanchors/javascript.
     [name, kind, start, end] form): convert the reference's output to
     langtest.RefFile per file, feed a langtest.Agreement with Add, and
     call Report with langtest.Golden for the cases, langtest.Corpus
-    (99.5% names, 99% each range end, 1,000 symbols) for real code;
-    - a formatter test: formatting a corpus keeps every token hash
-    (langtest.Stability counts symbols kept, reformatted and lost);
+    (99.5% names, 99% each range end, 1,000 symbols) for real code.
+    It lives in a file tagged //go:build conformance, which test.sh sets:
+    a plain go test needs nothing but Go (langtest's NPM, RunReference and
+    RefResult exist only with the tag);
+    - a formatter test, tagged too: formatting a corpus keeps every
+    token hash (langtest.Stability counts symbols kept, reformatted and
+    lost);
     - the insertion property: TestInsertDeclaration calling
     langtest.CheckInsertions with Language, the golden cases and a few
     well-formed declarations (a declaration inserted between two others
     keeps every symbol, shifted, and adds its own, or Extract fails with
     path:line; never a silent loss);
-    - BenchmarkExtractNAME with langtest.BenchExtract;
+    - BenchmarkExtractNAME with langtest.BenchExtract (tagged when it
+    reads the conformance corpus);
     - drift in an external test (package NAME_test): an
     enginetest.Drift table (moved, reformatted, changed, vanished and the
     language's own traps), and linking and test matching through

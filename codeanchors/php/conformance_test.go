@@ -1,3 +1,5 @@
+//go:build conformance
+
 package php
 
 import (
@@ -84,4 +86,54 @@ func TestConformance(t *testing.T) {
 		return data
 	})
 	a.Report(t, phpCorpus, langtest.Corpus)
+}
+
+// TestGoldenConformance runs the php-parser reference on the golden cases
+// that parse: the tricky constructs must agree exactly.
+func TestGoldenConformance(t *testing.T) {
+	dir := t.TempDir()
+	srcs := map[string][]byte{}
+	var files []string
+	for _, c := range readCases(t) {
+		if f, err := Extract(c.Path, c.Src); err != nil || f == nil {
+			continue
+		}
+		p := filepath.Join(dir, filepath.Base(c.File)+".php")
+		if err := os.WriteFile(p, c.Src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs[p] = c.Src
+		files = append(files, p)
+	}
+	slices.Sort(files)
+	a := compare(t, files, func(p string) []byte { return srcs[p] })
+	a.Report(t, "testdata/extract", langtest.Golden)
+	if a.RefSymbols < 30 {
+		t.Errorf("only %d symbols compared", a.RefSymbols)
+	}
+}
+
+type phpSource struct {
+	path string
+	src  []byte
+}
+
+// BenchmarkExtractPHP extracts Debian's PHP libraries (/usr/share/php)
+// and reports symbols/s and lines/s.
+func BenchmarkExtractPHP(b *testing.B) {
+	var items []phpSource
+	err := filepath.WalkDir(phpCorpus, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".php") {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			items = append(items, phpSource{p, src})
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatalf("corpus (test.sh installs it): %v", err)
+	}
+	langtest.BenchExtract(b, items, func(s phpSource) (string, []byte) { return s.path, s.src }, Extract)
 }

@@ -1,3 +1,5 @@
+//go:build conformance
+
 package python
 
 import (
@@ -176,4 +178,15 @@ func TestPythonConformance(t *testing.T) {
 	t.Logf("%d files (%d lines) of %s; %d left out because ast cannot parse them (%d rejected by Extract too); Go extraction %v, total %v",
 		a.Files, lines, root, a.Skipped, bothFail, goTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	a.Report(t, "Python standard library", langtest.Thresholds{Names: 99.5, Ranges: 99, MinSymbols: 10000})
+}
+
+func BenchmarkExtractPython(b *testing.B) {
+	_, files := readPyStdlib(b)
+	var srcs []pySource
+	for _, f := range files {
+		if _, err := Extract(f.path, f.src); err == nil { // not the Python 2 data files and bad encodings kept in test/
+			srcs = append(srcs, f)
+		}
+	}
+	langtest.BenchExtract(b, srcs, func(f pySource) (string, []byte) { return f.path, f.src }, Extract)
 }

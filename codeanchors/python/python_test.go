@@ -240,14 +240,3 @@ func TestPythonTokensBlack(t *testing.T) {
 		}
 	}
 }
-
-func BenchmarkExtractPython(b *testing.B) {
-	_, files := readPyStdlib(b)
-	var srcs []pySource
-	for _, f := range files {
-		if _, err := Extract(f.path, f.src); err == nil { // not the Python 2 data files and bad encodings kept in test/
-			srcs = append(srcs, f)
-		}
-	}
-	langtest.BenchExtract(b, srcs, func(f pySource) (string, []byte) { return f.path, f.src }, Extract)
-}

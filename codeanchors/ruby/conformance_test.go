@@ -1,3 +1,5 @@
+//go:build conformance
+
 package ruby
 
 import (
@@ -88,4 +90,57 @@ func TestConformance(t *testing.T) {
 		return src
 	})
 	a.Report(t, "Ruby 3.1 standard library and rubocop's gems (Debian)", langtest.Corpus)
+}
+
+// TestGoldenConformance runs Prism on the golden cases that parse: the
+// tricky constructs must agree exactly, names and both range ends.
+func TestGoldenConformance(t *testing.T) {
+	dir := t.TempDir()
+	srcs := map[string][]byte{}
+	var files []string
+	for _, c := range suite.Cases(t) {
+		if _, err := Extract(c.Path, c.Src); err != nil {
+			continue
+		}
+		p := filepath.Join(dir, filepath.Base(c.File)+".rb")
+		if err := os.WriteFile(p, c.Src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srcs[p] = c.Src
+		files = append(files, p)
+	}
+	slices.Sort(files)
+	a := agreement(t, files, func(p string) []byte { return srcs[p] })
+	if a.Skipped > 0 {
+		t.Errorf("Prism refuses %d golden cases", a.Skipped)
+	}
+	a.Report(t, "golden cases", langtest.Golden)
+	if a.Ranges < 60 {
+		t.Errorf("only %d symbols compared", a.Ranges)
+	}
+}
+
+// BenchmarkExtractRuby extracts the standard library's files.
+func BenchmarkExtractRuby(b *testing.B) {
+	type item struct {
+		path string
+		src  []byte
+	}
+	var items []item
+	for _, dir := range rubyCorpus {
+		matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.rb"))
+		for _, p := range matches {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Extract(p, src); err == nil {
+				items = append(items, item{p, src})
+			}
+		}
+	}
+	if len(items) == 0 {
+		b.Fatalf("no corpus under %v (test.sh installs ruby and rubocop)", rubyCorpus)
+	}
+	langtest.BenchExtract(b, items, func(i item) (string, []byte) { return i.path, i.src }, Extract)
 }

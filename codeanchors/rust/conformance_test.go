@@ -1,3 +1,5 @@
+//go:build conformance
+
 package rust
 
 import (
@@ -183,4 +185,29 @@ func corpusAgreement(t *testing.T, bin, root string) *langtest.Agreement {
 		real.Add(rel, f, err, refFile(refs[i]))
 	}
 	return real
+}
+
+// BenchmarkExtractRust extracts the standard library's core/src (Debian
+// rust-src) and reports symbols/s and lines/s.
+func BenchmarkExtractRust(b *testing.B) {
+	type item struct {
+		path string
+		src  []byte
+	}
+	var items []item
+	err := filepath.WalkDir(filepath.Join(rustSrc, "core", "src"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".rs") {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			items = append(items, item{p, src})
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatalf("corpus (Debian package rust-src; test.sh installs it): %v", err)
+	}
+	slices.SortFunc(items, func(x, y item) int { return strings.Compare(x.path, y.path) })
+	langtest.BenchExtract(b, items, func(it item) (string, []byte) { return it.path, it.src }, Extract)
 }

@@ -189,3 +189,15 @@ func TokenHashEdits(t *testing.T, extract func(string, []byte) (*lang.File, erro
 		}
 	}
 }
+
+// WriteFile writes data to the file p, creating its folder: a corpus
+// written out for a reference or a formatter that reads files.
+func WriteFile(tb testing.TB, p string, data []byte) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o666); err != nil {
+		tb.Fatal(err)
+	}
+}

@@ -1,10 +1,11 @@
+//go:build conformance
+
 package langtest
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -91,16 +92,4 @@ func (r RefResult) RefFile(tb testing.TB, l lang.Language, path string) RefFile 
 		ref.Symbols = append(ref.Symbols, RefSymbol{Name: name, Kind: kind, Start: int(start), End: int(end)})
 	}
 	return ref
-}
-
-// WriteFile writes data to the file p, creating its folder: a corpus
-// written out for a reference or a formatter that reads files.
-func WriteFile(tb testing.TB, p string, data []byte) {
-	tb.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o666); err != nil {
-		tb.Fatal(err)
-	}
 }

@@ -1,4 +1,6 @@
-package site
+//go:build conformance
+
+package golex
 
 import (
 	"cmp"
@@ -9,7 +11,6 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,49 +18,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
-
-	"github.com/tracewiki/tracewiki/site/golex"
 )
 
-// chromaGo is the highlighter's chroma Go lexer, the one golex stands in
-// for.
-var chromaGo = sync.OnceValue(func() chroma.Lexer { return untimed(lexers.Get("go")) })
-
-// compareGo lexes src with golex and with chroma's Go lexer. It returns
-// whether golex left src to chroma, and an error describing the first
-// difference when both lexed it and they differ.
-func compareGo(src string) (fallback bool, err error) {
-	fast, ok := golex.Tokens(src)
-	if !ok {
-		return true, nil
-	}
-	slow, err := chromaTokenise(chromaGo(), src)
-	if err != nil {
-		return false, err
-	}
-	if slices.Equal(fast, slow) {
-		return false, nil
-	}
-	i := 0
-	for i < len(fast) && i < len(slow) && fast[i] == slow[i] {
-		i++
-	}
-	at := func(ts []chroma.Token) string {
-		var b strings.Builder
-		for _, t := range ts[max(0, i-2):min(len(ts), i+3)] {
-			fmt.Fprintf(&b, " %s:%q", t.Type, t.Value)
-		}
-		return b.String()
-	}
-	off := 0
-	for _, t := range slow[:i] {
-		off += len(t.Value)
-	}
-	return false, fmt.Errorf("token %d (byte %d) differs:\n golex: %s\nchroma: %s", i, off, at(fast), at(slow))
-}
+// maxFragmentLines is site.MaxFragmentLines, the most lines the
+// highlighter lexes as one fragment ([fragments] cuts texts as it does).
+const maxFragmentLines = 200
 
 // goCorpus returns a deterministic sample of Go's own sources (about one
 // file in seven, testdata folders included, whose odd syntax is the point),
@@ -111,7 +74,7 @@ func goCorpus(t *testing.T, budget int) map[string]string {
 		total += len(b)
 		files["GOROOT/src"+filepath.ToSlash(p[len(goroot):])] = string(b)
 	}
-	root := filepath.Join("..")
+	root := filepath.Join("..", "..")
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -134,16 +97,6 @@ func goCorpus(t *testing.T, budget int) map[string]string {
 	return files
 }
 
-// goSrc returns $(go env GOROOT)/src, Go's own sources.
-func goSrc(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatalf("go env GOROOT: %v", err)
-	}
-	return filepath.Join(strings.TrimSpace(string(out)), "src")
-}
-
 func fnvOf(s string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(s))
@@ -152,13 +105,13 @@ func fnvOf(s string) uint32 {
 
 // fragments returns texts as the highlighter lexes them from src: each
 // top-level declaration's lines (from its doc comment, and from the
-// declaration itself), at most MaxFragmentLines, joined with a final
+// declaration itself), at most maxFragmentLines, joined with a final
 // newline; and fence-like windows of a few lines starting anywhere (inside
 // a comment or a raw string too).
 func fragments(name, src string) []string {
 	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
 	text := func(start, end int) string {
-		end = min(end, len(lines), start+MaxFragmentLines-1)
+		end = min(end, len(lines), start+maxFragmentLines-1)
 		return strings.Join(lines[start-1:end], "\n") + "\n"
 	}
 	var out []string
@@ -248,37 +201,4 @@ func TestGoLexerCorpus(t *testing.T) {
 	if fallbacks.Load()*100 > texts.Load() {
 		t.Errorf("golex left %d of %d texts to chroma, more than 1%%", fallbacks.Load(), texts.Load())
 	}
-}
-
-// FuzzGoLexer checks that golex, on any text, returns chroma's Go lexer's
-// tokens or leaves the text to chroma. The seeds are quirky snippets and
-// small files of Go's own sources.
-func FuzzGoLexer(f *testing.F) {
-	for _, s := range []string{
-		"package p\n\nfunc f(x int) string { return fmt.Sprint(len(x), 'a', `raw`, \"s\\\"\") }\n",
-		"len (x) any(y) float(z) 0x_1F 0b1 0B1 1.e5 .5i 1e+3i 0777 08 '\\1234' '''\n",
-		"/* a */ /\\\n* b *\\\n/ //go:build x\n// c\n\"open\n`{{.X}}` `{`",
-		"x\u200dif if\u200d é9 ٣ 1٣i\u00a0\u2003\r\n$@#?\\~",
-	} {
-		f.Add(s)
-	}
-	dir := filepath.Join(goSrc(f), "go", "printer", "testdata")
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 4<<10 {
-			f.Add(string(b))
-		}
-	}
-	f.Fuzz(func(t *testing.T, src string) {
-		if strings.Count(src, `\\`) > 12 {
-			// chroma's string rule backtracks 2^n times over n escaped
-			// backslashes when no quote closes the string (golex does
-			// not: it tells no match at once), and would stall the
-			// fuzzer for its 30 s match limit.
-			return
-		}
-		if _, err := compareGo(src); err != nil {
-			t.Fatal(err)
-		}
-	})
 }
