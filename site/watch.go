@@ -15,6 +15,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/fsnotify/fsnotify"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // watcher watches a workspace for changes that may change what tracewiki
@@ -177,7 +178,7 @@ func (s *watcher) ignoredDir(rel string, cfg Config) bool {
 	}
 	dir, base := path.Split(cfg.Output)
 	d, b := path.Split(rel)
-	_, _, swap := swapName(base, b)
+	swap := output.IsSwapOf(base, b)
 	return d == dir && swap
 }
 
