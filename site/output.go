@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // Output is a folder tracewiki may replace with a site: [Project.Output]
@@ -105,7 +106,7 @@ func (p *Project) owned(ws, real string, file bool) (string, error) {
 	for _, o := range []struct{ what, name string }{
 		{"the content folder", p.Config.Content},
 		{"the lock", p.Config.Lock},
-		{"the config", ConfigFile},
+		{"the config", workspace.ConfigFile},
 	} {
 		path := resolvePath(filepath.Join(ws, filepath.FromSlash(o.name)))
 		switch {
