@@ -23,6 +23,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // TestBrowser opens built sites in headless Chromium: tracewiki's own wiki,
@@ -191,7 +193,7 @@ func buildInto(t *testing.T, dir string) string {
 		t.Fatalf("build %s: %v", dir, err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if err := s.Write(&Output{Dir: out, Name: out}, nil); err != nil {
+	if err := s.Write(&Output{Folder: output.Folder{Dir: out, Name: out}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -17,6 +17,7 @@ import (
 	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 	"github.com/tracewiki/tracewiki/templates"
 )
@@ -129,7 +130,7 @@ func (s *Site) file(name string) ([]byte, bool, error) {
 // inputs.
 func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if opts.BaseURL != "" {
-		if err := CheckBaseURL(opts.BaseURL); err != nil {
+		if err := workspace.CheckBaseURL(opts.BaseURL); err != nil {
 			return nil, fmt.Errorf("--base-url: %w", err)
 		}
 	}

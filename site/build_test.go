@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -609,7 +610,7 @@ func TestFailedBuildKeepsOutput(t *testing.T) {
 		// A NUL byte makes the name invalid on every OS; it sorts after
 		// every other file, so the rest is written before it fails.
 		s.Files["zz/bad\x00name.html"] = []byte("x")
-		if err := s.Write(&Output{Dir: out, Name: out}, nil); err == nil {
+		if err := s.Write(&Output{Folder: output.Folder{Dir: out, Name: out}}, nil); err == nil {
 			t.Fatal("Write succeeded; want an error")
 		}
 		unchanged(t)
@@ -824,4 +825,13 @@ func TestBuildParsesEachFileOnce(t *testing.T) {
 			t.Errorf("%s parsed %d times in one build", name, n)
 		}
 	}
+}
+
+// joinTestIDs writes node ids comma-separated.
+func joinTestIDs(ids []synth.NodeID) string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, id.String())
+	}
+	return strings.Join(out, ",")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -55,7 +56,7 @@ func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err erro
 			return err
 		}
 		if d.IsDir() {
-			if name != "." && (matchAny(prune, name) || isSwapFolder(d.Name()) || sites.is(name)) {
+			if name != "." && (matchAny(prune, name) || output.IsSwapFolder(d.Name()) || sites.is(name)) {
 				return fs.SkipDir
 			}
 			return nil

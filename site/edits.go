@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -312,13 +313,13 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	defer ws.Close()
 	// The output is locked first, so that it is walked (is it exactly
 	// what the index records?) while the edits are parsed and rendered.
-	o := &Output{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output), flag: flag}
-	unlock, err := o.lock()
+	o := &Output{Folder: output.Folder{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output)}, flag: flag}
+	unlock, err := o.Lock()
 	if err != nil {
 		return nil, false, nil // the whole build says why
 	}
 	defer unlock()
-	w, err := o.Begin(restored)
+	w, err := o.Begin(restored, undoLeftPatch)
 	if err != nil {
 		return nil, false, err
 	}
@@ -358,7 +359,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 		written[name] = f
 	}
 	dirs := dirsOf(idx.files)
-	if err := w.Patch(slices.Sorted(maps.Keys(written)), nil, dirs, dirs); err != nil {
+	if err := patchOutput(w, rec.out, slices.Sorted(maps.Keys(written)), nil, dirs, dirs); err != nil {
 		return nil, false, err
 	}
 

@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // WriteExport writes an export to the file name (export --out: relative
 // to the current folder, or absolute; it may lie outside the workspace).
-// It refuses, wrapping [ErrNotOwned], what a build refuses to replace (see
+// It refuses, wrapping [output.ErrNotOwned], what a build refuses to replace (see
 // [Project.owned]: the lock, the config, the workspace, a source file...),
 // anything in the content folder, and a folder. The file is written to a
 // temporary file in the same folder and renamed over name, so a symlink
@@ -29,7 +31,7 @@ func (p *Project) WriteExport(name string, data []byte) error {
 	dir := resolvePath(filepath.Dir(abs))
 	real := filepath.Join(dir, filepath.Base(abs))
 	refuse := func(why string) error {
-		return fmt.Errorf("export --out %s: %s; %w", name, why, ErrNotOwned)
+		return fmt.Errorf("export --out %s: %s; %w", name, why, output.ErrNotOwned)
 	}
 	why, err := p.owned(ws, real, true)
 	if err != nil {

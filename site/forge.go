@@ -5,37 +5,9 @@ import (
 	"net/url"
 	"os/exec"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
-
-// Forges by the host of a repository URL, when the config names none.
-var forgeHosts = map[string]string{
-	"github.com": "github", "gitlab.com": "gitlab", "gitea.com": "gitea", "codeberg.org": "gitea",
-}
-
-// checkForge validates repo_url and forge, and fills in the forge from the
-// host when it is not given.
-func (c *Config) checkForge() error {
-	switch c.Forge {
-	case "", "github", "gitlab", "gitea":
-	default:
-		return fmt.Errorf("forge %q: want \"github\", \"gitlab\" or \"gitea\"", c.Forge)
-	}
-	if c.RepoURL == "" {
-		return nil
-	}
-	u, err := url.Parse(c.RepoURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("repo_url %q: want the repository's http(s) URL, like https://github.com/acme/shop", c.RepoURL)
-	}
-	c.RepoURL = strings.TrimSuffix(strings.TrimSuffix(c.RepoURL, "/"), ".git")
-	if c.Forge == "" {
-		c.Forge = forgeHosts[strings.ToLower(u.Hostname())]
-		if c.Forge == "" {
-			return fmt.Errorf("repo_url %q: cannot tell its forge from the host; set forge = \"github\", \"gitlab\" or \"gitea\"", c.RepoURL)
-		}
-	}
-	return nil
-}
 
 // forgeLinks makes links to the repository's forge at one commit. The zero
 // value makes none (no repo_url, or no commit known).
@@ -45,7 +17,7 @@ type forgeLinks struct {
 
 // newForgeLinks returns the forge links of a build: commit is --commit, or
 // else git's HEAD in dir; with no repo_url or no commit there are none.
-func newForgeLinks(c Config, commit, dir string) (forgeLinks, error) {
+func newForgeLinks(c workspace.Config, commit, dir string) (forgeLinks, error) {
 	if c.RepoURL == "" {
 		return forgeLinks{}, nil
 	}

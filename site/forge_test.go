@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 func TestForgeURLs(t *testing.T) {
@@ -19,7 +21,7 @@ func TestForgeURLs(t *testing.T) {
 		{"https://git.acme.example/shop", "gitea", "https://git.acme.example/shop/src/commit/abc1234/src/a%20b.go", "https://git.acme.example/shop/src/commit/abc1234/src/a%20b.go#L10-L24", "gitea"},
 		{"https://ghe.acme.example/shop", "github", "https://ghe.acme.example/shop/blob/abc1234/src/a%20b.go", "https://ghe.acme.example/shop/blob/abc1234/src/a%20b.go#L10-L24", "github"},
 	} {
-		cfg, err := ParseConfig("tracewiki.toml", []byte("repo_url = \""+c.repo+"\"\nforge = \""+c.forge+"\"\n"), "shop")
+		cfg, err := workspace.ParseConfig("tracewiki.toml", []byte("repo_url = \""+c.repo+"\"\nforge = \""+c.forge+"\"\n"), "shop")
 		if err != nil {
 			t.Errorf("%s: %v", c.repo, err)
 			continue
@@ -43,17 +45,17 @@ func TestForgeURLs(t *testing.T) {
 		{"repo_url = \"https://github.com/a/b\"\nforge = \"bitbucket\"", `tracewiki.toml:2: forge "bitbucket": want "github", "gitlab" or "gitea"`},
 		{`repo_url = "javascript:alert(1)"`, `tracewiki.toml:1: repo_url "javascript:alert(1)": want the repository's http(s) URL`},
 	} {
-		_, err := ParseConfig("tracewiki.toml", []byte(c.toml+"\n"), "shop")
+		_, err := workspace.ParseConfig("tracewiki.toml", []byte(c.toml+"\n"), "shop")
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("ParseConfig(%q) = %v, want %s…", c.toml, err, c.want)
+			t.Errorf("workspace.ParseConfig(%q) = %v, want %s…", c.toml, err, c.want)
 		}
 	}
 	// No repo_url: no links, whatever the commit.
-	if f, err := newForgeLinks(Config{}, "abc1234", t.TempDir()); err != nil || f.lines("a.go", 1, 2) != "" || f.file("a.go") != "" {
+	if f, err := newForgeLinks(workspace.Config{}, "abc1234", t.TempDir()); err != nil || f.lines("a.go", 1, 2) != "" || f.file("a.go") != "" {
 		t.Errorf("without repo_url: %v, %q", err, f.lines("a.go", 1, 2))
 	}
 	// Outside git and without --commit: no links rather than wrong ones.
-	cfg := Config{RepoURL: "https://github.com/a/b", Forge: "github"}
+	cfg := workspace.Config{RepoURL: "https://github.com/a/b", Forge: "github"}
 	if f, err := newForgeLinks(cfg, "", t.TempDir()); err != nil || f.file("a.go") != "" {
 		t.Errorf("outside git: %v, %q", err, f.file("a.go"))
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -33,7 +34,7 @@ func (w *Workspace) GitChanges(rev string, paths []string) ([]synth.Change, erro
 		return nil, fmt.Errorf("--base %q: not a revision", rev)
 	}
 	for _, p := range paths {
-		if !local(p) {
+		if !workspace.Local(p) {
 			return nil, fmt.Errorf("%q: %w", p, ErrOutside)
 		}
 	}
@@ -61,7 +62,7 @@ func (w *Workspace) GitChanges(rev string, paths []string) ([]synth.Change, erro
 	}
 	var out []synth.Change
 	for name := range strings.SplitSeq(strings.TrimSuffix(string(names), "\x00"), "\x00") {
-		if name == "" || !local(name) {
+		if name == "" || !workspace.Local(name) {
 			continue
 		}
 		out = append(out, synth.Change{Path: name, Lines: lines[name]})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/internal/textdiff"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -232,7 +233,7 @@ func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
 			cur = append(cur, string(line))
 		}
 	}
-	text := UnifiedDiff(fmt.Sprintf("captured %s (lines %d–%d)", ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, context)
+	text := textdiff.Unified(fmt.Sprintf("captured %s (lines %d–%d)", ref, ts.Anchor.Start, ts.Anchor.End), "current", old, cur, context)
 	return diffLines(text, func(hunk string) string { return fileLineHunk(hunk, ts.Anchor.Start, start) })
 }
 

@@ -13,12 +13,13 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // starter is what "tracewiki init" writes: a config with every default
 // spelled out, and a small wiki that shows each kind of content.
 var starter = map[string]string{
-	ConfigFile: starterConfig(nil),
+	workspace.ConfigFile: starterConfig(nil),
 	gitignore: `# tracewiki: the generated site and the temporary files of its runs.
 /public/
 /.public.new-*
@@ -87,7 +88,7 @@ output   = "public"
 lock     = "tracewiki.lock"
 
 [code]
-` + code + `exclude = ` + tomlStrings(defaultExclude) + "\n"
+` + code + `exclude = ` + tomlStrings(workspace.DefaultExclude()) + "\n"
 }
 
 // Init writes a starter tracewiki.toml, content/ and a .gitignore for the
@@ -140,7 +141,7 @@ func Init(dir string) (written []string, note string, err error) {
 			return nil, "", fmt.Errorf("init: %w", outsideErr(err))
 		}
 		data := starter[name]
-		if name == ConfigFile {
+		if name == workspace.ConfigFile {
 			data = starterConfig(include)
 		}
 		if err := root.WriteFile(p, []byte(data), 0o644); err != nil {
@@ -268,7 +269,7 @@ func skipInitDir(base, rel string) bool {
 	if strings.HasPrefix(base, ".") {
 		return true
 	}
-	for _, x := range defaultExclude {
+	for _, x := range workspace.DefaultExclude() {
 		if dir, ok := strings.CutSuffix(x, "/**"); ok && matchAny([]string{dir}, rel) {
 			return true
 		}

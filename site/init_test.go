@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // TestInitIncludesEveryLanguage: init's [code] include names every
@@ -22,10 +24,10 @@ func TestInitIncludesEveryLanguage(t *testing.T) {
 			must(t, os.WriteFile(p, nil, 0o644))
 		}
 	}
-	config := func(dir string) Config {
-		data, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	config := func(dir string) workspace.Config {
+		data, err := os.ReadFile(filepath.Join(dir, workspace.ConfigFile))
 		must(t, err)
-		c, err := ParseConfig(ConfigFile, data, "x")
+		c, err := workspace.ParseConfig(workspace.ConfigFile, data, "x")
 		must(t, err)
 		return c
 	}
@@ -59,10 +61,10 @@ func TestInitIncludesEveryLanguage(t *testing.T) {
 	if strings.Contains(note, "found") {
 		t.Errorf("note = %q, want nothing found", note)
 	}
-	if got := config(none).Code.Include; !slices.Equal(got, defaultInclude) {
-		t.Errorf("nothing found: include = %q, want the default %q", got, defaultInclude)
+	if got := config(none).Code.Include; !slices.Equal(got, workspace.DefaultInclude()) {
+		t.Errorf("nothing found: include = %q, want the default %q", got, workspace.DefaultInclude())
 	}
-	data, _ := os.ReadFile(filepath.Join(none, ConfigFile))
+	data, _ := os.ReadFile(filepath.Join(none, workspace.ConfigFile))
 	if strings.Contains(string(data), "\ninclude") {
 		t.Errorf("nothing found: the config sets include:\n%s", data)
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // TestLinks builds the shop fixture and tracewiki's own wiki under the base
@@ -28,7 +30,7 @@ func TestLinks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildSite(t, c.dir(t), BuildOptions{BaseURL: "/pr-42/"}, 0)
 			out := filepath.Join(t.TempDir(), "public")
-			if err := s.Write(&Output{Dir: out, Name: out}, nil); err != nil {
+			if err := s.Write(&Output{Folder: output.Folder{Dir: out, Name: out}}, nil); err != nil {
 				t.Fatal(err)
 			}
 			lc := &linkChecker{root: out, ids: map[string]map[string]bool{}, kinds: map[string]int{}}

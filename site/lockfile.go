@@ -122,7 +122,7 @@ func (p *Project) updateLock(notes io.Writer, renew bool, fn func(*codeanchors.L
 	if err := fn(l); err != nil {
 		return err
 	}
-	keep := p.Config.Evidence.keep()
+	keep := p.Config.Evidence.Kept()
 	if n := l.KeepEvidence(keep); n > 0 {
 		fmt.Fprintf(notes, "tracewiki: dropped %d old evidence entr%s from %s: at most %d kept per requirement ([evidence] keep)\n",
 			n, pluralY(n), name, keep)

@@ -1,10 +1,13 @@
 package site
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files of package site")
 
 // TestMain moves tracewiki's per-user folder (the build cache's secret) to a
 // temporary folder, so that no test writes the user's. A test's child

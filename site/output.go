@@ -1,42 +1,36 @@
 package site
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // Output is a folder tracewiki may replace with a site: [Project.Output]
-// checked it against the ownership rule. Write to it through [Output.Begin]
-// or [Site.Write].
+// checked it against the ownership rule. Write to it through
+// [output.Folder.Begin] or [Site.Write].
 type Output struct {
-	// Dir is the folder, absolute, with the symlinks of its parents resolved.
-	Dir string
-	// Name is the folder as the user named it, for messages.
-	Name string
+	output.Folder
 	flag string // --out as given; "" for the config's
 }
-
-// ErrNotOwned is returned, wrapped, for an output folder tracewiki must not
-// replace: the message names the folder and the reason.
-var ErrNotOwned = errors.New("refusing to replace it")
 
 // Output checks the output folder a build would replace and returns it
 // resolved. flag is the folder given on the command line (relative to the
 // current directory, or absolute; it may lie outside the workspace); ""
 // means the config's output, which must resolve inside the workspace, also
-// through symlinks. It refuses (wrapping [ErrNotOwned]) a folder that is a
+// through symlinks. It refuses (wrapping [output.ErrNotOwned]) a folder that is a
 // symlink, the workspace or one of its ancestors, inside a .git folder, one
 // that equals or contains the content folder, the config, the lock or a
 // file the [code] globs include, and an existing folder that is neither
-// empty nor a tracewiki site (see [IsSite]).
+// empty nor a tracewiki site (see [output.IsSite]).
 //
 // This is the one ownership rule: everything that replaces a site folder
 // asks it first.
@@ -46,7 +40,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 		return nil, err
 	}
 	ws := resolvePath(wsAbs)
-	o := &Output{Name: flag, flag: flag}
+	o := &Output{Folder: output.Folder{Name: flag}, flag: flag}
 	target := flag
 	if flag == "" {
 		o.Name = p.Config.Output
@@ -55,7 +49,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 		return nil, err
 	}
 	refuse := func(why string, args ...any) (*Output, error) {
-		return nil, fmt.Errorf("output %s: %s; %w", o.Name, fmt.Sprintf(why, args...), ErrNotOwned)
+		return nil, fmt.Errorf("output %s: %s; %w", o.Name, fmt.Sprintf(why, args...), output.ErrNotOwned)
 	}
 	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		return refuse("is a symlink")
@@ -81,7 +75,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 	if !st.IsDir() {
 		return refuse("exists and is not a folder")
 	}
-	if err := replaceable(o.Dir); err != nil {
+	if err := output.Replaceable(o.Dir); err != nil {
 		return refuse("%v", err)
 	}
 	return o, nil
@@ -112,7 +106,7 @@ func (p *Project) owned(ws, real string, file bool) (string, error) {
 	for _, o := range []struct{ what, name string }{
 		{"the content folder", p.Config.Content},
 		{"the lock", p.Config.Lock},
-		{"the config", ConfigFile},
+		{"the config", workspace.ConfigFile},
 	} {
 		path := resolvePath(filepath.Join(ws, filepath.FromSlash(o.name)))
 		switch {
@@ -140,51 +134,6 @@ func (p *Project) owned(ws, real string, file bool) (string, error) {
 	return "", nil
 }
 
-// replaceable reports why an existing folder may not be replaced: nil when
-// it is empty or a tracewiki site.
-func replaceable(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	_, err = f.Readdirnames(1)
-	f.Close()
-	if err == io.EOF || IsSite(os.DirFS(dir)) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return errors.New("exists and is not a tracewiki site (it has no api/manifest.json of tracewiki's); remove or rename it yourself, or choose another --out")
-}
-
-// MaxManifestBytes bounds the api/manifest.json read to tell a site.
-const MaxManifestBytes = 1 << 20
-
-// IsSite reports whether the folder fsys is a site tracewiki built: its
-// api/manifest.json is a regular file holding tracewiki's schemaVersion,
-// project_id and nodes. Sites built by every tracewiki version carry it.
-// A site may be replaced by a build, and is never read as a source.
-func IsSite(fsys fs.FS) bool {
-	st, err := fs.Stat(fsys, "api/manifest.json")
-	if err != nil || !st.Mode().IsRegular() || st.Size() > MaxManifestBytes {
-		return false
-	}
-	data, err := fs.ReadFile(fsys, "api/manifest.json")
-	if err != nil {
-		return false
-	}
-	var m struct {
-		SchemaVersion *int            `json:"schemaVersion"`
-		ProjectID     *string         `json:"project_id"`
-		Nodes         map[string]int  `json:"nodes"`
-		Links         map[string]int  `json:"links"`
-		Artifacts     json.RawMessage `json:"artifacts"`
-	}
-	return json.Unmarshal(data, &m) == nil && m.SchemaVersion != nil && *m.SchemaVersion >= 1 &&
-		m.ProjectID != nil && m.Nodes != nil && m.Links != nil && m.Artifacts != nil
-}
-
 // siteDirs remembers which workspace folders are sites, so walks skip them.
 type siteDirs struct {
 	fsys fs.FS
@@ -210,7 +159,7 @@ func (s *siteDirs) is(dir string) bool {
 	site, ok := s.seen[dir]
 	if !ok {
 		sub, err := fs.Sub(s.fsys, dir)
-		site = err == nil && IsSite(sub)
+		site = err == nil && output.IsSite(sub)
 		s.seen[dir] = site
 	}
 	return site

@@ -269,7 +269,7 @@ func dirsOf(files map[string]outputFile) map[string]bool {
 //
 // When the whole output folder is still what the index records (intact),
 // an unchanged file is only recorded: it stays where it is, and the build
-// ends with [Swap.Patch], or links the unchanged files into the swap folder
+// ends with [patchOutput], or links the unchanged files into the swap folder
 // ([outputWriter.linkKept]) when it changed too many for a patch. When it
 // is not, an unchanged file that is still the one recorded is hard-linked
 // into the swap folder at once.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/graphsvg"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -222,7 +223,7 @@ func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
 // addGraph draws the neighborhood and lists every neighbor.
 func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
 	href := func(m synth.Node) string { return root + nodeURL(m) }
-	d.SVG = GraphSVG(nb, n.ID, href)
+	d.SVG = graphsvg.Draw(nb, n.ID, href)
 	byID := make(map[synth.NodeID]*synth.Node, len(nb.Nodes))
 	for i := range nb.Nodes {
 		byID[nb.Nodes[i].ID] = &nb.Nodes[i]

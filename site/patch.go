@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // A patch updates the output folder in place, for a build that changed a
@@ -22,7 +24,8 @@ import (
 //
 // Before the first rename the swap folder gets a journal, the list of
 // steps. A patch that fails is undone before Commit returns; one that a
-// kill interrupts is undone by the next build ([Output.Begin]), from the
+// kill interrupts is undone by the next build ([output.Folder.Begin] calls
+// [undoLeftPatch]), from the
 // journal and what is still in the swap folder. So a failed build never
 // changes the output; only a reader of the folder during the few
 // milliseconds of the renames can see some pages new and others old.
@@ -57,12 +60,14 @@ func maxPatch(files int) int { return max(patchFloor, files/8) }
 
 var patchFloor = 64 // a variable for tests
 
-// Patch applies the files written into the swap folder (written) and the
-// removal of deleted to the output in place. prevDirs are the output's
-// folders before; dirs those after. When a step fails the patch is undone
-// and the error returned; the swap folder is removed either way.
-func (w *Swap) Patch(written, deleted []string, prevDirs, dirs map[string]bool) error {
-	defer removeTree(w.dir)
+// patchOutput applies the files written into the swap folder of sw
+// (written) and the removal of deleted to the output folder out in place.
+// prevDirs are the output's folders before; dirs those after. When a step
+// fails the patch is undone and the error returned; the swap folder is
+// removed either way.
+func patchOutput(sw *output.Swap, out string, written, deleted []string, prevDirs, dirs map[string]bool) error {
+	defer sw.Abort()
+	w := patcher{dir: sw.Dir(), out: out}
 	pt := patch{}
 	for d := range dirs {
 		if !prevDirs[d] {
@@ -118,11 +123,14 @@ func (w *Swap) Patch(written, deleted []string, prevDirs, dirs map[string]bool) 
 	return nil
 }
 
-func (w *Swap) outPath(name string) string {
-	return filepath.Join(w.out.Dir, filepath.FromSlash(name))
+// patcher is a patch under way: dir is the swap folder, out the output.
+type patcher struct{ dir, out string }
+
+func (w patcher) outPath(name string) string {
+	return filepath.Join(w.out, filepath.FromSlash(name))
 }
 
-func (w *Swap) backup(i int) string {
+func (w patcher) backup(i int) string {
 	return filepath.Join(w.dir, patchBackups, strconv.Itoa(i))
 }
 
@@ -131,7 +139,7 @@ func (w *Swap) backup(i int) string {
 // error fails the step.
 var patchHook func(at string, i, n int) error
 
-func (w *Swap) apply(pt patch) error {
+func (w patcher) apply(pt patch) error {
 	for _, d := range pt.Dirs {
 		if err := os.Mkdir(w.outPath(d), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
@@ -166,7 +174,7 @@ func (w *Swap) apply(pt patch) error {
 // from the swap folder which: a backup that exists was taken, a new file
 // that no longer does was renamed into the output. It goes on past a step
 // it cannot undo and returns the first error.
-func (w *Swap) undo(pt patch) error {
+func (w patcher) undo(pt patch) error {
 	var first error
 	keep := func(err error) {
 		if first == nil && err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -191,9 +199,10 @@ func (w *Swap) undo(pt patch) error {
 	return first
 }
 
-// undoLeftPatch undoes the patch a killed build left in its swap folder
-// dir, if it had one under way; it reports whether it undid one.
-func (o *Output) undoLeftPatch(dir string) (bool, error) {
+// undoLeftPatch undoes the patch of the output folder out that a killed
+// build left in its swap folder dir, if it had one under way; it reports
+// whether it undid one. It is the [output.Undo] of every build.
+func undoLeftPatch(out, dir string) (bool, error) {
 	data, err := os.ReadFile(filepath.Join(dir, patchJournal))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil // none, or done
@@ -205,6 +214,5 @@ func (o *Output) undoLeftPatch(dir string) (bool, error) {
 	if err := json.Unmarshal(data, &pt); err != nil {
 		return false, fmt.Errorf("%s: %w", filepath.Join(dir, patchJournal), err)
 	}
-	w := &Swap{out: o, dir: dir}
-	return true, w.undo(pt)
+	return true, patcher{dir: dir, out: out}.undo(pt)
 }

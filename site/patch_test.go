@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // patchEdit edits the shop fixture so that the next build patches every
@@ -198,8 +200,10 @@ func TestPatchKilled(t *testing.T) {
 			}
 
 			var notes []string
-			o := &Output{Dir: out, Name: "public"}
-			must(t, o.recover(func(s string) { notes = append(notes, s) }))
+			o := &Output{Folder: output.Folder{Dir: out, Name: "public"}}
+			w, err := o.Begin(func(s string) { notes = append(notes, s) }, undoLeftPatch)
+			must(t, err)
+			w.Abort()
 			if diff := firstDiffFile(old, readTree(t, out)); diff != "" {
 				t.Fatalf("after undoing the patch killed at %s, the output is not the old site: %s", at, diff)
 			}

@@ -1,3 +1,8 @@
+// Package site runs tracewiki's commands against a workspace on disk: it
+// loads the configuration ([workspace.ParseConfig]) and the content, reads
+// source files (confined to the workspace), keeps the lock file, and, for
+// build, renders the site and writes it into the output folder. It and the
+// packages beneath it are the only ones that touch the disk.
 package site
 
 import (
@@ -13,12 +18,13 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // Project is a loaded workspace: its configuration and content model.
 type Project struct {
 	WS     *Workspace
-	Config Config
+	Config workspace.Config
 	Model  *claims.Model
 	// Workers bounds the parallel stages; zero means GOMAXPROCS.
 	Workers int
@@ -67,12 +73,12 @@ func Load(dir string) (*Project, error) {
 // when it fails.
 func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, error) {
 	p := &Project{WS: ws, walks: walks}
-	cfgData, err := ws.ReadFile(ConfigFile)
+	cfgData, err := ws.ReadFile(workspace.ConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ws.Close()
 		return nil, err
 	}
-	if p.Config, err = ParseConfig(ConfigFile, cfgData, ws.Name()); err != nil {
+	if p.Config, err = workspace.ParseConfig(workspace.ConfigFile, cfgData, ws.Name()); err != nil {
 		ws.Close()
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tracewiki/tracewiki/site/output"
 )
 
 // tempSuffix joins a file's name and the id of the process that writes it
@@ -44,7 +46,7 @@ func contentTemp(base string) (int, bool) {
 func (p *Project) removeContentTemps(notes io.Writer) {
 	for _, name := range p.temps {
 		pid, _ := contentTemp(path.Base(name))
-		if pid == os.Getpid() || processAlive(pid) {
+		if pid == os.Getpid() || output.ProcessAlive(pid) {
 			continue
 		}
 		if err := p.WS.root.Remove(filepath.FromSlash(name)); err == nil {
@@ -55,4 +57,9 @@ func (p *Project) removeContentTemps(notes io.Writer) {
 		}
 	}
 	p.temps = nil
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -87,7 +88,7 @@ func (w walkedNames) taken(dir string, entries []fs.DirEntry) []fs.DirEntry {
 	}
 	return slices.DeleteFunc(slices.Clone(entries), func(e fs.DirEntry) bool {
 		if e.IsDir() {
-			return isSwapFolder(e.Name()) // never walked
+			return output.IsSwapFolder(e.Name()) // never walked
 		}
 		return e.Type()&fs.ModeSymlink == 0 && !w.takesFile(path.Join(dir, e.Name()))
 	})
@@ -211,7 +212,7 @@ func (f stampedFS) ReadFile(name string) ([]byte, error) {
 
 // swapFolders is what a workspace hides of the folder that holds the
 // output of its build, when that folder is in the workspace: the output's
-// transient folders (see [Swap]), which the build makes and removes while
+// transient folders (see [output.Swap]), which the build makes and removes while
 // it runs, and, from what the build records of the folder's entries, the
 // output itself, which the first build makes. A walk that saw them would
 // find the workspace changed by the build itself, and never up to date.
@@ -236,7 +237,7 @@ func newSwapFolders(root, out string) swapFolders {
 // hide returns the entries of the folder dir but the swap folders.
 func (b swapFolders) hide(dir string, entries []fs.DirEntry) []fs.DirEntry {
 	return b.without(dir, entries, func(name string) bool {
-		_, _, swap := swapName(b.out, name)
+		swap := output.IsSwapOf(b.out, name)
 		return swap
 	})
 }

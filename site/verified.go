@@ -15,6 +15,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/internal/textdiff"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -151,7 +152,7 @@ func requirementLines(r *claims.Requirement) []string {
 
 // textDiff is the unified diff of two texts, as the site shows it.
 func textDiff(oldName, newName string, old, cur []string) []diffLine {
-	text := UnifiedDiff(oldName, newName, old, cur, 3)
+	text := textdiff.Unified(oldName, newName, old, cur, 3)
 	if text == "" {
 		return nil // the same lines: only white space a revision ignores
 	}

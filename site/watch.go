@@ -15,6 +15,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/fsnotify/fsnotify"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // watcher watches a workspace for changes that may change what tracewiki
@@ -28,7 +30,7 @@ type watcher struct {
 	w        *fsnotify.Watcher
 	// watchCfg is the config the watch set was made from; the goroutine
 	// running run owns it.
-	watchCfg Config
+	watchCfg workspace.Config
 }
 
 // newWatcher watches every folder of the workspace at dir (absolute) but
@@ -87,7 +89,7 @@ func (s *watcher) run(ctx context.Context, rebuild func(changeSet)) {
 					s.watchTree(rel)
 				}
 			}
-			if rel == ConfigFile {
+			if rel == workspace.ConfigFile {
 				rescan = true
 				pending.all = true
 			}
@@ -171,20 +173,20 @@ func (s *watcher) relevant(ev fsnotify.Event) (string, bool) {
 
 // ignoredDir reports whether a folder is never watched: .git, the output
 // folder and the temporary folders a build writes beside it.
-func (s *watcher) ignoredDir(rel string, cfg Config) bool {
+func (s *watcher) ignoredDir(rel string, cfg workspace.Config) bool {
 	if rel == ".git" || strings.HasSuffix(rel, "/.git") || rel == cfg.Output {
 		return true
 	}
 	dir, base := path.Split(cfg.Output)
 	d, b := path.Split(rel)
-	_, _, swap := swapName(base, b)
+	swap := output.IsSwapOf(base, b)
 	return d == dir && swap
 }
 
 // skipDir reports whether the watch leaves out a folder: the ignored ones,
 // and those a code exclude glob covers entirely ("DIR/**"), unless content
 // lives in or under it.
-func (s *watcher) skipDir(rel string, cfg Config) bool {
+func (s *watcher) skipDir(rel string, cfg workspace.Config) bool {
 	if s.ignoredDir(rel, cfg) {
 		return true
 	}
@@ -239,7 +241,7 @@ func (s *watcher) watchTargets(targets []codeanchors.Referenced) {
 		dirs[path.Dir(r.Target.Path)] = true
 	}
 	for _, d := range sortedKeys(dirs) {
-		if d == "." || !local(d) || !s.skipDir(d, s.watchCfg) || s.ignoredDir(d, s.watchCfg) {
+		if d == "." || !workspace.Local(d) || !s.skipDir(d, s.watchCfg) || s.ignoredDir(d, s.watchCfg) {
 			continue
 		}
 		if st, err := os.Stat(filepath.Join(s.dir, filepath.FromSlash(d))); err == nil && st.IsDir() {
@@ -250,12 +252,12 @@ func (s *watcher) watchTargets(targets []codeanchors.Referenced) {
 
 // readConfig reads the config for the watch set; a broken one falls back
 // to the defaults (the build reports it).
-func (s *watcher) readConfig() Config {
-	data, _ := os.ReadFile(filepath.Join(s.dir, ConfigFile))
-	c, err := ParseConfig(ConfigFile, data, filepath.Base(s.dir))
+func (s *watcher) readConfig() workspace.Config {
+	data, _ := os.ReadFile(filepath.Join(s.dir, workspace.ConfigFile))
+	c, err := workspace.ParseConfig(workspace.ConfigFile, data, filepath.Base(s.dir))
 	if err != nil {
-		c = Config{}
-		c.fill(filepath.Base(s.dir))
+		c = workspace.Config{}
+		c.Fill(filepath.Base(s.dir))
 	}
 	return c
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // MaxSourceBytes caps the size of a file tracewiki reads. A larger file is
@@ -235,7 +237,7 @@ func (w *Workspace) FS() fs.FS { return stampedFS{fs: w.root.FS(), w: w} }
 
 // osPath checks p lexically and converts it for the os.Root methods.
 func (w *Workspace) osPath(p string) (string, error) {
-	if !local(p) || strings.ContainsRune(p, '\\') {
+	if !workspace.Local(p) || strings.ContainsRune(p, '\\') {
 		return "", fmt.Errorf("read %q: %w", p, ErrOutside)
 	}
 	return filepath.FromSlash(path.Clean(p)), nil
@@ -262,7 +264,7 @@ var ErrNoWorkspace = errors.New("no tracewiki workspace")
 // then absolute too.
 func FindWorkspace(dir string) (string, error) {
 	for d := dir; ; {
-		for _, marker := range []string{ConfigFile, "tracewiki.lock"} {
+		for _, marker := range []string{workspace.ConfigFile, "tracewiki.lock"} {
 			if st, err := os.Stat(filepath.Join(d, marker)); err == nil && !st.IsDir() {
 				return d, nil
 			}
@@ -276,7 +278,7 @@ func FindWorkspace(dir string) (string, error) {
 	if st, err := os.Stat(filepath.Join(dir, "content")); err == nil && st.IsDir() {
 		return dir, nil
 	}
-	return "", fmt.Errorf("%w in %s or any folder above it: no %s or tracewiki.lock, and no content/ folder here; run \"tracewiki init\" to start one, or pass --root DIR", ErrNoWorkspace, dir, ConfigFile)
+	return "", fmt.Errorf("%w in %s or any folder above it: no %s or tracewiki.lock, and no content/ folder here; run \"tracewiki init\" to start one, or pass --root DIR", ErrNoWorkspace, dir, workspace.ConfigFile)
 }
 
 // ReadFileLimit reads a file named on the command line (relative to the

@@ -32,15 +32,25 @@ var allowed = map[string][]string{
 	// parsers of claims, whose id order it reuses. It knows nothing of
 	// drift; site fills its export rows from the report and writes what
 	// an import returns, so only site imports it.
-	"interchange":   {"claims"},
-	"templates":     {},
-	"assets":        {},
-	"site":          {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/golex"},
-	"site/golex":    {}, // lexes Go as chroma's Go lexer does; only site imports it
-	"cmd/tracewiki": {"site", "synth", "codeanchors", "claims"},
-	"bench/gen":     {}, // a standalone generator of benchmark workspaces
-	"bench/floor":   {}, // the cold-build yardstick: goldmark and chroma only
-	"bench/latency": {}, // times tracewiki serve over HTTP, as a user would
+	"interchange": {"claims"},
+	"templates":   {},
+	"assets":      {},
+	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/golex",
+		"site/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
+	"site/golex": {}, // lexes Go as chroma's Go lexer does; only site imports it
+	// graphsvg lays a node's neighborhood out as SVG: pure layout.
+	"site/graphsvg": {"claims", "synth"},
+	// output replaces an output folder with a site safely: the swap, the
+	// in-place patch's recovery hook, the folder lock, the process check.
+	"site/output": {},
+	// workspace is what tracewiki knows of a workspace: its config, so far.
+	"site/workspace": {"claims", "codeanchors"},
+	// textdiff is Myers' diff of two texts' lines; it knows nothing of sites.
+	"site/internal/textdiff": {},
+	"cmd/tracewiki":          {"site", "synth", "codeanchors", "claims"},
+	"bench/gen":              {}, // a standalone generator of benchmark workspaces
+	"bench/floor":            {}, // the cold-build yardstick: goldmark and chroma only
+	"bench/latency":          {}, // times tracewiki serve over HTTP, as a user would
 }
 
 func TestDependencyPolicy(t *testing.T) {

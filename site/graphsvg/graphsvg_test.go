@@ -1,4 +1,4 @@
-package site
+package graphsvg
 
 import (
 	"bytes"
@@ -22,10 +22,10 @@ import (
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of package site")
+var update = flag.Bool("update", false, "rewrite the golden files of package graphsvg")
 
-// svgHref is the href function of the tests: one page per node.
-func svgHref(n synth.Node) string {
+// pageHref is the href function of the tests: one page per node.
+func pageHref(n synth.Node) string {
 	return "../" + string(n.Type) + "/" + url.PathEscape(n.ID.Key) + "/"
 }
 
@@ -38,34 +38,34 @@ func tid(s string) synth.NodeID {
 	return id
 }
 
-func svgNode(id string) synth.Node {
+func testNode(id string) synth.Node {
 	n := tid(id)
 	return synth.Node{ID: n, Type: n.Type, Label: n.Key}
 }
 
-func svgEdge(src, dst synth.NodeID, rel, kind string) synth.Edge {
+func testEdge(src, dst synth.NodeID, rel, kind string) synth.Edge {
 	return synth.Edge{Src: src, Dst: dst, Relation: rel, Kind: kind}
 }
 
-// svgCases are the neighborhoods of the goldens in testdata/svg, each
-// drawn around the node svgCenter picks.
-var svgCases = map[string]func() synth.Neighborhood{
+// cases are the neighborhoods of the goldens in testdata/svg, each
+// drawn around the node centerOf picks.
+var cases = map[string]func() synth.Neighborhood{
 	"empty": func() synth.Neighborhood { return synth.Neighborhood{} },
 	"center-only": func() synth.Neighborhood {
-		return synth.Neighborhood{Nodes: []synth.Node{svgNode("requirement:REQ-1")}}
+		return synth.Neighborhood{Nodes: []synth.Node{testNode("requirement:REQ-1")}}
 	},
 	"small": func() synth.Neighborhood {
 		return synth.Neighborhood{
 			Nodes: []synth.Node{
-				svgNode("requirement:REQ-1"),
-				svgNode("decision:DEC-2"),
-				svgNode("symbol:src/auth.go@Login"),
-				svgNode("test:src/auth_test.go@TestLogin"),
+				testNode("requirement:REQ-1"),
+				testNode("decision:DEC-2"),
+				testNode("symbol:src/auth.go@Login"),
+				testNode("test:src/auth_test.go@TestLogin"),
 			},
 			Edges: []synth.Edge{
-				svgEdge(tid("requirement:REQ-1"), tid("decision:DEC-2"), synth.Declared, synth.KindIssues),
-				svgEdge(tid("requirement:REQ-1"), tid("symbol:src/auth.go@Login"), synth.Declared, synth.KindImplements),
-				svgEdge(tid("requirement:REQ-1"), tid("test:src/auth_test.go@TestLogin"), synth.Declared, synth.KindTests),
+				testEdge(tid("requirement:REQ-1"), tid("decision:DEC-2"), synth.Declared, synth.KindIssues),
+				testEdge(tid("requirement:REQ-1"), tid("symbol:src/auth.go@Login"), synth.Declared, synth.KindImplements),
+				testEdge(tid("requirement:REQ-1"), tid("test:src/auth_test.go@TestLogin"), synth.Declared, synth.KindTests),
 			},
 		}
 	},
@@ -77,32 +77,32 @@ var svgCases = map[string]func() synth.Neighborhood{
 // nodes and edges, all three relations, edges going left, right and within
 // a column, a self loop, and labels that need escaping.
 func staleUnknownNeighborhood() synth.Neighborhood {
-	center := svgNode("symbol:src/auth.go@Login")
+	center := testNode("symbol:src/auth.go@Login")
 	center.Title = "center"
-	stale := svgNode("requirement:REQ-3")
+	stale := testNode("requirement:REQ-3")
 	stale.Stale, stale.Why = true, "the code of symbol:src/auth.go@Login changed since capture"
-	gone := svgNode("test:src/auth_test.go@TestGone")
+	gone := testNode("test:src/auth_test.go@TestGone")
 	gone.State, gone.Why = "unknown", "the test no longer exists"
-	weird := svgNode(`page:notes/<script>&"quotes"'`)
-	long := svgNode("file:src/internal/very/deeply/nested/package/with/a/long/path/auth.go")
-	staleSym := svgNode("symbol:src/auth.go@hashPassword")
+	weird := testNode(`page:notes/<script>&"quotes"'`)
+	long := testNode("file:src/internal/very/deeply/nested/package/with/a/long/path/auth.go")
+	staleSym := testNode("symbol:src/auth.go@hashPassword")
 	staleSym.Stale, staleSym.State, staleSym.Why = true, "stale", "body changed"
-	e1 := svgEdge(tid("requirement:REQ-3"), center.ID, synth.Declared, synth.KindImplements)
+	e1 := testEdge(tid("requirement:REQ-3"), center.ID, synth.Declared, synth.KindImplements)
 	e1.Stale, e1.State, e1.Why = true, "stale", "the code changed since capture"
-	e2 := svgEdge(gone.ID, center.ID, synth.Located, "tests")
+	e2 := testEdge(gone.ID, center.ID, synth.Located, "tests")
 	e2.State, e2.Why = "unknown", "the test no longer exists"
-	e3 := svgEdge(center.ID, staleSym.ID, synth.Located, "calls")
+	e3 := testEdge(center.ID, staleSym.ID, synth.Located, "calls")
 	e3.Why = "a lexical match <hint>, not proof"
 	return synth.Neighborhood{
-		// Out of order on purpose: GraphSVG sorts.
-		Nodes: []synth.Node{weird, center, long, stale, gone, svgNode("run:run_42"), staleSym, svgNode("decision:DEC-9")},
+		// Out of order on purpose: Draw sorts.
+		Nodes: []synth.Node{weird, center, long, stale, gone, testNode("run:run_42"), staleSym, testNode("decision:DEC-9")},
 		Edges: []synth.Edge{
 			e1, e2, e3,
-			svgEdge(tid("requirement:REQ-3"), tid("run:run_42"), synth.Verified, synth.KindEvidences),
-			svgEdge(weird.ID, center.ID, synth.Declared, synth.KindClaims),
-			svgEdge(long.ID, center.ID, synth.Located, "defines"),
-			svgEdge(tid("decision:DEC-9"), tid("requirement:REQ-3"), synth.Located, synth.KindMentions),
-			svgEdge(center.ID, center.ID, synth.Located, "calls"),
+			testEdge(tid("requirement:REQ-3"), tid("run:run_42"), synth.Verified, synth.KindEvidences),
+			testEdge(weird.ID, center.ID, synth.Declared, synth.KindClaims),
+			testEdge(long.ID, center.ID, synth.Located, "defines"),
+			testEdge(tid("decision:DEC-9"), tid("requirement:REQ-3"), synth.Located, synth.KindMentions),
+			testEdge(center.ID, center.ID, synth.Located, "calls"),
 		},
 	}
 }
@@ -122,7 +122,7 @@ func largeNeighborhood() synth.Neighborhood {
 	var nb synth.Neighborhood
 	for _, c := range largeNeighborhoodCounts {
 		for i := range c.n {
-			n := svgNode(fmt.Sprintf("%s:%s/item%03d", c.typ, c.typ, i))
+			n := testNode(fmt.Sprintf("%s:%s/item%03d", c.typ, c.typ, i))
 			n.Stale = r.IntN(10) == 0
 			nb.Nodes = append(nb.Nodes, n)
 		}
@@ -143,7 +143,7 @@ func largeNeighborhood() synth.Neighborhood {
 			continue
 		}
 		seen[[2]synth.NodeID{a, b}] = true
-		e := svgEdge(a, b, rels[r.IntN(3)], "links")
+		e := testEdge(a, b, rels[r.IntN(3)], "links")
 		e.Stale = r.IntN(8) == 0
 		nb.Edges = append(nb.Edges, e)
 	}
@@ -151,9 +151,9 @@ func largeNeighborhood() synth.Neighborhood {
 	return nb
 }
 
-// svgCenter is the center of the test neighborhoods: the node marked
+// centerOf is the center of the test neighborhoods: the node marked
 // with the title "center", else the first node.
-func svgCenter(nb synth.Neighborhood) synth.NodeID {
+func centerOf(nb synth.Neighborhood) synth.NodeID {
 	for _, n := range nb.Nodes {
 		if n.Title == "center" {
 			return n.ID
@@ -171,9 +171,9 @@ func TestGraphSVGGolden(t *testing.T) {
 	}
 	dir := filepath.Join("testdata", "svg")
 	produced := map[string]bool{}
-	for _, name := range slices.Sorted(maps.Keys(svgCases)) {
-		nb := svgCases[name]()
-		got := []byte(GraphSVG(nb, svgCenter(nb), svgHref))
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		nb := cases[name]()
+		got := []byte(Draw(nb, centerOf(nb), pageHref))
 		for _, d := range bytes.Split(got, []byte("\n")) {
 			checkXML(t, name, d)
 		}
@@ -189,11 +189,11 @@ func TestGraphSVGGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(file)
 		if err != nil {
-			t.Fatalf("%s: %v (run go test ./site -run GraphSVG -update)", name, err)
+			t.Fatalf("%s: %v (run go test ./site/graphsvg -update)", name, err)
 		}
 		want = bytes.TrimSuffix(want, []byte("\n"))
 		if !bytes.Equal(got, want) {
-			t.Errorf("GraphSVG(%s) differs from %s; run with -update and review the diff\ngot:\n%s", name, file, got)
+			t.Errorf("Draw(%s) differs from %s; run with -update and review the diff\ngot:\n%s", name, file, got)
 		}
 	}
 	// Fail on goldens no case produced: they would rot unchecked.
@@ -243,18 +243,18 @@ func checkXML(t *testing.T, name string, svg []byte) {
 	}
 }
 
-// svgBoxInfo is one <a> of a drawing: its classes, href, title and text.
-type svgBoxInfo struct {
+// boxInfo is one <a> of a drawing: its classes, href, title and text.
+type boxInfo struct {
 	class, href, title, text string
 	rects                    int
 }
 
 // parseSVG returns the <a> boxes of svg, the total number of <rect>
 // elements, and the classes of every <path>.
-func parseSVG(t *testing.T, svg []byte) (boxes []svgBoxInfo, rects int, paths []string) {
+func parseSVG(t *testing.T, svg []byte) (boxes []boxInfo, rects int, paths []string) {
 	t.Helper()
 	d := xml.NewDecoder(bytes.NewReader(svg))
-	var cur *svgBoxInfo
+	var cur *boxInfo
 	var stack []string
 	for {
 		tok, err := d.Token()
@@ -272,7 +272,7 @@ func parseSVG(t *testing.T, svg []byte) (boxes []svgBoxInfo, rects int, paths []
 			}
 			switch tok.Name.Local {
 			case "a":
-				boxes = append(boxes, svgBoxInfo{class: attr["class"], href: attr["href"]})
+				boxes = append(boxes, boxInfo{class: attr["class"], href: attr["href"]})
 				cur = &boxes[len(boxes)-1]
 			case "rect":
 				rects++
@@ -305,7 +305,7 @@ func parseSVG(t *testing.T, svg []byte) (boxes []svgBoxInfo, rects int, paths []
 	return boxes, rects, paths
 }
 
-// drawings splits GraphSVG's output into its wide and narrow drawings.
+// drawings splits Draw's output into its wide and narrow drawings.
 func drawings(t *testing.T, svg string) (wide, narrow string) {
 	t.Helper()
 	parts := strings.Split(svg, "\n")
@@ -337,8 +337,8 @@ func rects(svg string) [][4]int {
 // through a box, and the drawings fit their viewBox.
 func TestGraphSVGLarge(t *testing.T) {
 	nb := largeNeighborhood()
-	center := svgCenter(nb)
-	svg := string(GraphSVG(nb, center, svgHref))
+	center := centerOf(nb)
+	svg := string(Draw(nb, center, pageHref))
 	wide, narrow := drawings(t, svg)
 	st := starOf(nb, center)
 	in, out := map[synth.NodeID]bool{}, map[synth.NodeID]bool{}
@@ -388,7 +388,7 @@ func TestGraphSVGLarge(t *testing.T) {
 	}
 	// Stale neighbors come first: with more neighbors than room, every
 	// drawn neighbor on a side is stale before any fresh one is drawn.
-	for _, side := range [][]*svgNeighbor{st.in, st.out} {
+	for _, side := range [][]*neighbor{st.in, st.out} {
 		fresh := false
 		for _, n := range side {
 			s := n.stale || n.node.Stale || n.unknown
@@ -452,8 +452,8 @@ func checkGeometry(t *testing.T, svg string) {
 
 func TestGraphSVGDetails(t *testing.T) {
 	nb := staleUnknownNeighborhood()
-	center := svgCenter(nb)
-	svg := string(GraphSVG(nb, center, svgHref))
+	center := centerOf(nb)
+	svg := string(Draw(nb, center, pageHref))
 	wide, narrow := drawings(t, svg)
 	for _, d := range []string{wide, narrow} {
 		boxes, _, paths := parseSVG(t, []byte(d))
@@ -498,13 +498,13 @@ func TestGraphSVGDetails(t *testing.T) {
 	for range 10 {
 		r.Shuffle(len(nb.Nodes), func(i, j int) { nb.Nodes[i], nb.Nodes[j] = nb.Nodes[j], nb.Nodes[i] })
 		r.Shuffle(len(nb.Edges), func(i, j int) { nb.Edges[i], nb.Edges[j] = nb.Edges[j], nb.Edges[i] })
-		if again := string(GraphSVG(nb, center, svgHref)); again != svg {
-			t.Fatalf("GraphSVG depends on the order of its input:\n%s\n%s", svg, again)
+		if again := string(Draw(nb, center, pageHref)); again != svg {
+			t.Fatalf("Draw depends on the order of its input:\n%s\n%s", svg, again)
 		}
 	}
 
 	// A dangerous href is neutralized.
-	bad := string(GraphSVG(nb, center, func(synth.Node) string { return "javascript:alert(1)" }))
+	bad := string(Draw(nb, center, func(synth.Node) string { return "javascript:alert(1)" }))
 	if strings.Contains(bad, "javascript") {
 		t.Errorf("javascript: href kept")
 	}
@@ -521,16 +521,16 @@ func TestGraphSVGFile(t *testing.T) {
 	a, b := sym("Cart.Total"), sym("Cart.Validate")
 	caller := synth.Node{ID: tid("symbol:pay/pay.go@Charge"), Type: claims.NodeSymbol, Label: "pay.go@Charge", Path: "pay/pay.go"}
 	nb := synth.Neighborhood{
-		Nodes: []synth.Node{file, a, b, caller, svgNode("requirement:REQ-1")},
+		Nodes: []synth.Node{file, a, b, caller, testNode("requirement:REQ-1")},
 		Edges: []synth.Edge{
-			svgEdge(caller.ID, a.ID, synth.Located, "calls"),
-			svgEdge(caller.ID, b.ID, synth.Located, "calls"),
-			svgEdge(tid("requirement:REQ-1"), a.ID, synth.Declared, synth.KindImplements),
-			svgEdge(file.ID, a.ID, synth.Located, "defines"),
-			svgEdge(file.ID, b.ID, synth.Located, "defines"),
+			testEdge(caller.ID, a.ID, synth.Located, "calls"),
+			testEdge(caller.ID, b.ID, synth.Located, "calls"),
+			testEdge(tid("requirement:REQ-1"), a.ID, synth.Declared, synth.KindImplements),
+			testEdge(file.ID, a.ID, synth.Located, "defines"),
+			testEdge(file.ID, b.ID, synth.Located, "defines"),
 		},
 	}
-	wide, narrow := drawings(t, string(GraphSVG(nb, file.ID, svgHref)))
+	wide, narrow := drawings(t, string(Draw(nb, file.ID, pageHref)))
 	for _, d := range []string{wide, narrow} {
 		boxes, _, _ := parseSVG(t, []byte(d))
 		if len(boxes) != 3 {
@@ -556,18 +556,18 @@ func TestSVGTruncate(t *testing.T) {
 		{"elevenchars", 10, "elevencha…"},
 		{"ünïcödé-längüägé", 8, "ünïcödé…"},
 	} {
-		if got := svgTruncate(c.in, c.n); got != c.want {
-			t.Errorf("svgTruncate(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		if got := truncate(c.in, c.n); got != c.want {
+			t.Errorf("truncate(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
 }
 
 func TestSVGEscape(t *testing.T) {
 	var b strings.Builder
-	svgEscape(&b, "a<b>&\"'\x00\x01\n\t\xff\uFFFD\uFFFE ok")
+	escape(&b, "a<b>&\"'\x00\x01\n\t\xff\uFFFD\uFFFE ok")
 	want := "a&lt;b&gt;&amp;&#34;&#39;\uFFFD\uFFFD&#10;&#9;\uFFFD\uFFFD\uFFFD ok"
 	if b.String() != want {
-		t.Errorf("svgEscape = %q, want %q", b.String(), want)
+		t.Errorf("escape = %q, want %q", b.String(), want)
 	}
 	checkXML(t, "escaped", []byte("<svg>"+b.String()+"</svg>"))
 }
@@ -576,19 +576,10 @@ func TestSVGEscape(t *testing.T) {
 // and 800 edges.
 func BenchmarkGraphSVG(b *testing.B) {
 	nb := largeNeighborhood()
-	center := svgCenter(nb)
+	center := centerOf(nb)
 	b.ReportAllocs()
 	for b.Loop() {
-		GraphSVG(nb, center, svgHref)
+		Draw(nb, center, pageHref)
 	}
 	b.ReportMetric(float64(len(nb.Nodes))*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
-}
-
-// joinTestIDs writes node ids comma-separated.
-func joinTestIDs(ids []synth.NodeID) string {
-	var out []string
-	for _, id := range ids {
-		out = append(out, id.String())
-	}
-	return strings.Join(out, ",")
 }

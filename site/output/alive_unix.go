@@ -1,15 +1,15 @@
 //go:build unix
 
-package site
+package output
 
 import (
 	"errors"
 	"syscall"
 )
 
-// processAlive reports whether the process pid exists, so that the
+// ProcessAlive reports whether the process pid exists, so that the
 // leftovers of a running build are never taken for those of a killed one.
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

@@ -1,8 +1,8 @@
-// Package site runs tracewiki's commands against a workspace on disk: it
-// loads the configuration and the content, reads source files (confined to
-// the workspace), keeps the lock file, and, for build, writes the site.
-// It is the only package that touches the disk.
-package site
+// Package workspace is what tracewiki knows of a workspace: its
+// configuration, tracewiki.toml ([ParseConfig]), with its defaults and the
+// rules its values must meet. It reads no files itself: site reads the
+// config from the workspace and hands the bytes here.
+package workspace
 
 import (
 	"bufio"
@@ -63,8 +63,9 @@ type EvidenceConfig struct {
 // the config does not say.
 const DefaultEvidenceKeep = 20
 
-// keep is Keep, or its default for a zero config.
-func (c EvidenceConfig) keep() int {
+// Kept is the evidence entries the lock keeps per requirement: Keep, or
+// its default in a zero config.
+func (c EvidenceConfig) Kept() int {
 	if c.Keep < 1 {
 		return DefaultEvidenceKeep
 	}
@@ -87,6 +88,14 @@ var (
 	defaultInclude = codeanchors.Default.Globs()
 	defaultExclude = append([]string{"**/vendor/**", "**/node_modules/**", "**/testdata/**", "public/**", ".git/**"}, codeanchors.Default.Excludes()...)
 )
+
+// DefaultInclude is the default [code] include: a glob per extension of
+// the registered languages.
+func DefaultInclude() []string { return slices.Clone(defaultInclude) }
+
+// DefaultExclude is the default [code] exclude: vendored, generated and
+// build folders, the default output and .git.
+func DefaultExclude() []string { return slices.Clone(defaultExclude) }
 
 // tomlTypeError matches the decoder's error for a value of the wrong type
 // (keep = "all"), which it words as text, not as a [toml.ParseError]:
@@ -116,7 +125,7 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 	if md.IsDefined("evidence", "keep") && c.Evidence.Keep < 1 {
 		errs = append(errs, fmt.Errorf("%s:%d: evidence keep = %d: want a positive integer, the evidence entries kept per requirement", name, keyLine(data, toml.Key{"evidence", "keep"}), c.Evidence.Keep))
 	}
-	c.fill(folder)
+	c.Fill(folder)
 	if c.Language != "en" && c.Language != "es" {
 		errs = append(errs, fmt.Errorf("%s:%d: language %q: want \"en\" or \"es\"", name, keyLine(data, toml.Key{"language"}), c.Language))
 	}
@@ -125,7 +134,7 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 	}
 	for _, kv := range [][2]string{{"content", c.Content}, {"output", c.Output}, {"lock", c.Lock}} {
 		key, v := kv[0], kv[1]
-		if !local(v) {
+		if !Local(v) {
 			errs = append(errs, fmt.Errorf("%s:%d: %s %q must be a relative path inside the workspace", name, keyLine(data, toml.Key{key}), key, v))
 		}
 	}
@@ -150,7 +159,10 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 	return c, nil
 }
 
-func (c *Config) fill(folder string) {
+// Fill fills in the default of every zero field; folder is the workspace
+// folder's name, the default title. [ParseConfig] calls it; serve fills a
+// config it could not parse, to keep watching.
+func (c *Config) Fill(folder string) {
 	if c.Title == "" {
 		c.Title = folder
 	}
@@ -232,8 +244,9 @@ func (c Config) Slug() string {
 	return b.String()
 }
 
-// local reports whether p is a relative path that stays inside the root.
-func local(p string) bool {
+// Local reports whether the slash path p is relative and stays inside the
+// workspace root.
+func Local(p string) bool {
 	return p != "" && !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../")
 }
 
@@ -261,4 +274,34 @@ func keyLine(data []byte, k toml.Key) int {
 		}
 	}
 	return 1
+}
+
+// Forges by the host of a repository URL, when the config names none.
+var forgeHosts = map[string]string{
+	"github.com": "github", "gitlab.com": "gitlab", "gitea.com": "gitea", "codeberg.org": "gitea",
+}
+
+// checkForge validates repo_url and forge, and fills in the forge from the
+// host when it is not given.
+func (c *Config) checkForge() error {
+	switch c.Forge {
+	case "", "github", "gitlab", "gitea":
+	default:
+		return fmt.Errorf("forge %q: want \"github\", \"gitlab\" or \"gitea\"", c.Forge)
+	}
+	if c.RepoURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.RepoURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("repo_url %q: want the repository's http(s) URL, like https://github.com/acme/shop", c.RepoURL)
+	}
+	c.RepoURL = strings.TrimSuffix(strings.TrimSuffix(c.RepoURL, "/"), ".git")
+	if c.Forge == "" {
+		c.Forge = forgeHosts[strings.ToLower(u.Hostname())]
+		if c.Forge == "" {
+			return fmt.Errorf("repo_url %q: cannot tell its forge from the host; set forge = \"github\", \"gitlab\" or \"gitea\"", c.RepoURL)
+		}
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package site
+package textdiff
 
 import (
 	"fmt"
@@ -45,13 +45,13 @@ var diffCases = []struct {
 
 func TestUnifiedDiff(t *testing.T) {
 	for _, c := range diffCases {
-		got := UnifiedDiff("old", "new", splitSpaces(c.old), splitSpaces(c.new), c.context)
+		got := Unified("old", "new", splitSpaces(c.old), splitSpaces(c.new), c.context)
 		want := c.want
 		if want != "" {
 			want = "--- old\n+++ new\n" + want
 		}
 		if got != want {
-			t.Errorf("%s: UnifiedDiff(%q, %q, %d) =\n%s\nwant\n%s", c.name, c.old, c.new, c.context, got, want)
+			t.Errorf("%s: Unified(%q, %q, %d) =\n%s\nwant\n%s", c.name, c.old, c.new, c.context, got, want)
 		}
 	}
 }
@@ -181,19 +181,19 @@ func TestUnifiedDiffProperties(t *testing.T) {
 			}
 		}
 		context := r.IntN(4)
-		d := UnifiedDiff("a", "b", old, new, context)
+		d := Unified("a", "b", old, new, context)
 		if (d == "") != slices.Equal(old, new) {
-			t.Fatalf("case %d: UnifiedDiff(%q, %q) = %q", i, old, new, d)
+			t.Fatalf("case %d: Unified(%q, %q) = %q", i, old, new, d)
 		}
 		if d == "" {
 			continue
 		}
 		got, err := applyDiff(old, d)
 		if err != nil || !slices.Equal(got, new) {
-			t.Fatalf("case %d: applying UnifiedDiff(%q, %q, %d) =\n%s\ngives %q, %v", i, old, new, context, d, got, err)
+			t.Fatalf("case %d: applying Unified(%q, %q, %d) =\n%s\ngives %q, %v", i, old, new, context, d, got, err)
 		}
 		if n, want := changedLines(d), len(old)+len(new)-2*lcs(old, new); n != want {
-			t.Fatalf("case %d: UnifiedDiff(%q, %q) changes %d lines, want %d\n%s", i, old, new, n, want, d)
+			t.Fatalf("case %d: Unified(%q, %q) changes %d lines, want %d\n%s", i, old, new, n, want, d)
 		}
 	}
 }
@@ -205,7 +205,7 @@ func TestUnifiedDiffFallback(t *testing.T) {
 		old[i], new[i] = "old "+strconv.Itoa(i), "new "+strconv.Itoa(i)
 	}
 	new[700] = old[700] // one line in common: still 2998 edits
-	d := UnifiedDiff("a", "b", old, new, 3)
+	d := Unified("a", "b", old, new, 3)
 	if !strings.HasPrefix(d, "--- a\n+++ b\n@@ -1,1500 +1,1500 @@\n-old 0\n") {
 		t.Errorf("fallback diff starts %q", d[:60])
 	}
@@ -219,12 +219,12 @@ func TestUnifiedDiffFallback(t *testing.T) {
 	// Just under the bound: a minimal diff. Lines 500 and 700 are common.
 	old, new = old[:1000], new[:1000]
 	new[500] = old[500]
-	d = UnifiedDiff("a", "b", old, new, 3)
+	d = Unified("a", "b", old, new, 3)
 	if strings.Contains(d, "more than") || changedLines(d) != 1996 {
 		t.Errorf("1996 edits: %d changed lines, fallback %v", changedLines(d), strings.Contains(d, "more than"))
 	}
 	// A pure insertion needs no search, however long.
-	d = UnifiedDiff("a", "b", nil, new, 3)
+	d = Unified("a", "b", nil, new, 3)
 	if strings.Contains(d, "more than") || changedLines(d) != 1000 {
 		t.Errorf("insertion of 1000 lines: %d changed lines, fallback %v", changedLines(d), strings.Contains(d, "more than"))
 	}
@@ -246,26 +246,7 @@ func BenchmarkUnifiedDiff(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		UnifiedDiff("a", "b", old, new, 3)
+		Unified("a", "b", old, new, 3)
 	}
 	b.ReportMetric(float64(len(old)+len(new))*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
-}
-
-func TestFileLineHunk(t *testing.T) {
-	tests := []struct {
-		in           string
-		oldAt, newAt int
-		want         string
-	}{
-		{"@@ -2,5 +2,6 @@", 26, 28, "@@ -27,5 +29,6 @@"},
-		{"@@ -3 +3 @@", 10, 12, "@@ -12 +14 @@"},
-		{"@@ -0,0 +1,2 @@", 10, 12, "@@ -9,0 +12,2 @@"},
-		{"@@ -1,4 +0,0 @@", 10, 0, "@@ -10,4 +0,0 @@"},
-		{"not a hunk", 10, 12, "not a hunk"},
-	}
-	for _, tt := range tests {
-		if got := fileLineHunk(tt.in, tt.oldAt, tt.newAt); got != tt.want {
-			t.Errorf("fileLineHunk(%q, %d, %d) = %q, want %q", tt.in, tt.oldAt, tt.newAt, got, tt.want)
-		}
-	}
 }

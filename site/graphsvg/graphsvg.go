@@ -1,4 +1,7 @@
-package site
+// Package graphsvg draws a node's neighborhood as an SVG: the node in the
+// middle, what links to it on the left, what it links to on the right. It
+// is pure layout: a neighborhood in, markup out, nothing read or written.
+package graphsvg
 
 import (
 	"cmp"
@@ -12,39 +15,39 @@ import (
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// Layout of [GraphSVG], in SVG user units, which are CSS pixels at the
+// Layout of [Draw], in SVG user units, which are CSS pixels at the
 // drawing's natural size: it is never drawn wider than that, so its text is
-// never larger than svgFontSize; a narrow viewport gets the narrow drawing,
+// never larger than fontSize; a narrow viewport gets the narrow drawing,
 // shown at its natural size, so its text is never smaller.
 const (
 	// MaxSideNodes is the most neighbor boxes one side draws; the rest
 	// collapse into one "+N more" box that links to the list of neighbors.
 	MaxSideNodes = 14
 
-	svgBoxWidth  = 230 // wide layout: a box
-	svgGap       = 110 // wide layout: between columns, where edges run
-	svgNarrowBox = 292 // narrow layout: a box (the drawing is 340 wide)
-	svgMargin    = 24  // narrow layout: the margins edges run in
-	svgBoxHeight = 38  // two lines: the label, then the relation
-	svgRow       = 48  // box height plus the gap between boxes
-	svgHeader    = 22  // a column's header line
-	svgLegend    = 30  // the legend below the drawing
-	svgPad       = 8
-	svgFontSize  = 12 // labels; the relation line and headers are 11
+	boxWidth     = 230 // wide layout: a box
+	gap          = 110 // wide layout: between columns, where edges run
+	narrowBox    = 292 // narrow layout: a box (the drawing is 340 wide)
+	margin       = 24  // narrow layout: the margins edges run in
+	boxHeight    = 38  // two lines: the label, then the relation
+	row          = 48  // box height plus the gap between boxes
+	headerHeight = 22  // a column's header line
+	legend       = 30  // the legend below the drawing
+	pad          = 8
+	fontSize     = 12 // labels; the relation line and headers are 11
 
-	// svgLabelRunes is where a long label is cut and ends in "…";
-	// svgStaleLabelRunes leaves room for the stale badge.
-	svgLabelRunes      = 30
-	svgStaleLabelRunes = 24
+	// labelRunes is where a long label is cut and ends in "…";
+	// staleLabelRunes leaves room for the stale badge.
+	labelRunes      = 30
+	staleLabelRunes = 24
 )
 
-// svgTypeOrder is the SPEC 3 node type order: neighbors are listed by it.
-var svgTypeOrder = []claims.NodeType{
+// typeOrder is the SPEC 3 node type order: neighbors are listed by it.
+var typeOrder = []claims.NodeType{
 	claims.NodeRequirement, claims.NodeDecision, claims.NodeSymbol, claims.NodeTest,
 	claims.NodeRun, claims.NodePage, claims.NodeFile,
 }
 
-// GraphSVG draws the neighborhood nb of the node with id center as inline
+// Draw draws the neighborhood nb of the node with id center as inline
 // SVG, with href giving each node's link: two drawings, a wide one and a
 // narrow one for phones (the stylesheet shows one of them). The same input
 // gives the same bytes.
@@ -82,14 +85,14 @@ var svgTypeOrder = []claims.NodeType{
 //
 // Links whose scheme is not http, https or mailto become "#ZgotmplZ", as
 // html/template does.
-func GraphSVG(nb synth.Neighborhood, center synth.NodeID, href func(n synth.Node) string) template.HTML {
+func Draw(nb synth.Neighborhood, center synth.NodeID, href func(n synth.Node) string) template.HTML {
 	st := starOf(nb, center)
-	label := "Neighborhood of " + center.String() + ": " + svgCount(len(nb.Nodes), "node") + ", " + svgCount(len(nb.Edges), "edge")
+	label := "Neighborhood of " + center.String() + ": " + count(len(nb.Nodes), "node") + ", " + count(len(nb.Edges), "edge")
 	var b strings.Builder
 	if len(st.in)+len(st.out) == 0 {
-		w, h := svgBoxWidth+2*svgPad, svgBoxHeight+2*svgPad
-		svgOpen(&b, "", w, h, label)
-		b.WriteString(`<text class="empty" x="` + strconv.Itoa(w/2) + `" y="` + strconv.Itoa(h/2+svgFontSize/3) +
+		w, h := boxWidth+2*pad, boxHeight+2*pad
+		open(&b, "", w, h, label)
+		b.WriteString(`<text class="empty" x="` + strconv.Itoa(w/2) + `" y="` + strconv.Itoa(h/2+fontSize/3) +
 			`" text-anchor="middle">no neighbors</text></svg>`)
 		return template.HTML(b.String())
 	}
@@ -104,12 +107,12 @@ func GraphSVG(nb synth.Neighborhood, center synth.NodeID, href func(n synth.Node
 type star struct {
 	center              *synth.Node
 	members             int // center nodes besides the center itself (a file's symbols)
-	in, out             []*svgNeighbor
+	in, out             []*neighbor
 	hiddenIn, hiddenOut int // neighbors past MaxSideNodes
 }
 
-// svgNeighbor is one box: a neighbor and its edges with the center.
-type svgNeighbor struct {
+// neighbor is one box: a neighbor and its edges with the center.
+type neighbor struct {
 	node     *synth.Node
 	kinds    []string // sorted, unique
 	via      []string // the center's members the edges attach to, sorted, unique
@@ -128,7 +131,7 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 	}
 	st := star{center: byID[center]}
 	if st.center == nil {
-		n := svgNodeOf(center)
+		n := nodeOf(center)
 		st.center = &n
 	}
 	inCenter := func(id synth.NodeID) bool {
@@ -144,10 +147,10 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 			st.members++
 		}
 	}
-	in, out := map[synth.NodeID]*svgNeighbor{}, map[synth.NodeID]*svgNeighbor{}
+	in, out := map[synth.NodeID]*neighbor{}, map[synth.NodeID]*neighbor{}
 	for _, e := range nb.Edges {
 		var other, member synth.NodeID
-		var side map[synth.NodeID]*svgNeighbor
+		var side map[synth.NodeID]*neighbor
 		switch {
 		case inCenter(e.Src) && !inCenter(e.Dst):
 			other, member, side = e.Dst, e.Src, out
@@ -160,17 +163,17 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 		if nbr == nil {
 			n := byID[other]
 			if n == nil {
-				m := svgNodeOf(other)
+				m := nodeOf(other)
 				n = &m
 			}
-			nbr = &svgNeighbor{node: n}
+			nbr = &neighbor{node: n}
 			side[other] = nbr
 		}
 		nbr.kinds = append(nbr.kinds, e.Kind)
 		if member != center {
 			nbr.via = append(nbr.via, strings.TrimPrefix(strings.TrimPrefix(member.Key, st.center.Path), "@"))
 		}
-		if svgRelRank(e.Relation) < svgRelRank(nbr.relation) || nbr.relation == "" {
+		if relRank(e.Relation) < relRank(nbr.relation) || nbr.relation == "" {
 			nbr.relation = e.Relation
 		}
 		if (e.Stale || e.State == "unknown") && nbr.why == "" {
@@ -179,16 +182,16 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 		nbr.stale = nbr.stale || e.Stale
 		nbr.unknown = nbr.unknown || e.State == "unknown"
 	}
-	st.in, st.hiddenIn = svgSide(in)
-	st.out, st.hiddenOut = svgSide(out)
+	st.in, st.hiddenIn = side(in)
+	st.out, st.hiddenOut = side(out)
 	return st
 }
 
-// svgSide orders one side's neighbors (stale and unknown first, then
+// side orders one side's neighbors (stale and unknown first, then
 // verified, declared and located links, then by type in SPEC 3 order, then naturally by label and id) and keeps the first
 // MaxSideNodes, returning how many it left out.
-func svgSide(m map[synth.NodeID]*svgNeighbor) ([]*svgNeighbor, int) {
-	var out []*svgNeighbor
+func side(m map[synth.NodeID]*neighbor) ([]*neighbor, int) {
+	var out []*neighbor
 	for _, n := range m {
 		slices.Sort(n.kinds)
 		n.kinds = slices.Compact(n.kinds)
@@ -197,15 +200,15 @@ func svgSide(m map[synth.NodeID]*svgNeighbor) ([]*svgNeighbor, int) {
 		out = append(out, n)
 	}
 	rank := func(typ claims.NodeType) int {
-		if i := slices.Index(svgTypeOrder, typ); i >= 0 {
+		if i := slices.Index(typeOrder, typ); i >= 0 {
 			return i
 		}
-		return len(svgTypeOrder)
+		return len(typeOrder)
 	}
-	slices.SortFunc(out, func(a, b *svgNeighbor) int {
+	slices.SortFunc(out, func(a, b *neighbor) int {
 		return cmp.Or(
-			svgFirst(a.stale || a.node.Stale || a.unknown, b.stale || b.node.Stale || b.unknown),
-			cmp.Compare(svgRelRank(a.relation), svgRelRank(b.relation)),
+			first(a.stale || a.node.Stale || a.unknown, b.stale || b.node.Stale || b.unknown),
+			cmp.Compare(relRank(a.relation), relRank(b.relation)),
 			cmp.Compare(rank(a.node.Type), rank(b.node.Type)),
 			cmp.Compare(a.node.Type, b.node.Type),
 			claims.CompareIDs(cmp.Or(a.node.Label, a.node.ID.String()), cmp.Or(b.node.Label, b.node.ID.String())),
@@ -218,8 +221,8 @@ func svgSide(m map[synth.NodeID]*svgNeighbor) ([]*svgNeighbor, int) {
 	return out, 0
 }
 
-// svgRelRank orders relations from the strongest.
-func svgRelRank(rel string) int {
+// relRank orders relations from the strongest.
+func relRank(rel string) int {
 	switch rel {
 	case synth.Verified:
 		return 0
@@ -231,12 +234,12 @@ func svgRelRank(rel string) int {
 	return 3
 }
 
-func svgNodeOf(id synth.NodeID) synth.Node {
+func nodeOf(id synth.NodeID) synth.Node {
 	return synth.Node{ID: id, Type: id.Type, Label: id.Key}
 }
 
-// svgBoxAt is a box's place: its top-left corner and width.
-type svgBoxAt struct{ x, y, w int }
+// boxAt is a box's place: its top-left corner and width.
+type boxAt struct{ x, y, w int }
 
 // draw writes one drawing: wide (columns in, center, out) or narrow (one
 // column: in, center, out, from the top).
@@ -244,53 +247,53 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 	rowsIn := len(st.in) + min(st.hiddenIn, 1)
 	rowsOut := len(st.out) + min(st.hiddenOut, 1)
 	var w, h int
-	var centerAt svgBoxAt
-	var inAt, outAt func(i int) svgBoxAt
+	var centerAt boxAt
+	var inAt, outAt func(i int) boxAt
 	class := "wide"
 	if narrow {
 		class = "narrow"
-		w = 2*svgMargin + svgNarrowBox
-		top := svgPad
+		w = 2*margin + narrowBox
+		top := pad
 		if rowsIn > 0 {
-			top += svgHeader + rowsIn*svgRow
+			top += headerHeight + rowsIn*row
 		}
-		centerAt = svgBoxAt{svgMargin, top, svgNarrowBox}
-		inAt = func(i int) svgBoxAt { return svgBoxAt{svgMargin, svgPad + svgHeader + i*svgRow, svgNarrowBox} }
-		outTop := top + svgRow + svgHeader
-		outAt = func(i int) svgBoxAt { return svgBoxAt{svgMargin, outTop + i*svgRow, svgNarrowBox} }
-		h = top + svgRow
+		centerAt = boxAt{margin, top, narrowBox}
+		inAt = func(i int) boxAt { return boxAt{margin, pad + headerHeight + i*row, narrowBox} }
+		outTop := top + row + headerHeight
+		outAt = func(i int) boxAt { return boxAt{margin, outTop + i*row, narrowBox} }
+		h = top + row
 		if rowsOut > 0 {
-			h = outTop + rowsOut*svgRow
+			h = outTop + rowsOut*row
 		}
 	} else {
-		x := svgPad
+		x := pad
 		inX := x
 		if rowsIn > 0 {
-			x += svgBoxWidth + svgGap
+			x += boxWidth + gap
 		}
 		cx := x
-		outX := cx + svgBoxWidth + svgGap
-		w = cx + svgBoxWidth + svgPad
+		outX := cx + boxWidth + gap
+		w = cx + boxWidth + pad
 		if rowsOut > 0 {
-			w = outX + svgBoxWidth + svgPad
+			w = outX + boxWidth + pad
 		}
 		rows := max(rowsIn, rowsOut, 1)
-		body := rows*svgRow - (svgRow - svgBoxHeight)
-		top := svgPad + svgHeader
-		centerAt = svgBoxAt{cx, top + (body-svgBoxHeight)/2, svgBoxWidth}
-		inAt = func(i int) svgBoxAt {
-			return svgBoxAt{inX, top + (body-(rowsIn*svgRow-(svgRow-svgBoxHeight)))/2 + i*svgRow, svgBoxWidth}
+		body := rows*row - (row - boxHeight)
+		top := pad + headerHeight
+		centerAt = boxAt{cx, top + (body-boxHeight)/2, boxWidth}
+		inAt = func(i int) boxAt {
+			return boxAt{inX, top + (body-(rowsIn*row-(row-boxHeight)))/2 + i*row, boxWidth}
 		}
-		outAt = func(i int) svgBoxAt {
-			return svgBoxAt{outX, top + (body-(rowsOut*svgRow-(svgRow-svgBoxHeight)))/2 + i*svgRow, svgBoxWidth}
+		outAt = func(i int) boxAt {
+			return boxAt{outX, top + (body-(rowsOut*row-(row-boxHeight)))/2 + i*row, boxWidth}
 		}
-		h = top + body + svgPad
+		h = top + body + pad
 	}
-	h += svgLegend
+	h += legend
 	if narrow {
 		h += 20 // the legend's second row
 	}
-	svgOpen(b, class, w, h, label)
+	open(b, class, w, h, label)
 	b.WriteString(`<defs>`)
 	for _, m := range []string{"declared", "located", "verified", "stale", "unknown"} {
 		b.WriteString(`<marker id="tw-arrow-` + class + `-` + m + `" class="arrow arrow-` + m +
@@ -299,39 +302,39 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 	b.WriteString(`</defs>`)
 
 	// Headers.
-	header := func(x, y int, text string) {
+	colTitle := func(x, y int, text string) {
 		b.WriteString(`<text class="col-title" x="` + strconv.Itoa(x) + `" y="` + strconv.Itoa(y) + `">`)
-		svgEscape(b, text)
+		escape(b, text)
 		b.WriteString(`</text>`)
 	}
 	if rowsIn > 0 {
 		a := inAt(0)
-		header(a.x, a.y-8, "links in ("+strconv.Itoa(len(st.in)+st.hiddenIn)+")")
+		colTitle(a.x, a.y-8, "links in ("+strconv.Itoa(len(st.in)+st.hiddenIn)+")")
 	}
 	if rowsOut > 0 {
 		a := outAt(0)
-		header(a.x, a.y-8, "links out ("+strconv.Itoa(len(st.out)+st.hiddenOut)+")")
+		colTitle(a.x, a.y-8, "links out ("+strconv.Itoa(len(st.out)+st.hiddenOut)+")")
 	}
 
 	// Edges, before the boxes; every one runs between a box and the
 	// center through empty space.
-	edge := func(n *svgNeighbor, from, to svgBoxAt, inward bool) {
+	edge := func(n *neighbor, from, to boxAt, inward bool) {
 		var d string
 		if narrow {
 			// Along a margin: "in" on the left, "out" on the right.
 			if inward {
-				y1, y2 := from.y+svgBoxHeight/2, to.y+svgBoxHeight/2-6
+				y1, y2 := from.y+boxHeight/2, to.y+boxHeight/2-6
 				d = "M" + strconv.Itoa(from.x) + " " + strconv.Itoa(y1) + " C" + strconv.Itoa(from.x-20) + " " + strconv.Itoa(y1) +
 					" " + strconv.Itoa(to.x-20) + " " + strconv.Itoa(y2) + " " + strconv.Itoa(to.x) + " " + strconv.Itoa(y2)
 			} else {
 				x := from.x + from.w
-				y1, y2 := from.y+svgBoxHeight/2+6, to.y+svgBoxHeight/2
+				y1, y2 := from.y+boxHeight/2+6, to.y+boxHeight/2
 				d = "M" + strconv.Itoa(x) + " " + strconv.Itoa(y1) + " C" + strconv.Itoa(x+20) + " " + strconv.Itoa(y1) +
 					" " + strconv.Itoa(x+20) + " " + strconv.Itoa(y2) + " " + strconv.Itoa(x) + " " + strconv.Itoa(y2)
 			}
 		} else {
-			x1, y1 := from.x+from.w, from.y+svgBoxHeight/2
-			x2, y2 := to.x, to.y+svgBoxHeight/2
+			x1, y1 := from.x+from.w, from.y+boxHeight/2
+			x2, y2 := to.x, to.y+boxHeight/2
 			mid := (x1 + x2) / 2
 			d = "M" + strconv.Itoa(x1) + " " + strconv.Itoa(y1) + " C" + strconv.Itoa(mid) + " " + strconv.Itoa(y1) +
 				" " + strconv.Itoa(mid) + " " + strconv.Itoa(y2) + " " + strconv.Itoa(x2) + " " + strconv.Itoa(y2)
@@ -346,7 +349,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 			marker = "declared"
 		}
 		b.WriteString(`<path class="`)
-		svgEscape(b, cls)
+		escape(b, cls)
 		b.WriteString(`" fill="none" marker-end="url(#tw-arrow-` + class + `-` + marker + `)" d="` + d + `"><title>`)
 		src, dst := n.node.ID, st.center.ID
 		if !inward {
@@ -356,7 +359,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 		if n.why != "" {
 			t += ": " + n.why
 		}
-		svgEscape(b, t)
+		escape(b, t)
 		b.WriteString(`</title></path>`)
 	}
 	for i, n := range st.in {
@@ -370,13 +373,13 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 	c := st.center
 	sub := string(c.Type)
 	if st.members > 0 {
-		sub = string(c.Type) + " and its " + svgCount(st.members, "symbol")
+		sub = string(c.Type) + " and its " + count(st.members, "symbol")
 	}
-	svgBox(b, centerAt, svgNodeClass(c, "center"), href(*c), svgNodeTitle(c, c.Why), svgLabel(c, centerAt.w), sub, c.Stale)
+	box(b, centerAt, nodeClass(c, "center"), href(*c), nodeTitle(c, c.Why), boxLabel(c, centerAt.w), sub, c.Stale)
 	for _, side := range []struct {
-		ns     []*svgNeighbor
+		ns     []*neighbor
 		hidden int
-		at     func(int) svgBoxAt
+		at     func(int) boxAt
 	}{{st.in, st.hiddenIn, inAt}, {st.out, st.hiddenOut, outAt}} {
 		for i, n := range side.ns {
 			sub := strings.Join(n.kinds, ", ")
@@ -397,18 +400,18 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 			} else if n.unknown && n.node.State != "unknown" {
 				extra = "unknown"
 			}
-			svgBox(b, side.at(i), svgNodeClass(n.node, extra), href(*n.node), svgNodeTitle(n.node, why), svgLabel(n.node, side.at(i).w), sub, n.node.Stale || n.stale)
+			box(b, side.at(i), nodeClass(n.node, extra), href(*n.node), nodeTitle(n.node, why), boxLabel(n.node, side.at(i).w), sub, n.node.Stale || n.stale)
 		}
 		if side.hidden > 0 {
 			text := "+" + strconv.Itoa(side.hidden) + " more"
-			svgBox(b, side.at(len(side.ns)), "node more", "#neighbors", strconv.Itoa(side.hidden)+" more: see the list of neighbors", text, "in the list below", false)
+			box(b, side.at(len(side.ns)), "node more", "#neighbors", strconv.Itoa(side.hidden)+" more: see the list of neighbors", text, "in the list below", false)
 		}
 	}
 
 	// Legend: one sample per edge style, in two rows on the narrow drawing.
 	b.WriteString(`<g class="legend">`)
-	y := h - svgLegend + 12
-	x := svgPad
+	y := h - legend + 12
+	x := pad
 	for i, l := range []struct{ rel, cls, text string }{
 		{"declared", "edge rel-declared", "declared"},
 		{"located", "edge rel-located", "located (found in code)"},
@@ -416,7 +419,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 		{"stale", "edge rel-declared stale", "stale"},
 	} {
 		if narrow && i == 2 {
-			x, y = svgPad, y+20
+			x, y = pad, y+20
 		}
 		b.WriteString(`<path class="` + l.cls + `" fill="none" marker-end="url(#tw-arrow-` + class + `-` + l.rel + `)" d="M` +
 			strconv.Itoa(x) + " " + strconv.Itoa(y) + " L" + strconv.Itoa(x+22) + " " + strconv.Itoa(y) + `"/>`)
@@ -426,7 +429,7 @@ func (st star) draw(b *strings.Builder, narrow bool, label string, href func(syn
 	b.WriteString(`</g></svg>`)
 }
 
-func svgNodeClass(n *synth.Node, extra string) string {
+func nodeClass(n *synth.Node, extra string) string {
 	class := "node node-" + string(n.Type)
 	if extra != "" {
 		class += " " + extra
@@ -440,33 +443,33 @@ func svgNodeClass(n *synth.Node, extra string) string {
 	return class
 }
 
-func svgNodeTitle(n *synth.Node, why string) string {
+func nodeTitle(n *synth.Node, why string) string {
 	if why != "" {
 		return n.ID.String() + "\n" + why
 	}
 	return n.ID.String()
 }
 
-// svgLabel is a node's label cut to fit a box of width w.
-func svgLabel(n *synth.Node, w int) string {
+// boxLabel is a node's label cut to fit a box of width w.
+func boxLabel(n *synth.Node, w int) string {
 	text := cmp.Or(n.Label, n.ID.String())
-	runes := svgLabelRunes * w / svgBoxWidth
+	runes := labelRunes * w / boxWidth
 	if n.Stale {
-		runes = svgStaleLabelRunes * w / svgBoxWidth
+		runes = staleLabelRunes * w / boxWidth
 	}
-	return svgTruncate(text, runes)
+	return truncate(text, runes)
 }
 
-// svgCount returns "1 node", "2 nodes".
-func svgCount(n int, what string) string {
+// count returns "1 node", "2 nodes".
+func count(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// svgFirst orders true before false.
-func svgFirst(a, b bool) int {
+// first orders true before false.
+func first(a, b bool) int {
 	switch {
 	case a == b:
 		return 0
@@ -476,35 +479,35 @@ func svgFirst(a, b bool) int {
 	return 1
 }
 
-// svgOpen starts a drawing: a viewBox and no fixed size, so the stylesheet
+// open starts a drawing: a viewBox and no fixed size, so the stylesheet
 // fits it to the page, never wider than its natural width (max-width).
-func svgOpen(b *strings.Builder, class string, w, h int, label string) {
+func open(b *strings.Builder, class string, w, h int, label string) {
 	ws, hs := strconv.Itoa(w), strconv.Itoa(h)
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="tw-graph`)
 	if class != "" {
 		b.WriteString(" " + class)
 	}
 	b.WriteString(`" role="img" aria-label="`)
-	svgEscape(b, label)
-	b.WriteString(`" viewBox="0 0 ` + ws + ` ` + hs + `" style="max-width:` + ws + `px" font-size="` + strconv.Itoa(svgFontSize) + `">`)
+	escape(b, label)
+	b.WriteString(`" viewBox="0 0 ` + ws + ` ` + hs + `" style="max-width:` + ws + `px" font-size="` + strconv.Itoa(fontSize) + `">`)
 }
 
-// svgBox writes one linked box with its hover title, label and relation
+// box writes one linked box with its hover title, label and relation
 // line.
-func svgBox(b *strings.Builder, at svgBoxAt, class, href, title, text, sub string, stale bool) {
+func box(b *strings.Builder, at boxAt, class, href, title, text, sub string, stale bool) {
 	xs, ys := strconv.Itoa(at.x), strconv.Itoa(at.y)
 	b.WriteString(`<a class="`)
-	svgEscape(b, class)
+	escape(b, class)
 	b.WriteString(`" href="`)
-	svgEscape(b, svgSafeURL(href))
+	escape(b, safeURL(href))
 	b.WriteString(`"><title>`)
-	svgEscape(b, title)
+	escape(b, title)
 	b.WriteString(`</title><rect x="` + xs + `" y="` + ys + `" width="` + strconv.Itoa(at.w) +
-		`" height="` + strconv.Itoa(svgBoxHeight) + `" rx="4"/><text class="label" x="` + strconv.Itoa(at.x+8) +
+		`" height="` + strconv.Itoa(boxHeight) + `" rx="4"/><text class="label" x="` + strconv.Itoa(at.x+8) +
 		`" y="` + strconv.Itoa(at.y+16) + `">`)
-	svgEscape(b, text)
+	escape(b, text)
 	b.WriteString(`</text><text class="rel" x="` + strconv.Itoa(at.x+8) + `" y="` + strconv.Itoa(at.y+31) + `">`)
-	svgEscape(b, svgTruncate(sub, 40*at.w/svgBoxWidth))
+	escape(b, truncate(sub, 40*at.w/boxWidth))
 	b.WriteString(`</text>`)
 	if stale {
 		b.WriteString(`<text class="badge" x="` + strconv.Itoa(at.x+at.w-6) + `" y="` +
@@ -513,8 +516,8 @@ func svgBox(b *strings.Builder, at svgBoxAt, class, href, title, text, sub strin
 	b.WriteString(`</a>`)
 }
 
-// svgTruncate cuts s to n runes, the last of them an ellipsis.
-func svgTruncate(s string, n int) string {
+// truncate cuts s to n runes, the last of them an ellipsis.
+func truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -528,10 +531,10 @@ func svgTruncate(s string, n int) string {
 	return s[:i] + "…"
 }
 
-// svgSafeURL keeps a relative URL or one with an http, https or mailto
+// safeURL keeps a relative URL or one with an http, https or mailto
 // scheme and replaces any other (javascript:, data:) with the harmless
 // marker html/template uses, so a bad href function cannot inject script.
-func svgSafeURL(u string) string {
+func safeURL(u string) string {
 	if i := strings.IndexAny(u, ":/?#"); i >= 0 && u[i] == ':' {
 		switch strings.ToLower(u[:i]) {
 		case "http", "https", "mailto":
@@ -542,11 +545,11 @@ func svgSafeURL(u string) string {
 	return u
 }
 
-// svgEscape writes s escaped for both SVG text and a double- or
+// escape writes s escaped for both SVG text and a double- or
 // single-quoted attribute. Characters XML forbids (most C0 controls,
 // invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD, so the output stays
 // well-formed XML as well as HTML.
-func svgEscape(b *strings.Builder, s string) {
+func escape(b *strings.Builder, s string) {
 	last := 0
 	for i, r := range s {
 		var rep string
@@ -564,7 +567,7 @@ func svgEscape(b *strings.Builder, s string) {
 		case r == '\n' || r == '\t' || r == '\r':
 			rep = "&#" + strconv.Itoa(int(r)) + ";" // survives attribute normalization
 		case r < 0x20 || r == 0xFFFE || r == 0xFFFF,
-			r == utf8.RuneError && svgBadRune(s[i:]):
+			r == utf8.RuneError && badRune(s[i:]):
 			rep = "\uFFFD"
 		default:
 			continue
@@ -577,9 +580,9 @@ func svgEscape(b *strings.Builder, s string) {
 	b.WriteString(s[last:])
 }
 
-// svgBadRune reports whether s starts with invalid UTF-8 (rather than an
+// badRune reports whether s starts with invalid UTF-8 (rather than an
 // encoded U+FFFD).
-func svgBadRune(s string) bool {
+func badRune(s string) bool {
 	_, size := utf8.DecodeRuneInString(s)
 	return size == 1
 }

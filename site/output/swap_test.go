@@ -1,4 +1,4 @@
-package site
+package output
 
 import (
 	"errors"
@@ -12,13 +12,33 @@ import (
 	"testing"
 )
 
-// siteFiles is a minimal site: the manifest that marks it, and a home page
-// saying which build it is.
-func siteFiles(which string) *Site {
-	return &Site{Files: map[string][]byte{
-		"api/manifest.json": []byte(`{"schemaVersion": 1, "project_id": "p", "nodes": {}, "links": {}, "artifacts": []}`),
-		"index.html":        []byte(which),
-	}}
+// writeSite replaces the output o with a minimal site, as a build does: the
+// manifest that marks it, and a home page saying which build it is.
+func writeSite(o *Folder, which string) error {
+	unlock, err := o.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	w, err := o.Begin(nil, nil)
+	if err != nil {
+		return err
+	}
+	for name, data := range map[string]string{
+		"api/manifest.json": `{"schemaVersion": 1, "project_id": "p", "nodes": {}, "links": {}, "artifacts": []}`,
+		"index.html":        which,
+	} {
+		p := filepath.Join(w.Dir(), filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			w.Abort()
+			return err
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Commit()
 }
 
 // besideOutput lists the names in the output's parent folder.
@@ -47,13 +67,13 @@ func TestSwapKilledBetweenRenames(t *testing.T) {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
 		}
-		siteFiles("new").Write(&Output{Dir: out, Name: "public"}, nil)
+		writeSite(&Folder{Dir: out, Name: "public"}, "new")
 		t.Fatal("the swap was not killed")
 	}
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")
-	o := &Output{Dir: out, Name: "public"}
-	if err := siteFiles("old").Write(o, nil); err != nil {
+	o := &Folder{Dir: out, Name: "public"}
+	if err := writeSite(o, "old"); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSwapKilledBetweenRenames$")
@@ -70,7 +90,7 @@ func TestSwapKilledBetweenRenames(t *testing.T) {
 	}
 
 	var notes []string
-	if err := o.recover(func(s string) { notes = append(notes, s) }); err != nil {
+	if err := o.recover(func(s string) { notes = append(notes, s) }, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(out, "index.html")); string(got) != "old" {
@@ -82,7 +102,7 @@ func TestSwapKilledBetweenRenames(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "restored public from .public.old-"+pid) {
 		t.Errorf("notes %q, want one saying public was restored", notes)
 	}
-	if err := siteFiles("newer").Write(o, nil); err != nil {
+	if err := writeSite(o, "newer"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(out, "index.html")); string(got) != "newer" {
@@ -102,7 +122,7 @@ func TestLeftoversRemoved(t *testing.T) {
 	dead := strconv.Itoa(gone.Process.Pid)
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")
-	if err := siteFiles("old").Write(&Output{Dir: out, Name: "public"}, nil); err != nil {
+	if err := writeSite(&Folder{Dir: out, Name: "public"}, "old"); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{".public.new-" + dead + "-123", ".public.new-" + dead, ".public.old-" + dead, ".public.new-1-5", "other"} {
@@ -110,7 +130,7 @@ func TestLeftoversRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := siteFiles("new").Write(&Output{Dir: out, Name: "public"}, nil); err != nil {
+	if err := writeSite(&Folder{Dir: out, Name: "public"}, "new"); err != nil {
 		t.Fatal(err)
 	}
 	// pid 1 is always running: its folder stays.
@@ -130,27 +150,8 @@ func TestIsSwapFolder(t *testing.T) {
 		".public.new-17863": false, ".public.old-1-2": false, "public.new-1-2": false, ".public.new-x-1": false,
 		".public.new-1-": false, "..new-1-2": false, ".public.tmp-1": false, ".public": false,
 	} {
-		if got := isSwapFolder(name); got != want {
-			t.Errorf("isSwapFolder(%q) = %v, want %v", name, got, want)
+		if got := IsSwapFolder(name); got != want {
+			t.Errorf("IsSwapFolder(%q) = %v, want %v", name, got, want)
 		}
-	}
-}
-
-// TestContentTemp checks which names are temporary files of content files.
-func TestContentTemp(t *testing.T) {
-	for name, want := range map[string]int{
-		"p68.md.tmp-24220": 24220, "_index.md.tmp-7448": 7448, "r.yaml.tmp-1": 1,
-		"p.md.tmp-": -1, "p.md.tmp-x": -1, "p.txt.tmp-1": -1, ".p.md.tmp-1": -1, "p.md": -1, "tracewiki.lock.tmp-5": -1,
-	} {
-		pid, ok := contentTemp(name)
-		if want < 0 && ok || want >= 0 && (!ok || pid != want) {
-			t.Errorf("contentTemp(%q) = %d, %v; want %d", name, pid, ok, want)
-		}
-	}
-	if got := tempName("a.md"); !strings.HasSuffix(got, ".tmp-"+strconv.Itoa(os.Getpid())) {
-		t.Errorf("tempName = %q", got)
-	}
-	if pid, ok := contentTemp(tempName("a.md")); !ok || pid != os.Getpid() {
-		t.Errorf("contentTemp(tempName) = %d, %v", pid, ok)
 	}
 }

@@ -1,26 +1,29 @@
-package site
+// Package textdiff computes the unified diff of two texts' lines: the drift
+// page shows what was captured beside what is there now with it, and the
+// revision page shows how a requirement's text changed with it.
+package textdiff
 
 import (
 	"strconv"
 	"strings"
 )
 
-// MaxDiffEdits bounds the work of [UnifiedDiff]: when more than this many
+// MaxEdits bounds the work of [Unified]: when more than this many
 // lines must be deleted and inserted, it gives up on a minimal diff and
 // replaces everything in one hunk.
-const MaxDiffEdits = 2000
+const MaxEdits = 2000
 
-// UnifiedDiff returns the unified diff (as diff -u prints it) that turns
+// Unified returns the unified diff (as diff -u prints it) that turns
 // the lines old into the lines new, under the headers "--- oldName" and
 // "+++ newName", with context lines of context around each change
 // (negative means 0). Lines are given without their newline and must not
 // contain one. It returns "" when old and new are equal.
 //
 // The diff is minimal, found with Myers' O(ND) algorithm in its linear
-// space form. When it would take more than [MaxDiffEdits] edits, the diff
+// space form. When it would take more than [MaxEdits] edits, the diff
 // is one hunk deleting all of old and inserting all of new, followed by a
 // line saying so (patch tools skip such a line after the last hunk).
-func UnifiedDiff(oldName, newName string, old, new []string, context int) string {
+func Unified(oldName, newName string, old, new []string, context int) string {
 	context = max(context, 0)
 	// Lines become small integers, so comparing two lines is one compare.
 	ids := map[string]int32{}
@@ -46,11 +49,11 @@ func UnifiedDiff(oldName, newName string, old, new []string, context int) string
 		return ""
 	}
 	out.WriteString("--- " + oldName + "\n+++ " + newName + "\n")
-	if !d.diff(a0, a1, b0, b1, MaxDiffEdits) {
+	if !d.diff(a0, a1, b0, b1, MaxEdits) {
 		fmtHunkHeader(&out, 0, len(old), 0, len(new))
 		writeLines(&out, '-', old)
 		writeLines(&out, '+', new)
-		out.WriteString("(more than " + strconv.Itoa(MaxDiffEdits) + " lines changed: this diff replaces everything instead of finding the smallest diff)\n")
+		out.WriteString("(more than " + strconv.Itoa(MaxEdits) + " lines changed: this diff replaces everything instead of finding the smallest diff)\n")
 		return out.String()
 	}
 

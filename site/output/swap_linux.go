@@ -1,4 +1,4 @@
-package site
+package output
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package site
+package output
 
 // lockFolder cannot lock a folder here; builds into one output at the same
 // time are not serialized.

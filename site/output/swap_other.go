@@ -1,6 +1,6 @@
 //go:build !linux
 
-package site
+package output
 
 // exchangePaths is not available here: swaps take two renames.
 func exchangePaths(a, b string) error { return errNoExchange }

@@ -1,6 +1,6 @@
 //go:build conformance
 
-package site
+package textdiff
 
 import (
 	"errors"
@@ -13,22 +13,22 @@ import (
 	"testing"
 )
 
-// TestUnifiedDiffGNU checks the table against GNU diff -u, where the
+// TestUnifiedGNU checks the table against GNU diff -u, where the
 // spaces of the table are replaced by real lines.
-func TestUnifiedDiffGNU(t *testing.T) {
+func TestUnifiedGNU(t *testing.T) {
 	const gnu = "/usr/bin/diff"
 	if _, err := os.Stat(gnu); err != nil {
-		t.Fatalf("GNU diff is needed to check UnifiedDiff against diff -u: %v", err)
+		t.Fatalf("GNU diff is needed to check Unified against diff -u: %v", err)
 	}
 	dir := t.TempDir()
 	for _, c := range diffCases {
 		if c.context < 0 {
 			continue // diff -U rejects a negative count
 		}
-		got := UnifiedDiff("old", "new", splitSpaces(c.old), splitSpaces(c.new), c.context)
+		got := Unified("old", "new", splitSpaces(c.old), splitSpaces(c.new), c.context)
 		want := gnuDiff(t, gnu, dir, splitSpaces(c.old), splitSpaces(c.new), c.context)
 		if got != want {
-			t.Errorf("%s: UnifiedDiff =\n%s\ndiff -U%d says\n%s", c.name, got, c.context, want)
+			t.Errorf("%s: Unified =\n%s\ndiff -U%d says\n%s", c.name, got, c.context, want)
 		}
 	}
 	// Random inputs where the shortest diff is unique up to GNU's own
@@ -37,10 +37,10 @@ func TestUnifiedDiffGNU(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := range 30 {
 		old, new := randomLines(r, 40, 3), randomLines(r, 40, 3)
-		got := changedLines(UnifiedDiff("old", "new", old, new, 3))
+		got := changedLines(Unified("old", "new", old, new, 3))
 		want := changedLines(gnuDiff(t, gnu, dir, old, new, 3, "--minimal"))
 		if got != want {
-			t.Errorf("case %d: UnifiedDiff changes %d lines, diff --minimal %d\nold %q\nnew %q", i, got, want, old, new)
+			t.Errorf("case %d: Unified changes %d lines, diff --minimal %d\nold %q\nnew %q", i, got, want, old, new)
 		}
 	}
 }
