@@ -122,3 +122,39 @@ func TestNewPagesClaimsAndCode(t *testing.T) {
 		t.Errorf("test page %+v", tp)
 	}
 }
+
+// TestNewPagesDocuments checks the document page models: each holds its
+// own requirements in level order and its nested documents in model order,
+// not a document nested deeper.
+func TestNewPagesDocuments(t *testing.T) {
+	m := &claims.Model{
+		Requirements: []*claims.Requirement{
+			{ID: "SYS-2", Document: "sys", Level: "2"}, {ID: "SYS-1", Document: "sys", Level: "1"},
+			{ID: "SW-1", Document: "sys/sw", Level: "1"}, {ID: "LOOSE-1"},
+		},
+		Documents: []*claims.Document{{Path: "sys"}, {Path: "sys/sw"}, {Path: "sys/hw"}, {Path: "sys/sw/deep"}},
+	}
+	p := NewPages(PageInput{Model: m})
+	ids := func(dp *DocumentPage) (reqs, secs []string) {
+		for _, rp := range dp.Requirements {
+			reqs = append(reqs, rp.Req.ID)
+		}
+		for _, s := range dp.Sections {
+			secs = append(secs, s.Doc.Path)
+		}
+		return reqs, secs
+	}
+	reqs, secs := ids(p.Documents["sys"])
+	if want := []string{"SYS-1", "SYS-2"}; !slices.Equal(reqs, want) {
+		t.Errorf("sys requirements %v, want %v (level order)", reqs, want)
+	}
+	if want := []string{"sys/sw", "sys/hw"}; !slices.Equal(secs, want) {
+		t.Errorf("sys sections %v, want %v (model order, direct children only)", secs, want)
+	}
+	if reqs, secs := ids(p.Documents["sys/sw"]); !slices.Equal(reqs, []string{"SW-1"}) || !slices.Equal(secs, []string{"sys/sw/deep"}) {
+		t.Errorf("sys/sw requirements %v, sections %v", reqs, secs)
+	}
+	if p.Requirements["SYS-1"] != p.Documents["sys"].Requirements[0] {
+		t.Errorf("a document's requirement is not its requirement page model")
+	}
+}
