@@ -179,13 +179,11 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	b := &builder{
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
-		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache), targets: map[string]*codeanchors.TargetStatus{},
+		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache),
 		lazy: opts.lazy, kept: opts.pages, stream: opts.stream, captured: c,
 	}
-	for i := range a.Report.Targets {
-		b.targets[a.Report.Targets[i].Target.String()] = &a.Report.Targets[i]
-	}
 	b.models = synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report})
+	b.targets = b.models.Targets
 	b.searchJSON = sync.OnceValues(func() ([]byte, error) {
 		return synth.MarshalJSON(synth.NewSearch(b.graph, b.p.Model, b.relURL))
 	})
@@ -233,9 +231,8 @@ type builder struct {
 	// drift (api/drift.json, the drift and home pages) are its views.
 	findings   *synth.Findings
 	drift      synth.DriftJSON
-	driftStale bool                    // some drifted link is stale, not only unknown
-	symbols    map[string][]synth.Node // symbol and test nodes by path, in node order
-	kept       outputPages             // the last build's pages; nil renders every page
+	driftStale bool        // some drifted link is stale, not only unknown
+	kept       outputPages // the last build's pages; nil renders every page
 	// searchJSON is api/search.json, made once (see [encodedJSON]).
 	searchJSON func() ([]byte, error)
 	outlined   *outlined                                            // the outline of the shared key; nil without one

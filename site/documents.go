@@ -3,7 +3,6 @@ package site
 import (
 	"fmt"
 	"html/template"
-	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -48,19 +47,6 @@ type docLink struct {
 	Why            string
 }
 
-// requirementsOf returns the requirements directly in a document folder, in
-// level order.
-func requirementsOf(m *claims.Model, folder string) []*claims.Requirement {
-	var out []*claims.Requirement
-	for _, r := range m.Requirements {
-		if r.Document == folder {
-			out = append(out, r)
-		}
-	}
-	slices.SortStableFunc(out, claims.CompareInDocument)
-	return out
-}
-
 // documentPage is the printable page of a requirement document: its
 // introduction, then its requirements in level order, then its nested
 // documents as sections, each requirement with its text, state badges,
@@ -69,7 +55,11 @@ func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
 	folder := n.ID.Key
 	d.Heading = n.Title
 	d.Facts = append(d.Facts, fact{Name: "folder", Value: b.p.Config.Content + "/requirements/" + folder})
-	doc := b.document(folder)
+	dp := b.models.Documents[folder]
+	if dp == nil {
+		return fmt.Errorf("document %s: not in the model", folder)
+	}
+	doc := dp.Doc
 	if doc.Prefix != "" {
 		d.Facts = append(d.Facts, fact{Name: "prefix", Value: doc.Prefix})
 	}
@@ -84,31 +74,31 @@ func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
 	}
 	cov := Coverage(b.p.Model, b.a.Report, folder)
 	d.Facts = append(d.Facts, fact{Name: "coverage", Value: cov.String()})
-	return b.documentTree(d, doc, 0, root)
+	return b.documentTree(d, dp, 0, root)
 }
 
-func (b *builder) documentTree(d *pageData, doc *claims.Document, depth int, root string) error {
+func (b *builder) documentTree(d *pageData, dp *synth.DocumentPage, depth int, root string) error {
+	doc := dp.Doc
 	if depth > 0 {
 		d.Tree = append(d.Tree, docItem{Depth: min(depth, 5), Section: true, Title: doc.Title, URL: root + idURL(claims.DocumentNode(doc.Path))}.withHeading("doc-section"))
 	}
-	for _, r := range requirementsOf(b.p.Model, doc.Path) {
-		it, err := b.docRequirement(r, depth, root)
+	for _, rp := range dp.Requirements {
+		it, err := b.docRequirement(rp, depth, root)
 		if err != nil {
 			return err
 		}
 		d.Tree = append(d.Tree, it)
 	}
-	for _, sub := range b.p.Model.Documents {
-		if sub.Parent() == doc.Path && sub.Path != doc.Path {
-			if err := b.documentTree(d, sub, depth+1, root); err != nil {
-				return err
-			}
+	for _, sub := range dp.Sections {
+		if err := b.documentTree(d, sub, depth+1, root); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) (docItem, error) {
+func (b *builder) docRequirement(rp *synth.RequirementPage, depth int, root string) (docItem, error) {
+	r := rp.Req
 	n, _ := b.graph.Node(claims.RequirementNode(r.ID))
 	it := docItem{
 		Depth: min(depth+claims.Depth(r.Level), 5), Section: !r.Normative, ID: r.ID, Title: r.Title,
@@ -117,7 +107,7 @@ func (b *builder) docRequirement(r *claims.Requirement, depth int, root string) 
 	for _, k := range sortedKeys(r.Fields) {
 		it.Fields = append(it.Fields, fact{Name: k, Value: r.Fields[k]})
 	}
-	it.Parents, it.Children = b.parentLinks(b.models.Requirements[r.ID], root)
+	it.Parents, it.Children = b.parentLinks(rp, root)
 	it.Implemented = n.Implemented != nil && *n.Implemented
 	it.Tested = n.Tested != nil && *n.Tested
 	it.Verified = n.Verified != nil && *n.Verified

@@ -12,23 +12,39 @@ import (
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// listOf is the index of one node type.
+// listColumns is what the index of a listed kind ([synth.Kind.Listed];
+// requirements have the matrix) shows of each node: the column heads, and
+// a row's cells before its state, from the node's URL and its file's
+// counts of symbols and of anchored ones.
+type listColumns struct {
+	head  []string
+	cells func(n synth.Node, url string, symbols, anchored int) []cell
+}
+
+// lists holds the columns of every kind with a list page.
+var lists = map[claims.NodeType]listColumns{
+	claims.NodeDecision: {[]string{"decision", "title", "status", "state"}, func(n synth.Node, url string, _, _ int) []cell {
+		return []cell{{Text: n.Label, URL: url}, {Text: n.Title}, {Text: n.Status}}
+	}},
+	claims.NodePage: {[]string{"page", "title", "type", "state"}, func(n synth.Node, url string, _, _ int) []cell {
+		return []cell{{Text: n.Label, URL: url}, {Text: n.Title}, {Text: n.Kind}}
+	}},
+	claims.NodeFile: {[]string{"file", "symbols", "anchored", "state"}, func(n synth.Node, url string, symbols, anchored int) []cell {
+		return []cell{{Text: n.Path, URL: url, Code: true}, {Text: fmt.Sprint(symbols)}, {Text: fmt.Sprint(anchored)}}
+	}},
+}
+
+// listOf is the index of one listed node type ([lists]); a code kind's
+// (files) counts their symbols and is stale when one of them is.
 func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*pageData, any, error) {
+	cols, code := lists[typ], synth.KindOf(typ).Code
 	return func(b *builder, root string) (*pageData, any, error) {
 		d := &pageData{Title: title, Heading: title}
-		t := table{Empty: "none yet"}
-		switch typ {
-		case claims.NodeDecision:
-			t.Head = []string{"decision", "title", "status", "state"}
-		case claims.NodePage:
-			t.Head = []string{"page", "title", "type", "state"}
-		case claims.NodeFile:
-			t.Head = []string{"file", "symbols", "anchored", "state"}
-		}
+		t := table{Empty: "none yet", Head: cols.head}
 		symbols, anchored := map[string]int{}, map[string]int{}
 		staleIn := map[string]bool{}
 		for _, n := range b.graph.Nodes {
-			if n.Type == claims.NodeSymbol || n.Type == claims.NodeTest {
+			if synth.KindOf(n.Type).Named { // a symbol or test
 				symbols[n.Path]++
 				if n.State != "" {
 					anchored[n.Path]++
@@ -48,22 +64,14 @@ func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*p
 		slices.SortStableFunc(nodes, func(x, y synth.Node) int { return claims.CompareIDs(x.Label, y.Label) })
 		for _, n := range nodes {
 			st := cell{}
-			if n.Stale || staleIn[n.Path] && typ == claims.NodeFile {
+			if n.Stale || staleIn[n.Path] && code {
 				st = cell{Text: "stale", Badge: "stale", Title: n.Why}
 			}
-			var cells []cell
-			switch typ {
-			case claims.NodeFile:
-				cells = []cell{{Text: n.Path, URL: root + nodeURL(n), Code: true}, {Text: fmt.Sprint(symbols[n.Path])}, {Text: fmt.Sprint(anchored[n.Path])}, st}
-			case claims.NodePage:
-				cells = []cell{{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Kind}, st}
-			default:
-				cells = []cell{{Text: n.Label, URL: root + nodeURL(n)}, {Text: n.Title}, {Text: n.Status}, st}
-			}
+			cells := append(cols.cells(n, root+nodeURL(n), symbols[n.Path], anchored[n.Path]), st)
 			t.Rows = append(t.Rows, row{Stale: st.Badge == "stale", Cells: cells})
 		}
 		t.Title = fmt.Sprintf("%d %s", len(nodes), strings.ToLower(title))
-		if typ == claims.NodeFile {
+		if code {
 			// "Code" counts files, and says so, with the symbols in them.
 			var nsym, nanch int
 			for _, n := range nodes {

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"cmp"
 	"fmt"
 	"html/template"
 	"slices"
@@ -144,12 +143,8 @@ func (b *builder) pages() []page {
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
 	})
 	files := map[string]bool{}
-	b.symbols = map[string][]synth.Node{}
 	for _, n := range b.graph.Nodes {
 		k := synth.KindOf(n.Type)
-		if k.Named {
-			b.symbols[n.Path] = append(b.symbols[n.Path], n)
-		}
 		if k.Code {
 			files[n.Path] = true
 		}
@@ -214,8 +209,8 @@ var nodePages = map[claims.NodeType]func(b *builder, d *pageData, n synth.Node, 
 
 func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
 	ids := []synth.NodeID{n.ID}
-	for _, m := range b.symbols[n.Path] {
-		ids = append(ids, m.ID)
+	if fp := b.models.Files[n.Path]; fp != nil {
+		ids = fp.Around
 	}
 	return b.graph.NeighborhoodOf(ids, 1)
 }
@@ -295,13 +290,13 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 		t := table{Title: group.title, Head: []string{"target", "lines", "state"}, Empty: "none declared"}
 		for _, tr := range group.rows {
 			t.Rows = append(t.Rows, b.targetRowOf(tr, root))
-			d.Fragments = append(d.Fragments, b.fragments(tr.Target, root)...)
+			d.Fragments = append(d.Fragments, b.fragments(tr, root)...)
 		}
 		d.Tables = append(d.Tables, t)
 	}
 	d.Tables = append(d.Tables, b.evidenceHistory(rp, root))
 	d.TextDiffs = b.verifiedDiffs(rp)
-	d.Claims = b.claimRows(r.Doc.Claims, root)
+	d.Claims = b.claimRows(rp.Claims, root)
 	return nil
 }
 
@@ -339,7 +334,11 @@ func (b *builder) evidenceHistory(rp *synth.RequirementPage, root string) table 
 }
 
 func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
-	dec := b.decision(n.Label)
+	dp := b.models.Decisions[n.ID.Key]
+	if dp == nil {
+		return fmt.Errorf("decision %s: not in the model", n.ID.Key)
+	}
+	dec := dp.Dec
 	if dec.Date != "" {
 		d.Facts = append(d.Facts, fact{Name: "date", Value: dec.Date})
 	}
@@ -348,12 +347,16 @@ func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
 	}
 	var err error
 	d.Body, err = b.body(&dec.Doc, root, n.Title)
-	d.Claims = b.claimRows(dec.Doc.Claims, root)
+	d.Claims = b.claimRows(dp.Claims, root)
 	return err
 }
 
 func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
-	pg := b.wiki(n.ID.Key)
+	wp := b.models.Wiki[n.ID.Key]
+	if wp == nil {
+		return fmt.Errorf("page %s: not in the model", n.ID.Key)
+	}
+	pg := wp.Page
 	if pg.Type != "" {
 		d.Facts = append(d.Facts, fact{Name: "type", Value: pg.Type})
 	}
@@ -365,7 +368,7 @@ func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
 	}
 	var err error
 	d.Body, err = b.body(&pg.Doc, root, n.Title)
-	d.Claims = b.claimRows(pg.Doc.Claims, root)
+	d.Claims = b.claimRows(wp.Claims, root)
 	return err
 }
 
@@ -383,10 +386,13 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 	} else if n.Why == "" {
 		n.Why = codeanchors.TargetMissing.Why(b.lang)
 	}
+	fp := b.models.Files[n.Path]
+	if fp == nil {
+		fp = &synth.FilePage{}
+	}
 	t := table{Title: "Symbols", Head: []string{"symbol", "kind", "lines", "state", "claimed by"}, Empty: "no symbols found"}
-	syms := slices.Clone(b.symbols[n.Path])
-	slices.SortStableFunc(syms, func(x, y synth.Node) int { return cmp.Or(cmp.Compare(x.Start, y.Start), x.ID.Compare(y.ID)) })
-	for _, m := range syms {
+	for _, sr := range fp.Symbols {
+		m := sr.Node
 		name := strings.TrimPrefix(m.Ref(), n.Path)
 		name = strings.TrimPrefix(name, "@")
 		lines := ""
@@ -395,14 +401,13 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 		}
 		st := cell{}
 		var by []string
-		if ts := b.targets[m.Ref()]; ts != nil {
+		link := ""
+		if sr.Code != nil {
+			ts := sr.Code.Status
 			st = stateCell(ts.Verdict, b.lang)
 			for _, u := range ts.Uses {
 				by = append(by, u.Node.Key)
 			}
-		}
-		link := ""
-		if b.targets[m.Ref()] != nil {
 			link = "#code-" + symbolAnchor(m)
 		}
 		if m.Type == claims.NodeTest {
@@ -415,13 +420,13 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 	d.Tables = append(d.Tables, t)
 	// The code of every anchored symbol, and the whole file when a claim
 	// anchors it.
-	for _, m := range syms {
-		if ts := b.targets[m.Ref()]; ts != nil {
-			d.Fragments = append(d.Fragments, b.fragments(ts.Target, root)...)
+	for _, sr := range fp.Symbols {
+		if sr.Code != nil {
+			d.Fragments = append(d.Fragments, b.fragments(*sr.Code, root)...)
 		}
 	}
-	if ts := b.targets[n.Path]; ts != nil {
-		d.Fragments = append(d.Fragments, b.fragments(ts.Target, root)...)
+	if fp.Whole != nil {
+		d.Fragments = append(d.Fragments, b.fragments(*fp.Whole, root)...)
 	}
 	d.Claims = nil
 	return nil
@@ -429,9 +434,8 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 
 func (b *builder) testPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Label
-	t, err := claims.ParseTarget(n.Ref())
-	if err == nil {
-		d.Fragments = b.fragments(t, root)
+	if tp := b.models.Tests[n.ID.Key]; tp != nil && tp.Code != nil {
+		d.Fragments = b.fragments(*tp.Code, root)
 	}
 	d.Facts = append(d.Facts, fact{Name: "file", Value: n.Path, URL: root + idURL(claims.FileNode(n.Path))})
 	return nil
@@ -459,13 +463,8 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
 	return nil
 }
 
-// targetRow is a table row for a code target: its link, current lines and
-// state.
-func (b *builder) targetRow(t claims.Target, root string) row {
-	return b.targetRowOf(synth.TargetRow{Target: t, Node: b.graph.TargetNodeID(t), Status: b.targets[t.String()]}, root)
-}
-
-// targetRowOf is [builder.targetRow] of a page model's target row.
+// targetRowOf is a table row for a page model's target row: its link,
+// current lines and state.
 func (b *builder) targetRowOf(tr synth.TargetRow, root string) row {
 	ts, t := tr.Status, tr.Target
 	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(tr.Node), Code: true}}}
@@ -503,17 +502,17 @@ func stateCell(v codeanchors.Verdict, lang string) cell {
 	return cell{Text: text, Badge: string(v.State), Title: why}
 }
 
-// fragments returns the highlighted code of a target as it is now, with its
-// state; none when its file cannot be read.
-func (b *builder) fragments(t claims.Target, root string) []fragment {
-	ts := b.targets[t.String()]
+// fragments returns the highlighted code of a target row as it is now,
+// with its state; none when its file cannot be read.
+func (b *builder) fragments(tr synth.TargetRow, root string) []fragment {
+	ts, t := tr.Status, tr.Target
 	src := b.a.Sources[t.Path]
 	if ts == nil || src == nil || src.Absent != "" || ts.Verdict.Start == 0 {
 		return nil
 	}
 	v := ts.Verdict
 	f := fragment{Ref: t.String(), Start: v.Start, End: v.End, State: string(v.State), Why: v.Why(b.lang)}
-	id := b.graph.TargetNodeID(t)
+	id := tr.Node
 	n := synth.Node{ID: id, Type: id.Type, Path: t.Path, Symbol: t.Symbol}
 	f.Anchor = "code-" + symbolAnchor(n)
 	if ts.Anchor != nil && (v.Moved || ts.Anchor.Start != v.Start || ts.Anchor.End != v.End) {
@@ -537,17 +536,17 @@ func (b *builder) fragments(t claims.Target, root string) []fragment {
 
 // claimRows lists a document's claims with their code URI, the captured
 // range and the anchor's state.
-func (b *builder) claimRows(cs []claims.Claim, root string) []claimRow {
+func (b *builder) claimRows(cs []synth.ClaimRow, root string) []claimRow {
 	var out []claimRow
 	for _, c := range cs {
 		r := claimRow{Text: c.Text}
-		if !c.HasTarget {
+		if c.Code == nil {
 			out = append(out, r)
 			continue
 		}
-		r.Ref, r.URI = c.Target.String(), c.Target.URI(b.repo)
-		r.URL = root + b.relURL(b.graph.TargetNodeID(c.Target))
-		if ts := b.targets[c.Target.String()]; ts != nil {
+		r.Ref, r.URI = c.Code.Target.String(), c.Code.Target.URI(b.repo)
+		r.URL = root + b.relURL(c.Code.Node)
+		if ts := c.Code.Status; ts != nil {
 			v := ts.Verdict
 			r.State, r.Why = string(v.State), v.Why(b.lang)
 			if ts.Anchor != nil {
@@ -576,11 +575,9 @@ func (b *builder) body(d *claims.Doc, root, title string) (template.HTML, error)
 	return template.HTML(s), err
 }
 
-// requirement, decision and wiki are the model's documents with the id or
-// path, nil for none ([synth.Requirement]).
+// requirement and wiki are the model's documents with the id or path, nil
+// for none ([synth.Requirement]).
 func (b *builder) requirement(id string) *claims.Requirement { return synth.Requirement(b.p.Model, id) }
-
-func (b *builder) decision(id string) *claims.Decision { return synth.Decision(b.p.Model, id) }
 
 func (b *builder) wiki(p string) *claims.Page { return synth.WikiPage(b.p.Model, p) }
 

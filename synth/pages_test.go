@@ -66,3 +66,95 @@ func TestNewPages(t *testing.T) {
 		t.Errorf("REQ-1 implements %+v", got)
 	}
 }
+
+// TestNewPagesClaimsAndCode checks the decision, wiki page, file and test
+// page models: claims keep their text and carry their target's status (nil
+// code for a claim without one), a file lists its symbols by first line
+// with the code a claim anchors, and a test holds its own code.
+func TestNewPagesClaimsAndCode(t *testing.T) {
+	f := claims.Target{Path: "src/a.go", Symbol: "F"}
+	file := claims.Target{Path: "src/a.go"}
+	claim := func(text string, tg *claims.Target) claims.Claim {
+		if tg == nil {
+			return claims.Claim{Text: text}
+		}
+		return claims.Claim{Text: text, Target: *tg, HasTarget: true}
+	}
+	m := &claims.Model{
+		Decisions: []*claims.Decision{{ID: "ADR-1", Doc: claims.Doc{Claims: []claims.Claim{claim("uses F", &f), claim("a note", nil)}}}},
+		Pages:     []*claims.Page{{Path: "guide", Doc: claims.Doc{Claims: []claims.Claim{claim("the file", &file)}}}},
+	}
+	rep := &codeanchors.Report{Targets: []codeanchors.TargetStatus{
+		{Referenced: codeanchors.Referenced{Target: f}}, {Referenced: codeanchors.Referenced{Target: file}},
+	}}
+	g := &Graph{Nodes: []Node{
+		{ID: NodeID{Type: claims.NodeFile, Key: "src/a.go"}, Type: claims.NodeFile, Path: "src/a.go"},
+		{ID: NodeID{Type: claims.NodeSymbol, Key: "src/a.go@G"}, Type: claims.NodeSymbol, Path: "src/a.go", Start: 20},
+		{ID: NodeID{Type: claims.NodeSymbol, Key: "src/a.go@F"}, Type: claims.NodeSymbol, Path: "src/a.go", Start: 3},
+		{ID: NodeID{Type: claims.NodeTest, Key: "src/a_test.go@TestF"}, Type: claims.NodeTest, Path: "src/a_test.go", Start: 1},
+	}}
+	p := NewPages(PageInput{Graph: g, Model: m, Report: rep})
+	dc := p.Decisions["ADR-1"].Claims
+	if len(dc) != 2 || dc[0].Text != "uses F" || dc[0].Code == nil || dc[0].Code.Status != &rep.Targets[0] || dc[1].Code != nil {
+		t.Errorf("ADR-1 claims %+v", dc)
+	}
+	if wc := p.Wiki["guide"].Claims; len(wc) != 1 || wc[0].Code == nil || wc[0].Code.Status != &rep.Targets[1] {
+		t.Errorf("guide claims %+v", wc)
+	}
+	fp := p.Files["src/a.go"]
+	var syms []string
+	for _, s := range fp.Symbols {
+		syms = append(syms, s.Node.ID.Key)
+	}
+	if want := []string{"src/a.go@F", "src/a.go@G"}; !slices.Equal(syms, want) {
+		t.Errorf("src/a.go symbols %v, want %v (by first line)", syms, want)
+	}
+	if fp.Symbols[0].Code == nil || fp.Symbols[1].Code != nil || fp.Whole == nil || fp.Whole.Status != &rep.Targets[1] {
+		t.Errorf("src/a.go code: F %v, G %v, whole %v", fp.Symbols[0].Code, fp.Symbols[1].Code, fp.Whole)
+	}
+	if want := []NodeID{g.Nodes[0].ID, g.Nodes[1].ID, g.Nodes[2].ID}; !slices.Equal(fp.Around, want) {
+		t.Errorf("src/a.go around %v, want %v (graph order)", fp.Around, want)
+	}
+	if tf := p.Files["src/a_test.go"]; tf == nil || len(tf.Symbols) != 1 || tf.Whole != nil {
+		t.Errorf("src/a_test.go (a file with a test only) %+v", tf)
+	}
+	if tp := p.Tests["src/a_test.go@TestF"]; tp == nil || tp.Code == nil || tp.Code.Target.Symbol != "TestF" || tp.Code.Status != nil {
+		t.Errorf("test page %+v", tp)
+	}
+}
+
+// TestNewPagesDocuments checks the document page models: each holds its
+// own requirements in level order and its nested documents in model order,
+// not a document nested deeper.
+func TestNewPagesDocuments(t *testing.T) {
+	m := &claims.Model{
+		Requirements: []*claims.Requirement{
+			{ID: "SYS-2", Document: "sys", Level: "2"}, {ID: "SYS-1", Document: "sys", Level: "1"},
+			{ID: "SW-1", Document: "sys/sw", Level: "1"}, {ID: "LOOSE-1"},
+		},
+		Documents: []*claims.Document{{Path: "sys"}, {Path: "sys/sw"}, {Path: "sys/hw"}, {Path: "sys/sw/deep"}},
+	}
+	p := NewPages(PageInput{Model: m})
+	ids := func(dp *DocumentPage) (reqs, secs []string) {
+		for _, rp := range dp.Requirements {
+			reqs = append(reqs, rp.Req.ID)
+		}
+		for _, s := range dp.Sections {
+			secs = append(secs, s.Doc.Path)
+		}
+		return reqs, secs
+	}
+	reqs, secs := ids(p.Documents["sys"])
+	if want := []string{"SYS-1", "SYS-2"}; !slices.Equal(reqs, want) {
+		t.Errorf("sys requirements %v, want %v (level order)", reqs, want)
+	}
+	if want := []string{"sys/sw", "sys/hw"}; !slices.Equal(secs, want) {
+		t.Errorf("sys sections %v, want %v (model order, direct children only)", secs, want)
+	}
+	if reqs, secs := ids(p.Documents["sys/sw"]); !slices.Equal(reqs, []string{"SW-1"}) || !slices.Equal(secs, []string{"sys/sw/deep"}) {
+		t.Errorf("sys/sw requirements %v, sections %v", reqs, secs)
+	}
+	if p.Requirements["SYS-1"] != p.Documents["sys"].Requirements[0] {
+		t.Errorf("a document's requirement is not its requirement page model")
+	}
+}
