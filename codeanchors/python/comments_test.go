@@ -8,10 +8,11 @@ import (
 )
 
 // TestComments checks that Extract hands out every # comment and every
-// docstring (Doc) once, in source order, with its lines, and nothing that
-// only looks like one: a # in a string or an f-string's literal text, a
-// string that is not the first statement of its module, class or function,
-// a bytes literal in a docstring's place, and an f-string there.
+// docstring (Doc; strings joined implicitly are one) once, in source
+// order, with its lines, and nothing that only looks like one: a # in a
+// string or an f-string's literal text, a string that is not the first
+// statement of its module, class or function, a bytes literal in a
+// docstring's place, and an f-string there.
 func TestComments(t *testing.T) {
 	src := "#!/usr/bin/env python3\n" +
 		"\"\"\"Module doc.\n@implements REQ-1\"\"\"\n" +
@@ -31,7 +32,9 @@ func TestComments(t *testing.T) {
 		"def h():\n" +
 		"    f'nor is an f-string {1}'\n" +
 		"    def inner():\n" +
-		"        '''Inner doc.'''\n"
+		"        '''Inner doc.'''\n" +
+		"def k():\n" +
+		"    \"Joined \" 'docstring.'  # Python joins them\n"
 	langtest.ExpectComments(t, Extract, "m.py", src,
 		lang.Comment{Line: 1, EndLine: 1, Text: "#!/usr/bin/env python3"},
 		lang.Comment{Line: 2, EndLine: 3, Text: "\"\"\"Module doc.\n@implements REQ-1\"\"\"", Doc: true},
@@ -43,5 +46,7 @@ func TestComments(t *testing.T) {
 		lang.Comment{Line: 12, EndLine: 12, Text: "# a comment in a field"},
 		lang.Comment{Line: 14, EndLine: 14, Text: "'Inline doc.'", Doc: true},
 		lang.Comment{Line: 20, EndLine: 20, Text: "'''Inner doc.'''", Doc: true},
+		lang.Comment{Line: 22, EndLine: 22, Text: "\"Joined \" 'docstring.'", Doc: true},
+		lang.Comment{Line: 22, EndLine: 22, Text: "# Python joins them"},
 	)
 }

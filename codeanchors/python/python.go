@@ -116,6 +116,7 @@ type pyWalker struct {
 	calls                []lang.Call
 	imports, importNames []string
 	docs                 map[int]bool // docstring tokens, by index
+	docRuns              [][2]int     // the first and last tokens of each docstring, in source order
 }
 
 func (w *pyWalker) fail(i int, format string, args ...any) {
@@ -154,30 +155,39 @@ func (w *pyWalker) walk() {
 }
 
 // markDoc marks the token at i as a docstring when it is a string alone
-// on its logical line (i starts a module or a def or class body).
+// on its logical line (i starts a module or a def or class body), for the
+// token hash. For [lang.File.Comments] it also notes strings joined
+// implicitly ("a" "b") alone on the line, which Python reads as one
+// docstring too.
 func (w *pyWalker) markDoc(i int) {
 	if w.kind(i) == pyString && w.kind(i+1) == pyNewline {
 		w.docs[i] = true
 	}
+	j := i
+	for w.kind(j) == pyString {
+		j++
+	}
+	if j > i && w.kind(j) == pyNewline {
+		w.docRuns = append(w.docRuns, [2]int{i, j - 1})
+	}
 }
 
-// docComments returns the docstrings the walk marked, in source order, as
+// docComments returns the docstrings the walk noted, in source order, as
 // [lang.Comment]s with Doc set: the first statement of the module, of a
-// class or of a function (at any depth) when it is a string literal alone
-// on its logical line, its text as written. A bytes literal is no
-// docstring to Python (its __doc__ stays None) and is left out; so is an
-// f-string, which the tokenizer never gives as one string.
+// class or of a function (at any depth) when it is a string literal, or
+// strings joined implicitly, alone on its logical line; its text as
+// written. A bytes literal is no docstring to Python (its __doc__ stays
+// None) and is left out; so is an f-string, which the tokenizer never
+// gives as one string.
 func (w *pyWalker) docComments() []lang.Comment {
 	var docs []lang.Comment
-	for i, t := range w.toks {
-		if !w.docs[i] {
-			continue
-		}
-		text := w.text(i)
+	for _, r := range w.docRuns {
+		first, last := w.toks[r[0]], w.toks[r[1]]
+		text := w.src[first.off:last.end]
 		if strings.ContainsAny(text[:strings.IndexAny(text, "'\"")], "bB") {
 			continue
 		}
-		docs = append(docs, lang.Comment{Line: int(t.line), EndLine: int(t.endLine), Text: text, Doc: true})
+		docs = append(docs, lang.Comment{Line: int(first.line), EndLine: int(last.endLine), Text: text, Doc: true})
 	}
 	return docs
 }
