@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Parser is the [lang.File.Parser] of [Extract]. Bump its version whenever
@@ -128,12 +129,8 @@ func extract(path string, src []byte) (*extraction, error) {
 		err = p.err
 	}
 	if err != nil {
-		o := min(max(err.off, 0), len(src))
-		line := lang.LineOf(starts, o)
-		return nil, scanner.Error{
-			Pos: token.Position{Filename: path, Offset: o, Line: line, Column: o - starts[line-1] + 1},
-			Msg: err.msg,
-		}
+		s := scan.Source{Path: path, Src: src, Starts: starts}
+		return nil, s.Err(&scan.Error{Off: err.off, Msg: err.msg})
 	}
 	p.macros()
 	return &extraction{path: path, l: l, p: p}, nil
@@ -223,6 +220,10 @@ func (x *extraction) file() *lang.File {
 	l, p := x.l, x.p
 	src := l.src
 	f := &lang.File{Path: x.path, Parser: Parser}
+	cs := scan.Source{Path: x.path, Src: src, Starts: p.starts}
+	for _, c := range l.comments {
+		f.Comments = append(f.Comments, cs.Comment(c[0], c[1]))
+	}
 	syms, amb := group(p.decls, l.exclusive)
 	f.Ambiguous = amb
 	for _, s := range syms {

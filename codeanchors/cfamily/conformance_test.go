@@ -151,12 +151,9 @@ func (a *agreement) compareFile(rel string, src []byte, ref []refDecl, filter st
 
 // run compares Extract with clang on every file of c, two clang processes
 // at a time.
-func (c corpus) run(t *testing.T) *agreement {
+// list returns the corpus's files, sorted.
+func (c corpus) list(t *testing.T) []string {
 	t.Helper()
-	if _, err := exec.LookPath("clang"); err != nil {
-		t.Fatalf("clang is needed (Debian package clang; test.sh installs it): %v", err)
-	}
-	corpusFiles := map[string]bool{}
 	var files []string
 	var installed map[string]bool
 	if c.packages != nil {
@@ -176,7 +173,6 @@ func (c corpus) run(t *testing.T) *agreement {
 		rel, _ := filepath.Rel(c.root, p)
 		if !d.IsDir() && c.files(filepath.ToSlash(rel)) && (installed == nil || installed[p]) {
 			files = append(files, p)
-			corpusFiles[p] = true
 		}
 		return nil
 	})
@@ -184,6 +180,19 @@ func (c corpus) run(t *testing.T) *agreement {
 		t.Fatalf("the corpus %s is missing (test.sh installs its Debian package): %v", c.root, err)
 	}
 	slices.Sort(files)
+	return files
+}
+
+func (c corpus) run(t *testing.T) *agreement {
+	t.Helper()
+	if _, err := exec.LookPath("clang"); err != nil {
+		t.Fatalf("clang is needed (Debian package clang; test.sh installs it): %v", err)
+	}
+	files := c.list(t)
+	corpusFiles := map[string]bool{}
+	for _, p := range files {
+		corpusFiles[p] = true
+	}
 	units := files
 	if c.units != nil {
 		units = c.units(c.root)

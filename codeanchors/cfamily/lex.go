@@ -63,6 +63,10 @@ type lexer struct {
 	// whether a branch so far was taken for certain (#if 1).
 	stack  []openGroup
 	groups int32
+	// comments are the byte ranges of the // and /* */ comments, in
+	// source order, those in directives and in branches never taken too:
+	// the compiler drops comments before it preprocesses.
+	comments [][2]int
 }
 
 type openGroup struct {
@@ -139,6 +143,7 @@ func (l *lexer) lex() {
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			// a line comment, continued by a splice
+			start := i
 			for i < len(src) && src[i] != '\n' {
 				if src[i] == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r' && i+2 < len(src) && src[i+2] == '\n') {
 					i += 2
@@ -146,6 +151,7 @@ func (l *lexer) lex() {
 				}
 				i++
 			}
+			l.comments = append(l.comments, [2]int{start, i})
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := bytes.Index(src[i+2:], []byte("*/"))
@@ -153,6 +159,7 @@ func (l *lexer) lex() {
 				l.fail(i, "comment not terminated")
 				return
 			}
+			l.comments = append(l.comments, [2]int{i, i + end + 4})
 			i += end + 4
 			continue
 		}

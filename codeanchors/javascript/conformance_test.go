@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 	"github.com/tracewiki/tracewiki/codeanchors/lang/langtest"
 )
 
@@ -22,6 +24,7 @@ type tsrefResult struct {
 	Path       string   `json:"path"`
 	Symbols    []string `json:"symbols"`
 	Ambiguous  []string `json:"ambiguous"`
+	Comments   []string `json:"comments"` // "start-end" lines
 	Diagnostic string   `json:"diagnostic"`
 	Error      string   `json:"error"`
 }
@@ -59,9 +62,12 @@ func refFile(r tsrefResult, err error) langtest.RefFile {
 // compiler's view (testdata/extract/tsref.js). It needs node and the typescript
 // package: TSREF_TS names the package's folder; when it is not set, the
 // test installs typescript@5.9.3 with npm into the user cache folder (once).
-// The testdata corpus must agree exactly. TSREF_PACKAGES lists folders of real code (npm packages, separated
-// by the OS path list separator) whose agreement is measured and logged per
-// language, and must reach 99.5% for names and 99% for each range end.
+// The testdata corpus must agree exactly. TSREF_PACKAGES lists folders of
+// real code (npm packages, separated by the OS path list separator) whose
+// agreement is measured and logged per language, and must reach 99.5% for
+// names and 99% for each range end. In both, every comment Extract hands
+// out must be on the lines TypeScript's scanner gives (in every file both
+// read).
 func TestJSConformance(t *testing.T) {
 	ts := os.Getenv("TSREF_TS")
 	if ts == "" {
@@ -74,14 +80,21 @@ func TestJSConformance(t *testing.T) {
 	}
 	refs := runTSRef(t, ts, files)
 	golden := langtest.Agreement{Reference: "TypeScript"}
+	comments := 0
 	for i, c := range cases {
 		f, err := Extract(c.Path, c.Src)
 		if err != nil && refs[i].Diagnostic == "" {
 			t.Errorf("%s: Extract: %v; TypeScript parses it", c.File, err)
 		}
 		golden.Add(c.File, f, err, refFile(refs[i], err))
+		if !sameComments(f, err, refs[i]) {
+			t.Errorf("%s: comments %v, TypeScript's %v", c.File, commentLines(f), refs[i].Comments)
+		} else if f != nil {
+			comments += len(f.Comments)
+		}
 	}
 	golden.Report(t, "testdata/extract", langtest.Golden)
+	t.Logf("testdata/extract: %d comments on TypeScript's lines", comments)
 
 	for _, dir := range filepath.SplitList(os.Getenv("TSREF_PACKAGES")) {
 		var paths []string
@@ -102,10 +115,18 @@ func TestJSConformance(t *testing.T) {
 		}
 		refs := runTSRef(t, ts, paths)
 		byLang := map[string]*langtest.Agreement{"JavaScript": {Reference: "TypeScript"}, "TypeScript": {Reference: "TypeScript"}}
+		var differ, comments int
 		for i, p := range paths {
 			src, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if f, err := Extract(p, src); !sameComments(f, err, refs[i]) {
+				if differ++; differ <= 10 {
+					t.Errorf("%s: comments %v, TypeScript's %v", p, commentLines(f), refs[i].Comments)
+				}
+			} else if f != nil {
+				comments += len(f.Comments)
 			}
 			lang := "JavaScript"
 			switch strings.ToLower(filepath.Ext(p)) {
@@ -117,6 +138,7 @@ func TestJSConformance(t *testing.T) {
 			refs[i].Path = filepath.ToSlash(rel)
 			byLang[lang].Add(filepath.ToSlash(filepath.Join(filepath.Base(dir), rel)), f, err, refFile(refs[i], err))
 		}
+		t.Logf("%s: %d files, %d comments on TypeScript's lines; comments differ in %d files", dir, len(paths), comments, differ)
 		for _, lang := range []string{"JavaScript", "TypeScript"} {
 			if a := byLang[lang]; a.Files > 0 {
 				// Real code of any size; Extract may refuse a file
@@ -125,6 +147,28 @@ func TestJSConformance(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sameComments reports whether f's comments are on the lines TypeScript
+// gives, in the same order; a file either side does not read counts as the
+// same.
+func sameComments(f *lang.File, err error, r tsrefResult) bool {
+	if err != nil || r.Error != "" || r.Diagnostic != "" {
+		return true
+	}
+	return slices.Equal(commentLines(f), r.Comments)
+}
+
+// commentLines returns the "start-end" lines of f's comments.
+func commentLines(f *lang.File) []string {
+	if f == nil {
+		return nil
+	}
+	lines := []string{}
+	for _, c := range f.Comments {
+		lines = append(lines, fmt.Sprintf("%d-%d", c.Line, c.EndLine))
+	}
+	return lines
 }
 
 // TestJSPrettier checks that a prettier run keeps the token hash of every

@@ -1,13 +1,12 @@
 package javascript
 
 import (
-	"go/scanner"
-	"go/token"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
+	"github.com/tracewiki/tracewiki/codeanchors/lang/scan"
 )
 
 // Parser names of [Extract]: one adapter, named for the dialect
@@ -103,15 +102,11 @@ func Extract(p string, src []byte) (*lang.File, error) {
 	case ".tsx":
 		ts = true
 	}
-	starts := lang.LineStarts(src)
-	toks, lerr := lexJS(string(src), jsx, ts)
+	s := scan.NewSource(p, src)
+	starts := s.Starts
+	toks, comments, lerr := lexJS(string(src), jsx, ts)
 	if lerr != nil {
-		o := min(max(lerr.off, 0), len(src))
-		line := lang.LineOf(starts, o)
-		return nil, scanner.Error{
-			Pos: token.Position{Filename: p, Offset: o, Line: line, Column: o - starts[line-1] + 1},
-			Msg: lerr.msg,
-		}
+		return nil, s.Err(&scan.Error{Off: lerr.off, Msg: lerr.msg})
 	}
 	li := 0
 	for i := range toks {
@@ -138,6 +133,9 @@ func Extract(p string, src []byte) (*lang.File, error) {
 		f.ImportNames = append(f.ImportNames, imp.bind)
 	}
 	f.Tokens = jsHashTokens(toks, ts, jsx)
+	for _, c := range comments {
+		f.Comments = append(f.Comments, s.Comment(c[0], c[1]))
+	}
 	return f, nil
 }
 

@@ -90,26 +90,36 @@ type jsLexer struct {
 	doAt  []int // bracket depths of the do statements whose while is to come
 	nl    bool  // a line break was skipped since the last token
 	err   *jsError
+	// comments are the byte ranges of the comments skipped, in source
+	// order: //, /* */ and a hashbang line, each met once.
+	comments [][2]int
 }
 
-// lexJS returns the tokens of src, comments and whitespace dropped, or the
-// first error.
-func lexJS(src string, jsx, ts bool) ([]jsTok, *jsError) {
+// lexJS returns the tokens of src, comments and whitespace dropped, and
+// the comments' byte ranges, or the first error.
+func lexJS(src string, jsx, ts bool) ([]jsTok, [][2]int, *jsError) {
 	l := &jsLexer{src: src, jsx: jsx, ts: ts, toks: make([]jsTok, 0, len(src)/4+1)}
 	if strings.HasPrefix(src, "\uFEFF") {
 		l.pos = 3
 	}
 	if strings.HasPrefix(src[l.pos:], "#!") {
+		start := l.pos
 		for l.pos < len(src) && src[l.pos] != '\n' {
 			l.pos++
 		}
+		l.comment(start)
 	}
 	l.code(false)
 	if l.err == nil && len(l.stack) > 0 {
 		o := l.toks[l.stack[len(l.stack)-1]]
 		l.fail(o.off, "unclosed %s", o.text)
 	}
-	return l.toks, l.err
+	return l.toks, l.comments, l.err
+}
+
+// comment records the comment from start to the current position.
+func (l *jsLexer) comment(start int) {
+	l.comments = append(l.comments, [2]int{start, l.pos})
 }
 
 func (l *jsLexer) fail(off int, format string, args ...any) {
@@ -180,9 +190,11 @@ func (l *jsLexer) skipSpace() {
 			}
 			switch l.src[l.pos+1] {
 			case '/':
+				start := l.pos
 				for l.pos < len(l.src) && l.src[l.pos] != '\n' && l.src[l.pos] != '\r' {
 					l.pos++
 				}
+				l.comment(start)
 			case '*':
 				end := strings.Index(l.src[l.pos+2:], "*/")
 				if end < 0 {
@@ -193,7 +205,9 @@ func (l *jsLexer) skipSpace() {
 				if strings.ContainsAny(l.src[l.pos:l.pos+2+end], "\n\r\u2028\u2029") {
 					l.nl = true
 				}
+				start := l.pos
 				l.pos += end + 4
+				l.comment(start)
 			default:
 				return
 			}

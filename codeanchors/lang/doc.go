@@ -39,7 +39,11 @@ codeanchors/javascript.
     depend only on the text of its own range, never on code before or
     after it (an indentation token closing an earlier block belongs to
     that block's last line; see the Python scanner). Document the rules
-    on Extract: codeanchors/doc.go points there.
+    on Extract: codeanchors/doc.go points there. Hand out the comments
+    ([File.Comments]) as the lexer meets them, each once, in source order,
+    with a TestComments built on langtest.ExpectComments (look-alikes in
+    strings and other literals must not count) and, where a reference
+    tool lists comments, a conformance check against it.
  5. Extensions: the lower-case extensions with their dot. They become the
     default code include globs ([codeanchors.Registry.Globs]), so SPEC 1.1
     and docs/ need the new globs listed. A language whose tools write generated

@@ -69,9 +69,9 @@ type File struct {
 	// Calls are the call sites inside the file's symbols, in source order:
 	// the raw material of located "calls" edges, matched by name only.
 	Calls []Call
-	// Comments are the file's comments in source order, for languages
-	// whose extractor collects them (the ones built on package scan); nil
-	// elsewhere. They take no part in hashes.
+	// Comments are the file's comments (and Python's docstrings, Doc) in
+	// source order, each once, as the extractor's lexer met them; every
+	// built-in language hands them out. They take no part in hashes.
 	Comments []Comment
 }
 

@@ -78,7 +78,9 @@ func Extract(path string, src []byte) (*lang.File, error) {
 		w := &pyWalker{toks: s.toks, src: string(src), srcb: src, starts: lang.LineStarts(src), path: path}
 		w.walk()
 		if w.err == nil {
-			return w.file(path), nil
+			f := w.file(path)
+			f.Comments = mergeComments(w.docComments(), s.comments)
+			return f, nil
 		}
 		s.err = w.err
 	}
@@ -114,6 +116,7 @@ type pyWalker struct {
 	calls                []lang.Call
 	imports, importNames []string
 	docs                 map[int]bool // docstring tokens, by index
+	docRuns              [][2]int     // the first and last tokens of each docstring, in source order
 }
 
 func (w *pyWalker) fail(i int, format string, args ...any) {
@@ -152,11 +155,59 @@ func (w *pyWalker) walk() {
 }
 
 // markDoc marks the token at i as a docstring when it is a string alone
-// on its logical line (i starts a module or a def or class body).
+// on its logical line (i starts a module or a def or class body), for the
+// token hash. For [lang.File.Comments] it also notes strings joined
+// implicitly ("a" "b") alone on the line, which Python reads as one
+// docstring too.
 func (w *pyWalker) markDoc(i int) {
 	if w.kind(i) == pyString && w.kind(i+1) == pyNewline {
 		w.docs[i] = true
 	}
+	j := i
+	for w.kind(j) == pyString {
+		j++
+	}
+	if j > i && w.kind(j) == pyNewline {
+		w.docRuns = append(w.docRuns, [2]int{i, j - 1})
+	}
+}
+
+// docComments returns the docstrings the walk noted, in source order, as
+// [lang.Comment]s with Doc set: the first statement of the module, of a
+// class or of a function (at any depth) when it is a string literal, or
+// strings joined implicitly, alone on its logical line; its text as
+// written. A bytes literal is no docstring to Python (its __doc__ stays
+// None) and is left out; so is an f-string, which the tokenizer never
+// gives as one string.
+func (w *pyWalker) docComments() []lang.Comment {
+	var docs []lang.Comment
+	for _, r := range w.docRuns {
+		first, last := w.toks[r[0]], w.toks[r[1]]
+		text := w.src[first.off:last.end]
+		if strings.ContainsAny(text[:strings.IndexAny(text, "'\"")], "bB") {
+			continue
+		}
+		docs = append(docs, lang.Comment{Line: int(first.line), EndLine: int(last.endLine), Text: text, Doc: true})
+	}
+	return docs
+}
+
+// mergeComments merges the docstrings and the # comments, each in source
+// order, into one list in source order. A comment never precedes code on
+// its line, so a docstring that starts on a comment's line comes first.
+func mergeComments(docs, comments []lang.Comment) []lang.Comment {
+	if len(docs) == 0 {
+		return comments
+	}
+	out := make([]lang.Comment, 0, len(docs)+len(comments))
+	for len(docs) > 0 && len(comments) > 0 {
+		if docs[0].Line <= comments[0].Line {
+			out, docs = append(out, docs[0]), docs[1:]
+		} else {
+			out, comments = append(out, comments[0]), comments[1:]
+		}
+	}
+	return append(append(out, docs...), comments...)
 }
 
 // block walks statements from i to the DEDENT that closes the block (or

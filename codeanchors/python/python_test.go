@@ -19,7 +19,7 @@ import (
 var suite = langtest.Suite{
 	Dir:     "extract",
 	Ext:     []string{".py", ".pyi"},
-	Extra:   []string{"astsymbols.py"},
+	Extra:   []string{"astsymbols.py", "astcomments.py"},
 	Extract: Extract,
 	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
 		return langtest.Sections(c, f, err, func(f *lang.File) []byte {

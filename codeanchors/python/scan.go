@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tracewiki/tracewiki/codeanchors/lang"
 )
 
 // Token kinds of the Python tokenizer.
@@ -57,6 +59,7 @@ type pyScanner struct {
 	indents  []int
 	alts     []int // indentation with a tab counted as one column, to catch mixes
 	pending  bool  // the logical line has tokens
+	comments []lang.Comment
 }
 
 func (s *pyScanner) fail(off int, format string, args ...any) {
@@ -176,10 +179,14 @@ func (s *pyScanner) skipSpace() {
 	}
 }
 
+// skipComment scans a # comment to the end of its line and records it.
 func (s *pyScanner) skipComment() {
+	start := s.pos
 	for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.newlineAt(s.pos) == 0 {
 		s.pos++
 	}
+	text := strings.TrimSuffix(string(s.src[start:s.pos]), "\r")
+	s.comments = append(s.comments, lang.Comment{Line: s.line, EndLine: s.line, Text: text})
 }
 
 // continuation consumes a backslash that joins the next line.

@@ -32,9 +32,10 @@ type prismSymbol struct {
 }
 
 type prismFile struct {
-	Path    string
-	Symbols []prismSymbol
-	Error   string
+	Path     string
+	Symbols  []prismSymbol
+	Comments [][2]int // the lines each comment starts and ends on
+	Error    string
 }
 
 // prismSymbols runs testdata/rubyref.js over the files.
@@ -65,10 +66,9 @@ func agreement(t *testing.T, files []string, read func(string) []byte) *langtest
 	return a
 }
 
-// TestConformance compares Extract's symbols and both range ends with
-// Prism's over Ruby's standard library and the gems rubocop brings: at least 1,000 symbols, 99.5% of
-// names and 99% of starts and ends must agree.
-func TestConformance(t *testing.T) {
+// rubyFiles returns the .rb files of the corpus, sorted.
+func rubyFiles(t *testing.T) []string {
+	t.Helper()
 	var files []string
 	for _, dir := range rubyCorpus {
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -82,6 +82,57 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	slices.Sort(files)
+	return files
+}
+
+// TestCommentsConformance checks the comments Extract hands out against
+// Prism's (# comments and =begin/=end blocks) over the corpus of
+// [TestConformance]: the same ones, in the same order, on the same lines,
+// in every file both read.
+func TestCommentsConformance(t *testing.T) {
+	files := rubyFiles(t)
+	refs := prismSymbols(t, files)
+	var compared, comments, differ int
+	for i, p := range files {
+		r := refs[i]
+		if r.Path != p {
+			t.Fatalf("the reference answered for %s in the place of %s", r.Path, p)
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Extract(p, src)
+		if err != nil || r.Error != "" {
+			continue
+		}
+		compared++
+		comments += len(f.Comments)
+		got := make([][2]int, len(f.Comments))
+		for j, c := range f.Comments {
+			got[j] = [2]int{c.Line, c.EndLine}
+		}
+		if !slices.Equal(got, r.Comments) {
+			if differ++; differ <= 10 {
+				k := 0
+				for k < len(got) && k < len(r.Comments) && got[k] == r.Comments[k] {
+					k++
+				}
+				t.Errorf("%s: comment %d of %d at lines %v, Prism's %d of %d at %v", p, k+1, len(got), got[k:min(k+2, len(got))], k+1, len(r.Comments), r.Comments[k:min(k+2, len(r.Comments))])
+			}
+		}
+	}
+	t.Logf("Ruby 3.1 standard library and rubocop's gems: %d files compared, %d comments; %d files differ", compared, comments, differ)
+	if compared < 1000 {
+		t.Errorf("only %d files compared", compared)
+	}
+}
+
+// TestConformance compares Extract's symbols and both range ends with
+// Prism's over Ruby's standard library and the gems rubocop brings: at least 1,000 symbols, 99.5% of
+// names and 99% of starts and ends must agree.
+func TestConformance(t *testing.T) {
+	files := rubyFiles(t)
 	a := agreement(t, files, func(p string) []byte {
 		src, err := os.ReadFile(p)
 		if err != nil {

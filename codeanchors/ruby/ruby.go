@@ -74,7 +74,7 @@ func Extract(path string, src []byte) (*lang.File, error) {
 		}
 	}
 	starts := lang.LineStarts(src)
-	f := &lang.File{Path: path, Parser: Parser, Tokens: normTokens(s.toks), Imports: s.imports, Calls: s.calls}
+	f := &lang.File{Path: path, Parser: Parser, Tokens: normTokens(s.toks), Imports: s.imports, Calls: s.calls, Comments: s.comments}
 	if len(f.Imports) > 0 {
 		f.ImportNames = make([]string, len(f.Imports))
 	}

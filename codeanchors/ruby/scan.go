@@ -108,6 +108,8 @@ type rscan struct {
 
 	term   bool   // a statement ended: the next token gets a ";" before it
 	braces []bool // the open { of operator(): true for a block's, which reads as do ... end
+
+	comments []lang.Comment // # comments and =begin/=end blocks, in source order
 }
 
 func (s *rscan) fail(off int, msg string) {
@@ -163,9 +165,11 @@ func (s *rscan) run(interp bool, litStart int) {
 			s.newline()
 			continue
 		case c == '#':
+			start := s.pos
 			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
 				s.pos++
 			}
+			s.comment(start, s.line)
 			continue
 		case c == 0x04 || c == 0x1a || c == 0:
 			// ^D, ^Z and NUL end a Ruby program.
@@ -193,7 +197,7 @@ func (s *rscan) lineStart() bool {
 		return true
 	}
 	if bytes.HasPrefix(rest, []byte("=begin")) && (len(rest) == 6 || isSpace(rest[6]) || rest[6] == '\n') {
-		start := s.pos
+		start, line := s.pos, s.line
 		for {
 			nl := bytes.IndexByte(s.src[s.pos:], '\n')
 			if nl < 0 {
@@ -206,11 +210,19 @@ func (s *rscan) lineStart() bool {
 				for s.pos < len(s.src) && s.src[s.pos] != '\n' {
 					s.pos++
 				}
+				s.comment(start, line)
 				return false
 			}
 		}
 	}
 	return false
+}
+
+// comment records the comment from start (on line) to s.pos. A trailing
+// '\r' belongs to the line break, not to the comment.
+func (s *rscan) comment(start, line int) {
+	text := string(bytes.TrimSuffix(s.src[start:s.pos], []byte("\r")))
+	s.comments = append(s.comments, lang.Comment{Line: line, EndLine: s.line, Text: text})
 }
 
 func (s *rscan) at(i int, c byte) bool { return i < len(s.src) && s.src[i] == c }

@@ -1,7 +1,7 @@
 // rubyref.js: the reference for TestConformance. It reads file paths on
 // stdin, one a line, parses each with Prism (@ruby/prism, whose folder is
 // argv[2]) and prints one JSON line per file: {Path, Symbols: [{Name,
-// Start, End}], Error}. It names symbols by SPEC 1.3's Ruby rules, walking
+// Start, End}], Comments: [[Start, End]], Error}. It names symbols by SPEC 1.3's Ruby rules, walking
 // Prism's ClassNode, ModuleNode, SingletonClassNode and DefNode:
 //   - classes and modules nest with "." (class A::B is A.B, class ::C and
 //     class ::C::D are the top-level C and C.D);
@@ -101,12 +101,26 @@ function symbols(buf, root) {
   return out;
 }
 
+// comments returns the [start, end] lines of Prism's comments (# and
+// =begin/=end), in source order, for TestCommentsConformance.
+function comments(buf, r) {
+  const starts = [0];
+  for (let i = 0; i < buf.length; i++) if (buf[i] === 10) starts.push(i + 1);
+  return r.comments.map((c) => {
+    const loc = c.location;
+    // an =begin/=end comment's location takes the =end line's line break
+    let last = loc.startOffset + Math.max(loc.length, 1) - 1;
+    if (last > loc.startOffset && buf[last] === 10) last--;
+    return [lineOf(starts, loc.startOffset), lineOf(starts, last)];
+  });
+}
+
 const rl = readline.createInterface({ input: process.stdin });
 for await (const line of rl) {
   if (line === "") continue;
   const buf = fs.readFileSync(line);
   const text = buf.toString("utf8");
-  let rec = { Path: line, Symbols: [], Error: "" };
+  let rec = { Path: line, Symbols: [], Comments: [], Error: "" };
   if (!Buffer.from(text, "utf8").equals(buf)) {
     rec.Error = "not UTF-8";
   } else {
@@ -116,6 +130,7 @@ for await (const line of rl) {
       rec.Error = e.message;
     } else {
       rec.Symbols = symbols(buf, r.value);
+      rec.Comments = comments(buf, r);
     }
   }
   process.stdout.write(JSON.stringify(rec) + "\n");

@@ -12,7 +12,7 @@
 // section's name; any other file under its own path. Without arguments the
 // paths are read from standard input, one per line. For each file it prints
 // one JSON line: {"path", "symbols": ["name kind start-end", ...],
-// "ambiguous": [...]} or {"path", "error"}.
+// "ambiguous": [...], "comments": ["start-end", ...]} or {"path", "error"}.
 "use strict";
 const fs = require("fs");
 const ts = require(process.env.TSREF_TS || "typescript");
@@ -172,12 +172,34 @@ function symbols(path, text) {
   }
   syms.sort((a, b) => a.start - b.start || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   ambiguous.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const out = { path, symbols: syms.map((s) => `${s.name} ${s.kind} ${s.start}-${s.end}`), ambiguous };
+  const out = { path, symbols: syms.map((s) => `${s.name} ${s.kind} ${s.start}-${s.end}`), ambiguous, comments: comments(sf, text, line) };
   if (sf.parseDiagnostics && sf.parseDiagnostics.length) {
     const d = sf.parseDiagnostics[0];
     out.diagnostic = `${line(d.start)}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
   }
   return out;
+}
+
+// comments lists the comments as TypeScript's scanner sees them, "start-end"
+// lines in source order: the hashbang line, and the comment ranges in the
+// trivia before every token (trailing ones up to the line break, leading
+// ones after it); JSX text has no trivia.
+function comments(sf, text, line) {
+  const ranges = new Map();
+  const shebang = ts.getShebang(text);
+  if (shebang) ranges.set(text.indexOf(shebang), text.indexOf(shebang) + shebang.length);
+  const seen = new Set();
+  const visit = (n) => {
+    if (n.kind !== K.JsxText && !seen.has(n.pos)) {
+      seen.add(n.pos);
+      for (const get of [ts.getTrailingCommentRanges, ts.getLeadingCommentRanges]) {
+        for (const c of get(text, n.pos) || []) ranges.set(c.pos, c.end);
+      }
+    }
+    for (const k of n.getChildren(sf)) visit(k);
+  };
+  visit(sf);
+  return [...ranges].sort((a, b) => a[0] - b[0]).map(([pos, end]) => `${line(pos)}-${line(end - 1)}`);
 }
 
 // readInput returns the path and text a FILE argument stands for.
