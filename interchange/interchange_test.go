@@ -148,15 +148,17 @@ func TestImportReqIF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCounts(t, r, 4, 2, 1, 3)
+	checkCounts(t, r, 5, 2, 1, 3)
 	has(t, r,
 		`document brake-system "Brake System"`,
+		`document brakes-unplaced "Unplaced objects of brakes.reqif"`,
+		`o-orphan doc=brakes-unplaced level=1 title="Nowhere"`,
 		`o-chapter doc=brake-system level=1.0 title="Stopping" status= normative=false`,
 		`SYS-1 doc=brake-system level=1.1 title="The car stops" status=accepted normative=true derived=false parents= implements= tags= fields=Owner=brakes team text="The car stops within 40 m from 100 km/h & more."`,
 		`SW-1 doc=brake-system level=1.2 title="Pressure" status= normative=true derived=false parents=SYS-1`,
 		`SW-2 doc=brake-system level=2 title="Warning" status= normative=true derived=false parents=SYS-1 `,
 		`SW-1 doc=brake-system level=1.2 title="Pressure" status= normative=true derived=false parents=SYS-1 implements= tags= fields= text="Full pressure within 50 ms."`,
-		`SPEC-OBJECT: in no SPECIFICATION`,
+		`SPEC-OBJECTs: 1 in no SPECIFICATION; imported into document "brakes-unplaced"`,
 		`SPEC-RELATION: links "o-2" to "o-gone"`,
 		`enumeration value st-nameless: has no LONG-NAME`,
 	)
@@ -170,8 +172,8 @@ func TestImportReqIF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := len(rz.Items), rz.Parents(); a != 4 || b != 2 {
-		t.Errorf(".reqifz: %d items, %d parents; want 4, 2", a, b)
+	if a, b := len(rz.Items), rz.Parents(); a != 5 || b != 2 {
+		t.Errorf(".reqifz: %d items, %d parents; want 5, 2", a, b)
 	}
 	if _, err := ImportReqIF([]File{{Name: "bad.reqif", Data: []byte("<REQ-IF><unclosed>")}}); err == nil || !strings.Contains(err.Error(), "bad.reqif: not ReqIF XML") {
 		t.Errorf("bad XML: %v", err)

@@ -178,8 +178,14 @@ func (r *Result) finish() {
 	})
 }
 
+// maxIDLen bounds an id, as claims does: ids become file names and URL
+// path segments.
+const maxIDLen = 128
+
+// validID is claims' rule for a requirement id: a letter or digit, then
+// letters, digits, '.', '_' and '-', at most maxIDLen bytes.
 func validID(s string) bool {
-	if s == "" || len(s) > 128 {
+	if s == "" || len(s) > maxIDLen {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -141,17 +141,21 @@ var (
 
 // ImportReqIF reads .reqif files and .reqifz archives (zip files of .reqif
 // files). Each SPECIFICATION is a document (its LONG-NAME as a slug); its
-// SPEC-HIERARCHY gives the order and levels. A SPEC-OBJECT is an item:
-// the attribute named ReqIF.ForeignID (or ID, UID) is its id, else its
-// IDENTIFIER; ReqIF.Name or ReqIF.ChapterName (or Title) its title;
+// SPEC-HIERARCHY gives the order and levels. SPEC-OBJECTs in no
+// SPECIFICATION go to a document of their own, named after the file
+// ([unplacedDocument]), in file order, and are reported. A SPEC-OBJECT is an
+// item: the attribute named ReqIF.ForeignID (or ID, UID) is its id when it
+// is a tracewiki id, else its IDENTIFIER made one ([reqifIDs]); ReqIF.Name or ReqIF.ChapterName (or Title) its title;
 // ReqIF.Text (or Text, Statement, Description; XHTML reduced to text) its
 // body; Status its status when it is one of tracewiki's; Tags its tags;
 // normative=false (tracewiki's own export) or a ChapterName without text
 // makes it a heading; every other attribute (string, XHTML, enumeration,
 // integer, boolean, date, real) a field. A SPEC-RELATION links
 // its SOURCE (child) to its TARGET (parent); a relation type whose name
-// says "child" goes the other way. Reported: objects in no specification,
-// relations to unknown objects, enumeration values without a name.
+// says "child" goes the other way. Reported: each id that is not the
+// object's ForeignID or IDENTIFIER as written, objects in no
+// specification, relations to unknown objects, enumeration values without
+// a name.
 func ImportReqIF(files []File) (*Result, error) {
 	r := &Result{Format: "reqif"}
 	var docs []File
@@ -218,7 +222,7 @@ func importReqIFDoc(r *Result, f File) error {
 	for i := range c.SpecObjects {
 		objects[c.SpecObjects[i].Identifier] = &c.SpecObjects[i]
 	}
-	ids := map[string]string{} // IDENTIFIER → item id
+	var read []readObject // in document order, then the unplaced ones
 	placed := map[string]bool{}
 	where := func(id string) string { return f.Name + "#" + id }
 	for _, spec := range c.Specifications {
@@ -246,7 +250,7 @@ func importReqIFDoc(r *Result, f File) error {
 					continue
 				}
 				placed[o.Identifier] = true
-				it := reqifItem(r, o, attrName, enumName, where(o.Identifier))
+				it, foreign := reqifItem(r, o, attrName, enumName, where(o.Identifier))
 				it.Document = docPath
 				lv := levelNumbers(it.Level)
 				if !fitsHierarchy(lv, prefix, prev) {
@@ -268,22 +272,20 @@ func importReqIFDoc(r *Result, f File) error {
 				if !it.Normative {
 					r.Sections++
 				}
-				ids[o.Identifier] = it.ID
-				r.Items = append(r.Items, it)
+				read = append(read, readObject{item: it, identifier: o.Identifier, foreign: foreign})
 				walk(h.Children, lv, depth+1)
 				prev = lv
 			}
 		}
 		walk(spec.Children, nil, 0)
 	}
-	for _, o := range c.SpecObjects {
-		if !placed[o.Identifier] {
-			r.unmapped(where(o.Identifier), "SPEC-OBJECT", "in no SPECIFICATION: a requirement needs a document")
-		}
-	}
+	read = append(read, unplaced(r, f.Name, c.SpecObjects, placed, attrName, enumName, where)...)
+	ids := reqifIDs(r, read, where)
 	byID := map[string]int{}
-	for i, it := range r.Items {
-		byID[it.ID] = i
+	for _, o := range read {
+		o.item.ID = ids[o.identifier]
+		byID[o.item.ID] = len(r.Items)
+		r.Items = append(r.Items, o.item)
 	}
 	for _, rel := range c.SpecRelations {
 		child, parent := ids[rel.Source], ids[rel.Target]
@@ -300,8 +302,136 @@ func importReqIFDoc(r *Result, f File) error {
 	return nil
 }
 
-func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, where string) Item {
-	it := Item{ID: o.Identifier, Title: o.LongName, Normative: true, From: "reqif:" + where}
+// readObject is a SPEC-OBJECT read as an item, before its id is chosen.
+type readObject struct {
+	item       Item
+	identifier string // the object's IDENTIFIER
+	foreign    string // its ReqIF.ForeignID (or ID, UID), "" when it has none
+}
+
+// unplaced reads the SPEC-OBJECTs that no SPEC-HIERARCHY places into a
+// document of their own, named after the file ("sample.reqif" gives
+// "sample-unplaced"), numbered in file order, so that an export whose
+// hierarchy is missing or broken still yields its requirements. It reports
+// how many went there.
+func unplaced(r *Result, file string, objects []reqifObject, placed map[string]bool, attrName, enumName map[string]string, where func(string) string) []readObject {
+	base := path.Base(file)
+	title := "Unplaced objects of " + base
+	docPath := Slug(strings.TrimSuffix(base, path.Ext(base)) + " unplaced")
+	var read []readObject
+	for i := range objects {
+		o := &objects[i]
+		if placed[o.Identifier] {
+			continue
+		}
+		placed[o.Identifier] = true // a duplicate IDENTIFIER is read once
+		it, foreign := reqifItem(r, o, attrName, enumName, where(o.Identifier))
+		it.Document = docPath
+		level := strconv.Itoa(len(read) + 1)
+		if it.Level != "" && it.Level != level {
+			r.unmapped(where(o.Identifier), "attribute Level "+strconv.Quote(it.Level), "the object is in no SPEC-HIERARCHY; numbered %s by file order", level)
+		}
+		it.Level = level
+		read = append(read, readObject{item: it, identifier: o.Identifier, foreign: foreign})
+	}
+	if len(read) > 0 {
+		r.Documents = append(r.Documents, Document{Path: docPath, Title: title, From: "reqif:" + file})
+		r.unmapped(file, "SPEC-OBJECTs", "%d in no SPECIFICATION; imported into document %q in file order", len(read), docPath)
+	}
+	return read
+}
+
+// idSuffixRoom is what [reqifIDs] keeps free below the id length limit for
+// a "-N" suffix on collision.
+const idSuffixRoom = 8
+
+// reqifIDs chooses each object's item id, keyed by IDENTIFIER: its
+// ForeignID when that is a tracewiki id, else its IDENTIFIER made one by
+// [validIDFrom]; an id taken already (ids compare case-insensitively, here
+// and among the items of earlier files) gets "-2", "-3", … Ids kept as
+// written are taken first, so a mapped id never takes one of them.
+// Deterministic: objects are mapped in the order they were read. Every id
+// that is not the ForeignID, or the IDENTIFIER of an object without one,
+// is reported as "id X imported as Y".
+func reqifIDs(r *Result, read []readObject, where func(string) string) map[string]string {
+	taken := map[string]bool{}
+	for _, it := range r.Items {
+		taken[strings.ToLower(it.ID)] = true
+	}
+	ids := map[string]string{}
+	kept := func(o readObject) string {
+		if o.foreign != "" {
+			if validID(o.foreign) {
+				return o.foreign
+			}
+			return ""
+		}
+		if validID(o.identifier) {
+			return o.identifier
+		}
+		return ""
+	}
+	for _, o := range read {
+		if id := kept(o); id != "" && !taken[strings.ToLower(id)] {
+			ids[o.identifier] = id
+			taken[strings.ToLower(id)] = true
+		}
+	}
+	for _, o := range read {
+		if _, ok := ids[o.identifier]; ok {
+			continue
+		}
+		base := validIDFrom(o.identifier)
+		id := base
+		for n := 2; taken[strings.ToLower(id)]; n++ {
+			id = base + "-" + strconv.Itoa(n)
+		}
+		ids[o.identifier] = id
+		taken[strings.ToLower(id)] = true
+		from, why := o.identifier, "IDENTIFIER is not a tracewiki id"
+		switch {
+		case o.foreign != "" && validID(o.foreign):
+			from, why = o.foreign, "ForeignID is used by another object"
+		case o.foreign != "":
+			from, why = o.foreign, "ForeignID is not a tracewiki id; its IDENTIFIER "+strconv.Quote(o.identifier)+" made one"
+		case validID(o.identifier):
+			why = "IDENTIFIER is used by another object"
+		}
+		r.unmapped(where(o.identifier), "id "+from, "imported as %s (%s)", id, why)
+	}
+	return ids
+}
+
+// validIDFrom makes a ReqIF IDENTIFIER (an xsd:ID: "_" and letters first
+// are common, as in "_abc-123") a tracewiki id: each character other than
+// an ASCII letter, digit, '.', '_' or '-' becomes '-', the leading
+// characters that are not a letter or digit go, and it is cut to leave room
+// for a collision suffix. One with no letter or digit becomes "reqif".
+func validIDFrom(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == '-':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	id := strings.TrimLeft(b.String(), "._-")
+	if len(id) > maxIDLen-idSuffixRoom {
+		id = id[:maxIDLen-idSuffixRoom]
+	}
+	if id == "" {
+		return "reqif"
+	}
+	return id
+}
+
+// reqifItem reads a SPEC-OBJECT as an item whose ID is still unset, and
+// returns it with the object's ForeignID (or ID, UID), "" when it has none.
+func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, where string) (Item, string) {
+	it := Item{Title: o.LongName, Normative: true, From: "reqif:" + where}
+	foreign := ""
 	chapter := false
 	set := func(def, val string) {
 		name := attrName[def]
@@ -310,7 +440,7 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 		case name == "":
 			r.unmapped(where, "attribute value", "its definition %q is not declared", def)
 		case inList(low, reqifIDNames):
-			it.ID = strings.TrimSpace(val)
+			foreign = strings.TrimSpace(val)
 		case low == "reqif.chaptername":
 			it.Title, chapter = val, true
 		case inList(low, reqifTitleNames):
@@ -370,7 +500,7 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 	if chapter && strings.TrimSpace(it.Text) == "" {
 		it.Normative = false
 	}
-	return it
+	return it, foreign
 }
 
 // fitsHierarchy reports whether a level an object carries (tracewiki's
