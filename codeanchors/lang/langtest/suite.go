@@ -96,6 +96,7 @@ func (s Suite) check() func(*testing.T, []byte, *lang.File) {
 //     or the suite's CRLF);
 //   - context-free: hashes depend only on a symbol's own text
 //     ([ExpectContextFree]), over at least MinContextFree variants;
+//   - extensions: every one of Ext has a case;
 //   - insert: the insertion property ([CheckInsertions]) per [InsertSet];
 //   - comments: each [CommentCase] ([ExpectComments]);
 //   - highlight: the site's chroma lexer ([Highlight.Check]), when set.
@@ -150,6 +151,7 @@ func (s Suite) Run(t *testing.T) {
 			t.Errorf("only %d variants compared, want %d: the property is not exercised", n, least)
 		}
 	})
+	t.Run("extensions", func(t *testing.T) { s.checkExtensions(t, cases) })
 	if s.Language == nil {
 		return
 	}
@@ -167,6 +169,23 @@ func (s Suite) Run(t *testing.T) {
 	})
 	if s.Highlight != nil {
 		t.Run("highlight", func(t *testing.T) { s.Highlight.Check(t, cases, extract) })
+	}
+}
+
+// checkExtensions fails for an extension in Ext that no case has, and
+// logs how many files and lines the cases are.
+func (s Suite) checkExtensions(t *testing.T, cases []Case) {
+	var nlines int
+	seen := map[string]bool{}
+	for _, c := range cases {
+		nlines += len(lang.Lines(c.Src))
+		seen[strings.ToLower(filepath.Ext(c.Path))] = true
+	}
+	t.Logf("%d files, %d lines", len(cases), nlines)
+	for _, ext := range s.Ext {
+		if !seen[ext] {
+			t.Errorf("no %s case in testdata/%s", ext, s.Dir)
+		}
 	}
 }
 
