@@ -14,23 +14,27 @@ import (
 // testdata/README.md), with the namespace and usings in an "imports"
 // section.
 var suite = langtest.Suite{
-	Dir:     ".",
-	Ext:     []string{".cs"},
-	Extra:   []string{"csref.js"},
-	Extract: Extract,
+	Dir:   ".",
+	Ext:   []string{".cs"},
+	Extra: []string{"csref.js"},
 	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
 		return langtest.Sections(c, f, err, langtest.PackageImports)
 	},
-	Check: langtest.CheckFileCalls,
+	Check:    langtest.CheckFileCalls,
+	Language: Language,
+	Insert:   insertions,
+	Comments: comments,
+	// chroma's C# lexer does not know raw interpolated strings ($$""")
+	Highlight: &langtest.Highlight{Lexer: "C#", Files: []string{"Cart.cs", "src/A/B.cs"}, Names: []string{"csharp", "cs", "c#"}, Skip: func(c langtest.Case) bool { return strings.Contains(string(c.Src), `$$"""`) }},
 }
 
 // readCases reads the golden cases.
 func readCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 
-// TestGolden checks Extract on every testdata/*.txtar case (-update
-// rewrites the expected sections, refused when CI is set), with CRLF line
-// endings, and that hashes depend on a symbol's own text only.
-func TestGolden(t *testing.T) { suite.Run(t) }
+// TestSuite runs the language's suite ([langtest.Suite.Run]): goldens
+// (-update rewrites them, refused when CI is set), CRLF, context-free
+// hashes, the insertion property, comments and highlighting.
+func TestSuite(t *testing.T) { suite.Run(t) }
 
 // FuzzExtract checks that Extract never panics, fails with a File, or
 // returns a range outside the input, seeded with the golden cases.
@@ -66,3 +70,32 @@ func TestUnicodeSpaces(t *testing.T) {
 		}
 	}
 }
+
+// insertions are the declarations of the insertion property on the golden cases
+// (langtest.CheckInsertions): a declaration inserted between two others
+// keeps every symbol, shifted, and adds its own, or Extract fails with a
+// path:line error.
+var insertions = []langtest.InsertSet{{Decls: []langtest.Insertion{
+	// indented with no-break spaces (U+00A0), as some of Newtonsoft.Json's files are
+	{Text: "class TwNbsp\n{\n\u00a0\u00a0\u00a0\u00a0void M()\n\u00a0\u00a0\u00a0\u00a0{\n\u00a0\u00a0\u00a0\u00a0}\n}\n", Symbols: []lang.Symbol{langtest.Sym("TwNbsp", 1, 6), langtest.Sym("TwNbsp.M", 3, 5)}, Nested: true},
+	{Text: "class TwInserted\n{\n    int P { get; set; }\n}\n", Symbols: []lang.Symbol{langtest.Sym("TwInserted", 1, 4), langtest.Sym("TwInserted.P", 3, 3)}, Nested: true},
+}}}
+
+// comments check that Extract hands out every comment once, with its
+// lines, and nothing that only looks like one (in a string, an
+// interpolation hole or a preprocessor line).
+var comments = []langtest.CommentCase{{Path: "A.cs",
+	Src: "/// <summary>A.</summary>\n" +
+		"#region r // in a directive\n" +
+		"class A { // trailing\n" +
+		"  string s = \"// not a comment\";\n" +
+		"  string v = @\"/* nor\n this */\";\n" +
+		"  string i = $\"{f(/* in a hole */)}\";\n" +
+		"  /* block\n     comment */ void F() {}\n" +
+		"}\n" +
+		"#endregion\n",
+	Want: []lang.Comment{
+		{Line: 1, EndLine: 1, Text: "/// <summary>A.</summary>"},
+		{Line: 3, EndLine: 3, Text: "// trailing"},
+		{Line: 8, EndLine: 9, Text: "/* block\n     comment */"},
+	}}}

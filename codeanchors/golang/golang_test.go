@@ -20,21 +20,23 @@ import (
 // suite is Go's golden suite: testdata/extract, Go sources (input.go
 // unless a test needs another name), with a symbols section only.
 var suite = langtest.Suite{
-	Dir:     "extract",
-	Ext:     []string{".go"},
-	Extract: Extract,
+	Dir: "extract",
+	Ext: []string{".go"},
 	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
 		return langtest.Sections(c, f, err, nil)[:1] // symbols (or the error): no calls
 	},
+	Language: Language,
+	Insert:   insertions,
+	Comments: comments,
 }
 
 // readGoCases reads the golden cases.
 func readGoCases(tb testing.TB) []langtest.Case { return suite.Cases(tb) }
 
-// TestExtractGoGolden compares every case with its golden symbols (-update
-// rewrites them, refused when CI is set), with CRLF line endings, and
-// checks that hashes depend on a symbol's own text only.
-func TestExtractGoGolden(t *testing.T) { suite.Run(t) }
+// TestSuite runs the language's suite ([langtest.Suite.Run]): goldens
+// (-update rewrites them, refused when CI is set), CRLF, context-free
+// hashes, the insertion property, comments.
+func TestSuite(t *testing.T) { suite.Run(t) }
 
 func FuzzExtractGo(f *testing.F) {
 	for _, c := range readGoCases(f) {
@@ -341,3 +343,36 @@ func readGoTree(tb testing.TB, dir string) []goSource {
 func BenchmarkExtractGo(b *testing.B) {
 	langtest.BenchExtract(b, readGoTree(b, "net/http"), func(f goSource) (string, []byte) { return f.path, f.src }, Extract)
 }
+
+// insertions are the declarations of the insertion property on the golden cases
+// (langtest.CheckInsertions): a declaration inserted between two others
+// keeps every symbol, shifted, and adds its own, or Extract fails with a
+// path:line error.
+//
+// Go declarations are all top-level: a place next to a method (nested to
+// the harness) takes them too.
+var insertions = []langtest.InsertSet{{Decls: []langtest.Insertion{
+	{Text: "func twInserted(x int) int {\n\treturn x\n}\n", Symbols: []lang.Symbol{langtest.Sym("twInserted", 1, 3)}, Nested: true},
+	{Text: "type twT struct {\n\tA int\n}\n\nfunc (t *twT) M() {}\n", Symbols: []lang.Symbol{langtest.Sym("twT", 1, 3), langtest.Sym("twT.M", 5, 5)}, Nested: true},
+}}}
+
+// comments check that Extract hands out every comment once, as
+// written (a block comment keeps its carriage returns), with its lines,
+// and nothing that only looks like one (in a string or raw string).
+var comments = []langtest.CommentCase{{Path: "p.go",
+	Src: "// Package p.\n" +
+		"package p\n" +
+		"\n" +
+		"/* Block\n   comment. */\n" +
+		"// F does it. @implements REQ-1\n" +
+		"func F() { // trailing\n" +
+		"\ts := \"// not a comment\"\n" +
+		"\tr := `/* nor\n this */`\n" +
+		"\t_, _ = s, r\n" +
+		"}\n",
+	Want: []lang.Comment{
+		{Line: 1, EndLine: 1, Text: "// Package p."},
+		{Line: 4, EndLine: 5, Text: "/* Block\n   comment. */"},
+		{Line: 6, EndLine: 6, Text: "// F does it. @implements REQ-1"},
+		{Line: 7, EndLine: 7, Text: "// trailing"},
+	}}}

@@ -24,9 +24,11 @@ var suite = langtest.Suite{
 	Dir:      "extract",
 	Ext:      []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"},
 	Extra:    []string{"tsref.js", "prettier.js"},
-	Extract:  Extract,
 	Sections: jsGoldenSections,
 	CRLF:     jsCRLF,
+	Language: Language,
+	Insert:   insertions,
+	Comments: comments,
 }
 
 // readJSCases reads the golden cases.
@@ -67,26 +69,11 @@ func jsGoldenSections(_ langtest.Case, f *lang.File, err error) []txtar.File {
 	return out
 }
 
-// TestExtractJavaScriptGolden compares every case with its golden sections
-// (-update rewrites them, refused when CI is set), with CRLF line endings,
-// checks that hashes depend on a symbol's own text only, and that every
-// extension has a case.
-func TestExtractJavaScriptGolden(t *testing.T) {
-	suite.Run(t)
-	var nlines int
-	seen := map[string]bool{}
-	cases := readJSCases(t)
-	for _, c := range cases {
-		nlines += len(lang.Lines(c.Src))
-		seen[strings.ToLower(filepath.Ext(c.Path))] = true
-	}
-	t.Logf("%d files, %d lines", len(cases), nlines)
-	for _, ext := range suite.Ext {
-		if !seen[ext] {
-			t.Errorf("no %s case in testdata/extract", ext)
-		}
-	}
-}
+// TestSuite runs the language's suite ([langtest.Suite.Run]): goldens
+// (-update rewrites them, refused when CI is set), CRLF line endings,
+// context-free hashes, a case for every extension, the insertion
+// property (JavaScript and TypeScript apart) and comments.
+func TestSuite(t *testing.T) { suite.Run(t) }
 
 // jsCRLF checks that CRLF line endings change nothing but offsets, and
 // the text of template literals, which keep their \r\n.
@@ -342,4 +329,64 @@ func BenchmarkExtractJavaScript(b *testing.B) {
 		}
 	}
 	langtest.BenchExtract(b, cases, func(c langtest.Case) (string, []byte) { return c.Path, c.Src }, Extract)
+}
+
+// jsInsertions are the declarations the insertion property inserts in
+// both languages' cases.
+var jsInsertions = []langtest.Insertion{
+	{Text: "function twInserted(a, b) {\n  return a + b;\n}\n", Symbols: []lang.Symbol{langtest.Sym("twInserted", 1, 3)}},
+	{Text: "class TwInserted {\n  m() {\n    return 1;\n  }\n}\n", Symbols: []lang.Symbol{langtest.Sym("TwInserted", 1, 5), langtest.Sym("TwInserted.m", 2, 4)}},
+}
+
+// insertions are the insertion property's declarations
+// (langtest.CheckInsertions), JavaScript and TypeScript apart: a
+// declaration inserted between two others keeps every symbol, shifted,
+// and adds its own, or Extract fails with a path:line error.
+var insertions = []langtest.InsertSet{
+	{Name: "javascript", Ext: []string{".js", ".jsx", ".mjs", ".cjs"}, Decls: jsInsertions},
+	{Name: "typescript", Ext: []string{".ts", ".tsx", ".mts", ".cts"}, Decls: append(slices.Clip(jsInsertions),
+		langtest.Insertion{Text: "interface TwOptions {\n  a: number;\n}\n", Symbols: []lang.Symbol{langtest.Sym("TwOptions", 1, 3)}},
+		langtest.Insertion{Text: "function twTyped<T>(x: T): T {\n  return x;\n}\n", Symbols: []lang.Symbol{langtest.Sym("twTyped", 1, 3)}},
+	)},
+}
+
+// comments check that Extract hands out every comment once (a
+// hashbang line, //, /* */ and JSDoc blocks, those inside a template's
+// substitution or a JSX tag too), with its lines, and nothing that only
+// looks like one: in a string, a template's text, a regular expression
+// literal or JSX text.
+var comments = []langtest.CommentCase{
+	{Path: "a.js",
+		Src: "#!/usr/bin/env node\n" +
+			"/** Doc of f.\n * @implements REQ-1 */\n" +
+			"function f(a) { // trailing\n" +
+			"  const s = '// not a comment', d = \"/* nor */\";\n" +
+			"  const t = `// text ${ /* in a substitution */ a } /* text\n   */`;\n" +
+			"  const r = /\\/\\/ nor a regex/g, q = /[/*]/.test(s) /* after a regex */;\n" +
+			"  return a / 2 // a division\n" +
+			"}\n",
+		Want: []lang.Comment{
+			{Line: 1, EndLine: 1, Text: "#!/usr/bin/env node"},
+			{Line: 2, EndLine: 3, Text: "/** Doc of f.\n * @implements REQ-1 */"},
+			{Line: 4, EndLine: 4, Text: "// trailing"},
+			{Line: 6, EndLine: 6, Text: "/* in a substitution */"},
+			{Line: 8, EndLine: 8, Text: "/* after a regex */"},
+			{Line: 9, EndLine: 9, Text: "// a division"},
+		}},
+	{Path: "a.jsx",
+		Src: "const App = () => <div /* in a tag */ id=\"x\">// text, not a comment {/* a child comment */}</div>;\n",
+		Want: []lang.Comment{
+			{Line: 1, EndLine: 1, Text: "/* in a tag */"},
+			{Line: 1, EndLine: 1, Text: "/* a child comment */"},
+		}},
+	{Path: "a.ts",
+		Src: "// @implements REQ-2\n" +
+			"export function g<T>(x: Array<T> /* the input */): T[] {\n" +
+			"  return x.filter((y: T) => y !== '//') as T[]; /* done\n  */\n" +
+			"}\n",
+		Want: []lang.Comment{
+			{Line: 1, EndLine: 1, Text: "// @implements REQ-2"},
+			{Line: 2, EndLine: 2, Text: "/* the input */"},
+			{Line: 3, EndLine: 4, Text: "/* done\n  */"},
+		}},
 }

@@ -41,7 +41,7 @@ codeanchors/javascript.
     that block's last line; see the Python scanner). Document the rules
     on Extract: codeanchors/doc.go points there. Hand out the comments
     ([File.Comments]) as the lexer meets them, each once, in source order,
-    with a TestComments built on langtest.ExpectComments (look-alikes in
+    with comment cases in the language's langtest.Suite (look-alikes in
     strings and other literals must not count) and, where a reference
     tool lists comments, a conformance check against it.
  5. Extensions: the lower-case extensions with their dot. They become the
@@ -75,11 +75,15 @@ codeanchors/javascript.
  10. Register: one line in codeanchors/extract.go's Default.
  11. Tests, with the shared harness codeanchors/lang/langtest (and its
     enginetest for external tests); each is one call or one table:
-    - golden, CRLF and context-free: a langtest.Suite (Dir, Ext, Extract;
-    Sections and Check when the defaults langtest.Sections and
-    langtest.CheckFile do not fit) and TestGolden calling suite.Run:
-    testdata/extract/*.txtar cases, one per construct, with a README.md;
-    -update rewrites them, refused in CI; stray files fail;
+    - one langtest.Suite, and TestSuite calling suite.Run: Dir, Ext (each
+    must have a case), Language, and Sections and Check when the defaults
+    langtest.Sections and langtest.CheckFile do not fit, run goldens,
+    CRLF and context-free hashes over testdata/extract/*.txtar cases, one
+    per construct, with a README.md (-update rewrites them, refused in
+    CI; stray files fail); Insert (langtest.InsertSet) runs the insertion
+    property; Comments (langtest.CommentCase) the comment cases;
+    Highlight the site's chroma lexer for the language's files, fences
+    and cases;
     - FuzzExtractNAME calling suite.Fuzz (crashers committed under
     testdata/fuzz/); langtest.ExpectExtractError for error messages;
     - conformance against the language's own parser or compiler over a
@@ -97,11 +101,10 @@ codeanchors/javascript.
     - a formatter test, tagged too: formatting a corpus keeps every
     token hash (langtest.Stability counts symbols kept, reformatted and
     lost);
-    - the insertion property: TestInsertDeclaration calling
-    langtest.CheckInsertions with Language, the golden cases and a few
-    well-formed declarations (a declaration inserted between two others
-    keeps every symbol, shifted, and adds its own, or Extract fails with
-    path:line; never a silent loss);
+    - the insertion property is the suite's Insert: a few well-formed
+    declarations (a declaration inserted between two others keeps every
+    symbol, shifted, and adds its own, or Extract fails with path:line;
+    never a silent loss);
     - BenchmarkExtractNAME with langtest.BenchExtract (tagged when it
     reads the conformance corpus);
     - drift in an external test (package NAME_test): an

@@ -17,10 +17,9 @@ import (
 // [tokens] in a case's comment adds a tokens section, and imports are
 // listed as IMPORT as "NAME".
 var suite = langtest.Suite{
-	Dir:     "extract",
-	Ext:     []string{".py", ".pyi"},
-	Extra:   []string{"astsymbols.py", "astcomments.py"},
-	Extract: Extract,
+	Dir:   "extract",
+	Ext:   []string{".py", ".pyi"},
+	Extra: []string{"astsymbols.py", "astcomments.py"},
 	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
 		return langtest.Sections(c, f, err, func(f *lang.File) []byte {
 			var b bytes.Buffer
@@ -30,13 +29,16 @@ var suite = langtest.Suite{
 			return b.Bytes()
 		})
 	},
-	Check: pyCheckFile,
+	Check:    pyCheckFile,
+	Language: Language,
+	Insert:   insertions,
+	Comments: comments,
 }
 
-// TestExtractPythonGolden compares every case with its golden sections
-// (-update rewrites them, refused when CI is set), with CRLF line endings,
-// and checks that hashes depend on a symbol's own text only.
-func TestExtractPythonGolden(t *testing.T) { suite.Run(t) }
+// TestSuite runs the language's suite ([langtest.Suite.Run]): goldens
+// (-update rewrites them, refused when CI is set), CRLF, context-free
+// hashes, the insertion property, comments.
+func TestSuite(t *testing.T) { suite.Run(t) }
 
 func FuzzExtractPython(f *testing.F) { suite.Fuzz(f, "fuzz.py") }
 
@@ -240,3 +242,56 @@ func TestPythonTokensBlack(t *testing.T) {
 		}
 	}
 }
+
+// insertions are the declarations of the insertion property on the golden cases
+// (langtest.CheckInsertions): a declaration inserted between two others
+// keeps every symbol, shifted, and adds its own, or Extract fails with a
+// path:line error.
+var insertions = []langtest.InsertSet{{Decls: []langtest.Insertion{
+	{Text: "def tw_inserted(x):\n    return x\n", Symbols: []lang.Symbol{langtest.Sym("tw_inserted", 1, 2)}, Nested: true},
+	{Text: "class TwInserted:\n    def m(self):\n        return 1\n", Symbols: []lang.Symbol{langtest.Sym("TwInserted", 1, 3), langtest.Sym("TwInserted.m", 2, 3)}, Nested: true},
+	{Text: "@decorator(1)\ndef tw_decorated():\n    pass\n", Symbols: []lang.Symbol{langtest.Sym("tw_decorated", 1, 3)}, Nested: true},
+}}}
+
+// comments check that Extract hands out every # comment and every
+// docstring (Doc; strings joined implicitly are one) once, in source
+// order, with its lines, and nothing that only looks like one: a # in a
+// string or an f-string's literal text, a string that is not the first
+// statement of its module, class or function, a bytes literal in a
+// docstring's place, and an f-string there.
+var comments = []langtest.CommentCase{{Path: "m.py",
+	Src: "#!/usr/bin/env python3\n" +
+		"\"\"\"Module doc.\n@implements REQ-1\"\"\"\n" +
+		"import os  # trailing\n" +
+		"s = '# not a comment'\n" +
+		"\"not a docstring: not the first statement\"\n" +
+		"class C:\n" +
+		"    r'''Class doc. # not a comment'''\n" +
+		"    def m(self):\n" +
+		"        # before the docstring\n" +
+		"        \"Method doc.\"  # after it\n" +
+		"        x = f\"# {self  # a comment in a field\n" +
+		"        }\"\n" +
+		"def f(): 'Inline doc.'\n" +
+		"def g():\n" +
+		"    b'bytes are no docstring'\n" +
+		"def h():\n" +
+		"    f'nor is an f-string {1}'\n" +
+		"    def inner():\n" +
+		"        '''Inner doc.'''\n" +
+		"def k():\n" +
+		"    \"Joined \" 'docstring.'  # Python joins them\n",
+	Want: []lang.Comment{
+		{Line: 1, EndLine: 1, Text: "#!/usr/bin/env python3"},
+		{Line: 2, EndLine: 3, Text: "\"\"\"Module doc.\n@implements REQ-1\"\"\"", Doc: true},
+		{Line: 4, EndLine: 4, Text: "# trailing"},
+		{Line: 8, EndLine: 8, Text: "r'''Class doc. # not a comment'''", Doc: true},
+		{Line: 10, EndLine: 10, Text: "# before the docstring"},
+		{Line: 11, EndLine: 11, Text: "\"Method doc.\"", Doc: true},
+		{Line: 11, EndLine: 11, Text: "# after it"},
+		{Line: 12, EndLine: 12, Text: "# a comment in a field"},
+		{Line: 14, EndLine: 14, Text: "'Inline doc.'", Doc: true},
+		{Line: 20, EndLine: 20, Text: "'''Inner doc.'''", Doc: true},
+		{Line: 22, EndLine: 22, Text: "\"Joined \" 'docstring.'", Doc: true},
+		{Line: 22, EndLine: 22, Text: "# Python joins them"},
+	}}}

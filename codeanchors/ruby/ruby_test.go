@@ -12,18 +12,21 @@ import (
 // suite is Ruby's golden suite: the testdata/extract/*.txtar cases (see
 // their README.md), with the requires in an "imports" section.
 var suite = langtest.Suite{
-	Dir:     "extract",
-	Ext:     []string{".rb"},
-	Extract: Extract,
+	Dir: "extract",
+	Ext: []string{".rb"},
 	Sections: func(c langtest.Case, f *lang.File, err error) []txtar.File {
 		return langtest.Sections(c, f, err, langtest.PackageImports)
 	},
+	Language:  Language,
+	Insert:    insertions,
+	Comments:  comments,
+	Highlight: &langtest.Highlight{Lexer: "Ruby", Files: []string{"lib/a.rb", "tasks/db.rake", "a.gemspec"}, Names: []string{"ruby", "rb"}},
 }
 
-// TestGolden checks Extract on every golden case (-update rewrites the
-// expected sections, refused when CI is set), with CRLF line endings, and
-// that hashes depend on a symbol's own text only.
-func TestGolden(t *testing.T) { suite.Run(t) }
+// TestSuite runs the language's suite ([langtest.Suite.Run]): goldens
+// (-update rewrites them, refused when CI is set), CRLF, context-free
+// hashes, the insertion property, comments and highlighting.
+func TestSuite(t *testing.T) { suite.Run(t) }
 
 // TestErrors checks that sources that do not parse give a clear error at
 // the right place.
@@ -94,3 +97,39 @@ func TestTokens(t *testing.T) {
 // FuzzExtractRuby checks that Extract never panics and that what it
 // returns holds its invariants, or is an error naming the path.
 func FuzzExtractRuby(f *testing.F) { suite.Fuzz(f, "fuzz.rb") }
+
+// insertions are the declarations of the insertion property on the golden cases
+// (langtest.CheckInsertions): a declaration inserted between two others
+// keeps every symbol, shifted, and adds its own, or Extract fails with a
+// path:line error.
+var insertions = []langtest.InsertSet{{Decls: []langtest.Insertion{
+	{Text: "def tw_inserted(x)\n  x\nend\n", Symbols: []lang.Symbol{langtest.Sym("tw_inserted", 1, 3)}, Nested: true},
+	{Text: "class TwInserted\n  def m\n    1\n  end\nend\n", Symbols: []lang.Symbol{langtest.Sym("TwInserted", 1, 5), langtest.Sym("TwInserted.m", 2, 4)}, Nested: true},
+}}}
+
+// comments check that Extract hands out every comment once (#, those
+// in an interpolation too, and =begin/=end blocks whole), with its lines,
+// and nothing that only looks like one: in a string, a heredoc body, a
+// %-literal, a regexp, a character literal, a symbol, or after __END__.
+var comments = []langtest.CommentCase{{Path: "c.rb",
+	Src: "# frozen_string_literal: true\n" +
+		"=begin\n@implements REQ-1\n=end\n" +
+		"class C # trailing\n" +
+		"  def m(x)\n" +
+		"    s = \"# not #{x # in an interpolation\n" +
+		"    } a comment\" + '# nor'\n" +
+		"    h = <<~EOS # after a heredoc opener\n" +
+		"      # heredoc text\n" +
+		"    EOS\n" +
+		"    w = %w[# a] + %q(# b) + [?#, :\"#c\", /#d/]\n" +
+		"  end\n" +
+		"end\n" +
+		"__END__\n" +
+		"# data, not a comment\n",
+	Want: []lang.Comment{
+		{Line: 1, EndLine: 1, Text: "# frozen_string_literal: true"},
+		{Line: 2, EndLine: 4, Text: "=begin\n@implements REQ-1\n=end"},
+		{Line: 5, EndLine: 5, Text: "# trailing"},
+		{Line: 7, EndLine: 7, Text: "# in an interpolation"},
+		{Line: 9, EndLine: 9, Text: "# after a heredoc opener"},
+	}}}

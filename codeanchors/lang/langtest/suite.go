@@ -44,6 +44,26 @@ type Suite struct {
 	// MinContextFree is the least number of variants the context-free test
 	// must compare; 0 means 20.
 	MinContextFree int
+
+	// Language is the language under test: the insertion property
+	// inserts through it, and a nil Extract is its Extract.
+	Language lang.Language
+	// Insert are the declarations of the insertion property, by set of
+	// cases; a suite with a Language must give some.
+	Insert []InsertSet
+	// Comments are the comment cases; a suite with a Language must give
+	// some (every built-in language hands out its comments).
+	Comments []CommentCase
+	// Highlight, when set, is how the site highlights the language.
+	Highlight *Highlight
+}
+
+// extract is the suite's extractor: Extract, or the Language's.
+func (s Suite) extract() func(string, []byte) (*lang.File, error) {
+	if s.Extract != nil {
+		return s.Extract
+	}
+	return s.Language.Extract
 }
 
 // Cases reads the suite's cases (see [ReadCases]).
@@ -67,7 +87,7 @@ func (s Suite) check() func(*testing.T, []byte, *lang.File) {
 	return CheckFile
 }
 
-// Run runs the suite's three tests as subtests:
+// Run runs the suite's tests as subtests:
 //   - golden: each case's sections equal its golden ones (with -update,
 //     refused when CI is set, it rewrites them instead); every extracted
 //     file passes Check, every error is a [scanner.Error] naming the path
@@ -75,17 +95,27 @@ func (s Suite) check() func(*testing.T, []byte, *lang.File) {
 //   - crlf: CRLF line endings change nothing but offsets ([ExpectCRLFNeutral],
 //     or the suite's CRLF);
 //   - context-free: hashes depend only on a symbol's own text
-//     ([ExpectContextFree]), over at least MinContextFree variants.
+//     ([ExpectContextFree]), over at least MinContextFree variants;
+//   - extensions: every one of Ext has a case;
+//   - insert: the insertion property ([CheckInsertions]) per [InsertSet];
+//   - comments: each [CommentCase] ([ExpectComments]);
+//   - highlight: the site's chroma lexer ([Highlight.Check]), when set.
+//
+// The last three run when the suite has a Language; fuzzing is a separate
+// FuzzXxx function on [Suite.Fuzz], and drift tables run from the
+// language's external tests (enginetest.Drift), which may import the
+// engine.
 func (s Suite) Run(t *testing.T) {
 	t.Helper()
 	cases := s.Cases(t)
 	check := s.check()
+	extract := s.extract()
 	t.Run("golden", func(t *testing.T) {
 		RefuseUpdateInCI(t)
 		CheckGoldenDir(t, s.Dir, s.Extra...)
 		for _, c := range cases {
 			t.Run(strings.TrimSuffix(filepath.Base(c.File), ".txtar"), func(t *testing.T) {
-				f, err := s.Extract(c.Path, c.Src)
+				f, err := extract(c.Path, c.Src)
 				if err == nil {
 					check(t, c.Src, f)
 				} else {
@@ -109,7 +139,7 @@ func (s Suite) Run(t *testing.T) {
 				s.CRLF(t, c)
 				continue
 			}
-			ExpectCRLFNeutral(t, c.File, c.Path, c.Src, s.Extract, check)
+			ExpectCRLFNeutral(t, c.File, c.Path, c.Src, extract, check)
 		}
 	})
 	t.Run("context-free", func(t *testing.T) {
@@ -117,10 +147,46 @@ func (s Suite) Run(t *testing.T) {
 		if least == 0 {
 			least = 20
 		}
-		if n := ExpectContextFree(t, s.Extract, cases); n < least {
+		if n := ExpectContextFree(t, extract, cases); n < least {
 			t.Errorf("only %d variants compared, want %d: the property is not exercised", n, least)
 		}
 	})
+	t.Run("extensions", func(t *testing.T) { s.checkExtensions(t, cases) })
+	if s.Language == nil {
+		return
+	}
+	t.Run("insert", func(t *testing.T) {
+		if len(s.Insert) == 0 {
+			t.Fatal("no insertion declarations: the property is not exercised")
+		}
+		s.runInsert(t, cases)
+	})
+	t.Run("comments", func(t *testing.T) {
+		if len(s.Comments) == 0 {
+			t.Fatal("no comment cases: Extract's comments are not checked")
+		}
+		s.runComments(t)
+	})
+	if s.Highlight != nil {
+		t.Run("highlight", func(t *testing.T) { s.Highlight.Check(t, cases, extract) })
+	}
+}
+
+// checkExtensions fails for an extension in Ext that no case has, and
+// logs how many files and lines the cases are.
+func (s Suite) checkExtensions(t *testing.T, cases []Case) {
+	var nlines int
+	seen := map[string]bool{}
+	for _, c := range cases {
+		nlines += len(lang.Lines(c.Src))
+		seen[strings.ToLower(filepath.Ext(c.Path))] = true
+	}
+	t.Logf("%d files, %d lines", len(cases), nlines)
+	for _, ext := range s.Ext {
+		if !seen[ext] {
+			t.Errorf("no %s case in testdata/%s", ext, s.Dir)
+		}
+	}
 }
 
 // Sections renders what Extract returned, the common golden format: on an
@@ -177,9 +243,9 @@ func (s Suite) Fuzz(f *testing.F, path string) {
 	for _, c := range s.Cases(f) {
 		f.Add(c.Src)
 	}
-	check := s.check()
+	check, extract := s.check(), s.extract()
 	f.Fuzz(func(t *testing.T, src []byte) {
-		file, err := s.Extract(path, src)
+		file, err := extract(path, src)
 		if err != nil {
 			if file != nil {
 				t.Fatalf("Extract returned a File and error %v", err)
