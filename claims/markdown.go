@@ -77,6 +77,7 @@ func headingIDs(doc ast.Node) []string {
 type mdResult struct {
 	claims   []Claim
 	links    []Link
+	images   []Image
 	headings []string
 	title    string   // plain text of the first level-1 heading
 	doc      ast.Node // the body's tree, which a requirement's revision reads too
@@ -244,6 +245,8 @@ func (w *mdWalker) inline(n, block ast.Node, blockEnd int, p *plain, links *[]co
 		return
 	case *ast.Link:
 		w.link(n, len(p.b), links)
+	case *ast.Image:
+		w.image(n)
 	}
 	w.container(n, block, blockEnd, p, func() {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -408,6 +411,55 @@ func (w *mdWalker) pageLink(dest string, pos Pos, off int) {
 		return
 	}
 	w.res.links = append(w.res.links, Link{Kind: LinkPage, To: strings.TrimSuffix(rel, ".md"), Fragment: frag, Pos: pos, Off: off})
+}
+
+// imageExts are the extensions of the files a relative image may name:
+// the site publishes these, and no other kind of file (see [Image]).
+var imageExts = []string{".gif", ".jpeg", ".jpg", ".png", ".svg", ".webp"}
+
+// image records a relative image, resolved like a page link: against the
+// file's directory (or, with a leading '/', the root) and made a content
+// path. One that leaves the content directory or is not an image file is
+// reported; external ones (a scheme, "//") are not ours to check.
+func (w *mdWalker) image(n *ast.Image) {
+	dest := string(util.ResolveNumericReferences(util.ResolveEntityNames(util.UnescapePunctuations(n.Destination))))
+	if _, _, hasScheme := splitScheme(dest); dest == "" || hasScheme || strings.HasPrefix(dest, "//") {
+		return
+	}
+	pos := w.loc.pos(n.Pos())
+	p, _, _ := strings.Cut(dest, "#")
+	p, _, _ = strings.Cut(p, "?")
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	if p == "" {
+		return
+	}
+	var full string
+	if rooted, ok := strings.CutPrefix(p, "/"); ok {
+		full = path.Clean(rooted)
+	} else {
+		full = path.Join(w.dir, p)
+	}
+	rel, ok := strings.CutPrefix(full, w.prefix)
+	if !ok || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
+		w.ds.Add(pos, CodeBadLink, "image %q leaves the content directory", dest)
+		return
+	}
+	if !slices.Contains(imageExts, strings.ToLower(path.Ext(rel))) {
+		w.ds.Add(pos, CodeBadLink, "image %q is not a %s file", dest, strings.Join(imageExtNames(), ", "))
+		return
+	}
+	w.res.images = append(w.res.images, Image{To: rel, Pos: pos, Off: n.Pos()})
+}
+
+// imageExtNames are [imageExts] without their dots, for messages.
+func imageExtNames() []string {
+	names := make([]string, len(imageExts))
+	for i, e := range imageExts {
+		names[i] = e[1:]
+	}
+	return names
 }
 
 func (w *mdWalker) checkSelfLinks() {

@@ -132,6 +132,9 @@ type Doc struct {
 	Headings []string
 	Claims   []Claim
 	Links    []Link // req:, dec: and page links, in source order
+	// Images are the body's relative images, in source order: files of the
+	// content folder the site publishes beside its pages.
+	Images []Image
 }
 
 // Claim is a statement about code: a sentence holding a code: link, a
@@ -184,5 +187,17 @@ type Link struct {
 	Pos      Pos
 	// Off is the byte offset in Doc.Body of the link's node (goldmark's
 	// ast.Link Pos), so a renderer can find the link it parses again.
+	Off int
+}
+
+// Image is a Markdown image with a relative path, ![logo](assets/logo.png):
+// a file of the content folder, which the build publishes and the page
+// shows, as GitHub shows it beside the Markdown.
+type Image struct {
+	// To is the image file's content path ("requirements/SRD/assets/logo.png").
+	To  string
+	Pos Pos
+	// Off is the byte offset in Doc.Body of the image's node (goldmark's
+	// ast.Image Pos), so a renderer can find the image it parses again.
 	Off int
 }

@@ -270,6 +270,7 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 	}
 	doc.Headings = md.headings
 	doc.Links = md.links
+	doc.Images = md.images
 
 	fields := decodeFields(kind, fm, name, ds)
 	doc.Claims = append(fields.claims, md.claims...)

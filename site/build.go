@@ -316,7 +316,11 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	go func() { searchDone <- b.writeSearch(put) }()
 	// The other artifacts go first: written out, their bytes are not held
 	// while the pages render.
-	if err := b.addStatic(put, driftJSON); err != nil {
+	err = b.addStatic(put, driftJSON)
+	if err == nil {
+		err = b.addImages(put)
+	}
+	if err != nil {
 		<-graphDone
 		<-searchDone
 		return nil, err

@@ -379,7 +379,11 @@ func (p *Project) validateImport(plan []planned, removals []string, force bool) 
 	}
 	slices.SortFunc(merged, func(a, b claims.File) int { return strings.Compare(a.Name, b.Name) })
 	var parser *claims.Parser
-	if _, diags := parser.Parse(p.Config.Content, merged); len(diags) > 0 {
+	model, diags := parser.Parse(p.Config.Content, merged)
+	if len(diags) == 0 {
+		diags = p.importImages(model, plan)
+	}
+	if len(diags) > 0 {
 		for _, d := range diags.Sort() {
 			msg := d.String()
 			if w, ok := from[d.Pos.File]; ok {
@@ -558,4 +562,36 @@ func (p *Project) Export() (*interchange.Export, error) {
 		e.Requirements = append(e.Requirements, row)
 	}
 	return e, nil
+}
+
+// importImages reports the images the content as imported would show but
+// the build could not publish (see [Project.readImages]): those the import
+// did not copy (outside the item's folder, or a symlink out of the source)
+// and the workspace does not have either.
+func (p *Project) importImages(m *claims.Model, plan []planned) claims.Diagnostics {
+	copied := map[string]bool{}
+	for _, f := range plan {
+		if f.asset {
+			copied[f.name] = true
+		}
+	}
+	var diags claims.Diagnostics
+	check := func(d *claims.Doc) {
+		for _, im := range d.Images {
+			name := path.Join(p.Config.Content, im.To)
+			if copied[name] {
+				continue
+			}
+			if st, err := p.WS.Stat(name); err != nil || !st.Mode().IsRegular() {
+				diags.Add(im.Pos, claims.CodeUnknownRef, "missing image %q", name)
+			}
+		}
+	}
+	for _, r := range m.Requirements {
+		check(&r.Doc)
+	}
+	for _, d := range m.Documents {
+		check(&d.Doc)
+	}
+	return diags
 }

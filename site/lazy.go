@@ -71,7 +71,7 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 			l.static[name] = data
 			return nil
 		}
-		l.staticErr = errors.Join(l.b.addStatic(put, driftJSON), l.b.writeSearch(put))
+		l.staticErr = errors.Join(l.b.addStatic(put, driftJSON), l.b.addImages(put), l.b.writeSearch(put))
 	})
 	if l.staticErr != nil {
 		return nil, true, l.staticErr

@@ -56,7 +56,10 @@ type docRender struct {
 	ctx   bodyContext
 	root  string              // relative prefix from the page to the site root
 	links map[int]claims.Link // the document's links by byte offset in its body
-	title string              // the page's own heading: a first "# title" equal to it is not repeated
+	// images are the published URLs, relative to the site root, of the
+	// document's relative images by byte offset in its body.
+	images map[int]string
+	title  string // the page's own heading: a first "# title" equal to it is not repeated
 }
 
 // renderMarkdown renders a document body to HTML (see [renderBody]).
@@ -79,6 +82,12 @@ func renderBody(ctx bodyContext, d *claims.Doc, root, title string) (string, err
 	defer func() { *br.doc = docRender{} }() // a pooled renderer holds no page
 	for _, l := range d.Links {
 		br.doc.links[l.Off] = l
+	}
+	if len(d.Images) > 0 {
+		br.doc.images = make(map[int]string, len(d.Images))
+		for _, im := range d.Images {
+			br.doc.images[im.Off] = imageURL(im.To)
+		}
 	}
 	br.out.Reset()
 	if err := br.html.Render(&br.out, d.Body, claims.ParseMarkdown(d.Body)); err != nil {
@@ -113,6 +122,7 @@ var bodyRenderers = sync.Pool{New: func() any {
 // RegisterFuncs implements goldmark's renderer.NodeRenderer.
 func (r *docRender) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindLink, r.link)
+	reg.Register(ast.KindImage, r.image)
 	reg.Register(ast.KindRawHTML, r.rawHTML)
 	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
 	reg.Register(ast.KindFencedCodeBlock, r.fencedCode)
@@ -188,6 +198,45 @@ func (r *docRender) link(w util.BufWriter, src []byte, node ast.Node, entering b
 		w.WriteString("</a>")
 	}
 	return ast.WalkContinue, nil
+}
+
+// imagesDir is the site folder the content's images are published in, at
+// their content paths: pages are published at other paths than their
+// Markdown, so an image cannot sit beside its page as it does beside the
+// Markdown.
+const imagesDir = "assets/content/"
+
+// imageURL is the URL, relative to the site root, of the image at the
+// content path.
+func imageURL(contentPath string) string { return imagesDir + contentPath }
+
+// defaultImage is goldmark's own image renderer, which [docRender.image]
+// hands every image to.
+var defaultImage = func() renderer.NodeRendererFunc {
+	var c imageRendererOf
+	ghtml.NewRenderer().RegisterFuncs(&c)
+	return c.f
+}()
+
+// imageRendererOf keeps the renderer a NodeRenderer registers for images.
+type imageRendererOf struct{ f renderer.NodeRendererFunc }
+
+func (c *imageRendererOf) Register(k ast.NodeKind, f renderer.NodeRendererFunc) {
+	if k == ast.KindImage {
+		c.f = f
+	}
+}
+
+// image renders an image as goldmark does, a relative one (see
+// [claims.Image]) with its src made the published image's URL from this
+// page, as page links are. The tree is the render's own: changing the
+// node's destination changes nothing else.
+func (r *docRender) image(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Image)
+	if u, ok := r.images[n.Pos()]; ok && entering {
+		n.Destination = []byte(r.root + u)
+	}
+	return defaultImage(w, src, node, entering)
 }
 
 // linkURL is the site URL of a requirement, decision or page link.

@@ -168,5 +168,9 @@ func strip(d claims.Doc) claims.Doc {
 	for i := range d.Links {
 		d.Links[i].Off, d.Links[i].Pos = 0, claims.Pos{}
 	}
+	d.Images = slices.Clone(d.Images)
+	for i := range d.Images {
+		d.Images[i].Off, d.Images[i].Pos = 0, claims.Pos{}
+	}
 	return d
 }

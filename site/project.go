@@ -33,8 +33,9 @@ type Project struct {
 	// the parse of files whose bytes did not change. Nil means parse.
 	ParseSource func(name string, data []byte) *codeanchors.Source
 
-	skipped []string // content files that are not regular, and why
-	temps   []string // temporary files of content files the walk found (see [contentTemp])
+	skipped []string          // content files that are not regular, and why
+	temps   []string          // temporary files of content files the walk found (see [contentTemp])
+	images  map[string][]byte // the content's images by content path (see [Project.readImages])
 	// walks, when set, holds the folder walks' results: those it has are
 	// used instead of walking (serve, when no file was created or removed
 	// since), those it lacks are recorded.
@@ -89,6 +90,9 @@ func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, er
 		return nil, err
 	}
 	model, diags := parser.Parse(p.Config.Content, files)
+	if len(diags) == 0 {
+		p.images, diags = p.readImages(model)
+	}
 	if len(diags) > 0 {
 		ws.Close()
 		return nil, diags.Sort()
