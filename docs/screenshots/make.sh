@@ -7,4 +7,4 @@
 # Needs Debian's chromium.
 set -eu
 cd "$(dirname "$0")/../.."
-TRACEWIKI_SCREENSHOTS="$(pwd)/docs/screenshots" go test ./site -run 'TestBrowser$' -count=1
+TRACEWIKI_SCREENSHOTS="$(pwd)/docs/screenshots" go test -tags conformance ./site -run 'TestBrowser$' -count=1
