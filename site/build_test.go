@@ -111,6 +111,31 @@ func buildSite(tb testing.TB, dir string, opts BuildOptions, workers int) *Site 
 	return s
 }
 
+// buildPR42 builds dir frozen under the base URL /pr-42/. Tracewiki's own
+// wiki ("..") is built once per test binary and shared: TestSchemas and
+// TestLinks only read that build, and it takes seconds.
+func buildPR42(t *testing.T, dir string) *Site {
+	t.Helper()
+	if dir != ".." {
+		return buildSite(t, dir, BuildOptions{BaseURL: "/pr-42/"}, 0)
+	}
+	s, err := ownPR42()
+	if err != nil {
+		t.Fatalf("Build(..): %v", err)
+	}
+	return s
+}
+
+// ownPR42 is the build of buildPR42(t, "..").
+var ownPR42 = sync.OnceValues(func() (*Site, error) {
+	p, err := Load("..")
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Build(BuildOptions{BaseURL: "/pr-42/", Frozen: true}, io.Discard)
+})
+
 // assertLines checks that content holds every line of want as a substring,
 // or, for a line starting with "! ", does not hold the rest (Hugo's
 // AssertFileContent).

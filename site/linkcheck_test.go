@@ -28,7 +28,7 @@ func TestLinks(t *testing.T) {
 		{"own", func(t *testing.T) string { return ".." }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := buildSite(t, c.dir(t), BuildOptions{BaseURL: "/pr-42/"}, 0)
+			s := buildPR42(t, c.dir(t))
 			out := filepath.Join(t.TempDir(), "public")
 			if err := s.Write(&Output{Folder: output.Folder{Dir: out, Name: out}}, nil); err != nil {
 				t.Fatal(err)

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -123,14 +126,25 @@ func TestSchemas(t *testing.T) {
 			dir := c.dir(t)
 			s := buildSite(t, dir, BuildOptions{BaseURL: "/pr-42/"}, 0)
 			count := map[string]int{}
+			var names []string
 			for _, name := range sortedKeys(s.Files) {
-				schema := schemaOf(name)
-				if schema == "" {
-					continue
+				if schema := schemaOf(name); schema != "" {
+					count[schema]++
+					names = append(names, name)
 				}
-				count[schema]++
-				validate(t, schemas, schema, name, s.Files[name])
 			}
+			// Validated on every core: the own wiki has over a thousand
+			// JSON files, api/graph.json alone megabytes.
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			for range runtime.GOMAXPROCS(0) {
+				wg.Go(func() {
+					for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
+						validate(t, schemas, schemaOf(names[i]), names[i], s.Files[names[i]])
+					}
+				})
+			}
+			wg.Wait()
 			for _, n := range []string{"graph", "drift", "search", "manifest", "list", "node"} {
 				if count[n] == 0 {
 					t.Errorf("no output file checked against %s.schema.json", n)

@@ -185,14 +185,21 @@ func garbageJS() map[string]string {
 // must end with a File whose ranges are valid or an error. It asserts no
 // wall time (a loaded machine made that flaky): a hang fails through go
 // test's timeout, and BenchmarkExtractJavaScriptGarbage reports throughput.
+//
+// Each input and extension is a parallel subtest: Extract is a pure
+// function of its bytes, and the inputs stay full size, since their size is
+// what would show a superlinear extractor.
 func TestExtractJavaScriptGarbage(t *testing.T) {
 	for name, src := range garbageJS() {
 		for _, ext := range []string{".ts", ".tsx", ".js"} {
-			f, err := Extract("g"+ext, []byte(src))
-			if err == nil {
-				langtest.CheckFile(t, []byte(src), f)
-			}
-			t.Logf("%s%s: error %v", name, ext, err)
+			t.Run(name+ext, func(t *testing.T) {
+				t.Parallel()
+				f, err := Extract("g"+ext, []byte(src))
+				if err == nil {
+					langtest.CheckFile(t, []byte(src), f)
+				}
+				t.Logf("%s%s: error %v", name, ext, err)
+			})
 		}
 	}
 }
