@@ -399,6 +399,19 @@ func (w *mdWalker) pageLink(dest string, pos Pos, off int) {
 	if !strings.HasSuffix(p, ".md") {
 		return // an image, a source file, a directory: not a page
 	}
+	rel, ok := w.contentPath(p)
+	if !ok {
+		w.ds.Add(pos, CodeBadLink, "link %q leaves the content directory", dest)
+		return
+	}
+	w.res.links = append(w.res.links, Link{Kind: LinkPage, To: strings.TrimSuffix(rel, ".md"), Fragment: frag, Pos: pos, Off: off})
+}
+
+// contentPath resolves p, a relative link's unescaped path, against the
+// file's directory (or, with a leading '/', against the root, as GitHub
+// does) and makes it a content path; false when it leaves the content
+// directory. Page links and images resolve alike.
+func (w *mdWalker) contentPath(p string) (string, bool) {
 	var full string
 	if rooted, ok := strings.CutPrefix(p, "/"); ok {
 		full = path.Clean(rooted)
@@ -407,10 +420,9 @@ func (w *mdWalker) pageLink(dest string, pos Pos, off int) {
 	}
 	rel, ok := strings.CutPrefix(full, w.prefix)
 	if !ok || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
-		w.ds.Add(pos, CodeBadLink, "link %q leaves the content directory", dest)
-		return
+		return "", false
 	}
-	w.res.links = append(w.res.links, Link{Kind: LinkPage, To: strings.TrimSuffix(rel, ".md"), Fragment: frag, Pos: pos, Off: off})
+	return rel, true
 }
 
 // imageExts are the extensions of the files a relative image may name:
@@ -435,14 +447,8 @@ func (w *mdWalker) image(n *ast.Image) {
 	if p == "" {
 		return
 	}
-	var full string
-	if rooted, ok := strings.CutPrefix(p, "/"); ok {
-		full = path.Clean(rooted)
-	} else {
-		full = path.Join(w.dir, p)
-	}
-	rel, ok := strings.CutPrefix(full, w.prefix)
-	if !ok || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
+	rel, ok := w.contentPath(p)
+	if !ok {
 		w.ds.Add(pos, CodeBadLink, "image %q leaves the content directory", dest)
 		return
 	}

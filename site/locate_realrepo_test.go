@@ -42,21 +42,8 @@ func TestRelocateRealRestructure(t *testing.T) {
 			targets = append(targets, name+"@"+s.Name)
 		}
 	}
-	writeGoFiles(t, dir, oldFiles)
-	writeClaimPages(t, dir, targets)
+	captureThenReplace(t, dir, targets, oldFiles, newFiles)
 	p, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Capture(CaptureOptions{By: "test"}, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	p.Close()
-	for name := range oldFiles {
-		must(t, os.Remove(filepath.Join(dir, filepath.FromSlash(name))))
-	}
-	writeGoFiles(t, dir, newFiles)
-	p, err = Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +157,27 @@ func TestRelocateRealRestructure(t *testing.T) {
 	if counts["symbol target_missing: one candidate, same_text"] == 0 || counts["file target_missing: one correct candidate"] == 0 {
 		t.Errorf("the version pair no longer relocates symbols and files by their text")
 	}
+}
+
+// captureThenReplace writes oldFiles into the workspace dir with a page
+// claiming each of targets, captures them, then replaces oldFiles by
+// newFiles: the workspace as a team finds it after upgrading.
+func captureThenReplace(t *testing.T, dir string, targets []string, oldFiles, newFiles map[string][]byte) {
+	t.Helper()
+	writeGoFiles(t, dir, oldFiles)
+	writeClaimPages(t, dir, targets)
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Capture(CaptureOptions{By: "test"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	for name := range oldFiles {
+		must(t, os.Remove(filepath.Join(dir, filepath.FromSlash(name))))
+	}
+	writeGoFiles(t, dir, newFiles)
 }
 
 // maskWord replaces every whole-word occurrence of name in printed Go

@@ -4,7 +4,6 @@ package site
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -116,20 +115,7 @@ func measureRenames(t *testing.T, name string, oldFiles, newFiles map[string][]b
 		return
 	}
 	dir := t.TempDir()
-	writeGoFiles(t, dir, oldFiles)
-	writeClaimPages(t, dir, lost)
-	p, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Capture(CaptureOptions{By: "test"}, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	p.Close()
-	for n := range oldFiles {
-		must(t, os.Remove(filepath.Join(dir, filepath.FromSlash(n))))
-	}
-	writeGoFiles(t, dir, newFiles)
+	captureThenReplace(t, dir, lost, oldFiles, newFiles)
 	check := func() map[string]codeanchors.TargetStatus {
 		p, err := Load(dir)
 		if err != nil {
