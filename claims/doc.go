@@ -97,8 +97,8 @@
 // # Ids
 //
 // A requirement or decision id is a letter or digit followed by letters,
-// digits, '.', '_' and '-', ASCII only, at most 128 bytes: REQ-3, FAU-9,
-// 0001-use-go. Ids are unique per kind: two requirements (or two decisions)
+// digits, '.', '_', '-' and '~', ASCII only, at most 128 bytes: REQ-3, FAU-9,
+// 0001-use-go, dsn~login~1 (OpenFastTrace's type~name~revision). Ids are unique per kind: two requirements (or two decisions)
 // with one id are a dup-id diagnostic at both files, and so are ids that
 // differ only in case, since ids become file names. Both stay in the model.
 //

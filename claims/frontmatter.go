@@ -668,7 +668,7 @@ func decodeFields(kind fileKind, root *value, file string, ds *Diagnostics) fiel
 		case "id":
 			f.id, f.idPos = d.str(e), e.val.pos
 			if f.id != "" && !validID(f.id) {
-				ds.Add(e.val.pos, CodeField, "id %q is not a valid id (a letter or digit, then letters, digits, '.', '_', '-'; at most %d bytes)", f.id, maxIDLen)
+				ds.Add(e.val.pos, CodeField, "id %q is not a valid id (a letter or digit, then letters, digits, '.', '_', '-', '~'; at most %d bytes)", f.id, maxIDLen)
 			}
 		case "status":
 			s := d.str(e)

@@ -285,7 +285,7 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 		r.idPos = fields.idPos
 	}
 	if (kind == kindRequirement || kind == kindDecision) && fields.id == "" && !validID(id) {
-		ds.Add(r.idPos, CodeField, "file name gives id %q, which is not a valid id (letters, digits, '.', '_', '-'); set id in the frontmatter", id)
+		ds.Add(r.idPos, CodeField, "file name gives id %q, which is not a valid id (letters, digits, '.', '_', '-', '~'); set id in the frontmatter", id)
 	}
 
 	switch kind {
@@ -352,8 +352,9 @@ func sortClaims(cs []Claim) {
 const maxIDLen = 128
 
 // validID reports whether s is a requirement or decision id: a letter or
-// digit, then letters, digits, '.', '_' and '-', at most maxIDLen bytes
-// (ASCII only, so that ids are safe as file names and in URLs).
+// digit, then letters, digits, '.', '_', '-' and '~', at most maxIDLen
+// bytes (ASCII only, so that ids are safe as file names and in URLs; '~'
+// keeps OpenFastTrace's type~name~revision ids as they are).
 func validID(s string) bool {
 	if s == "" || len(s) > maxIDLen {
 		return false
@@ -361,7 +362,7 @@ func validID(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-' && c != '~') {
 			return false
 		}
 	}
