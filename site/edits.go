@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -26,17 +27,19 @@ import (
 // page's own HTML, where its body is, and the search index, which holds
 // every page's text. Nothing else shows a page's body (see pagecache.go).
 // So when the outline of each edited page is what it was (title,
-// frontmatter, claims and links with their lines, headings: all but the
-// text around them), [BuildEdited] renders the edited bodies into their
+// frontmatter, claims and links: all but the text around them), and no
+// heading another page may link to is gone, [BuildEdited] renders the edited bodies into their
 // pages' last HTML, updates the search index and patches the output,
 // without loading the workspace. The last build's up-to-date record says
 // which files changed; its edit record ([editRecord]) says what each
 // page's body shows of the rest of the site: the state of the code its
 // claims link and the pages its links lead to.
 //
-// Anything else (a new or removed file, an edited requirement, a renamed
-// heading, text added above a claim, which moves its line) takes a whole
-// build, whose keys then decide what to render again.
+// Text added above a claim moves its line, which only the drift list
+// shows, and only for a claim whose link is a problem: such a page's
+// claims must keep their places ([editPage.placesKept]). Anything else (a
+// new or removed file, an edited requirement, a renamed heading) takes a
+// whole build, whose keys then decide what to render again.
 
 // editsStage names the build cache's edit records, one per up-to-date
 // record and under the same key.
@@ -60,10 +63,11 @@ type editRecord struct {
 // how its claims show (by target) and where its links lead (by node id).
 // It is the [bodyContext] that renders the page's edited body.
 type editPage struct {
-	file, dir, title  string
-	outline, headings [sha256.Size]byte
-	claims            map[string]claimShown
-	urls              map[string]string
+	file, dir, title string
+	outline, places  [sha256.Size]byte
+	headings         []string // the ids of its headings
+	claims           map[string]claimShown
+	urls             map[string]string
 
 	hl         *highlighter
 	unanswered bool // the body asked what the last build did not answer
@@ -83,10 +87,32 @@ func (e *editPage) urlOf(id synth.NodeID) string {
 
 func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.fence(lang, code) }
 
-// headingsSum hashes a document's heading ids: other pages' links to them
-// are checked when the content is parsed.
-func headingsSum(ids []string) [sha256.Size]byte {
-	return sha256.Sum256([]byte(strings.Join(ids, "\n")))
+// headingsKept reports whether every heading id of the page's last build
+// is still among ids: other pages' links to them are checked when the
+// content is parsed, and a heading added breaks none.
+func (e *editPage) headingsKept(ids []string) bool {
+	for _, id := range e.headings {
+		if !slices.Contains(ids, id) {
+			return false
+		}
+	}
+	return true
+}
+
+// placesKept reports whether the page's claims may be where the document
+// d has them: where they were, or anywhere when none of the claims shows
+// as a problem, since the drift list is the only place that shows a
+// claim's line, and it lists only problems.
+func (e *editPage) placesKept(d *claims.Doc) bool {
+	if placesSum(d) == e.places {
+		return true
+	}
+	for _, c := range e.claims {
+		if c.State != string(codeanchors.Linked) {
+			return false
+		}
+	}
+	return true
 }
 
 // editable reports whether an edit of the page's text can be applied by
@@ -117,7 +143,8 @@ func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
 	for _, pg := range editable {
 		p := pg.wiki
 		n, _ := b.graph.Node(claims.PageNode(p.Path))
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\n", q(p.Doc.File), q(pg.dir), q(n.Title), b.outlined.pages[p.Doc.File], headingsSum(p.Doc.Headings))
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.dir), q(n.Title), b.outlined.pages[p.Doc.File],
+			placesSum(&p.Doc), q(strings.Join(p.Doc.Headings, "\n")))
 		lines = lines[:0]
 		for _, c := range p.Doc.Claims {
 			if c.HasTarget {
@@ -172,7 +199,7 @@ func spliceBody(old []byte, span bodySpan, body string) ([]byte, bool) {
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
-const editsMagic = "tracewiki-edits 2"
+const editsMagic = "tracewiki-edits 3"
 
 // encode writes the record as lines of tab-separated fields, strings
 // quoted: a header, then each page followed by its answers, a claim's by
@@ -258,9 +285,12 @@ func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
 	for first := true; sc.Scan(); first = false {
 		f := strings.Split(sc.Text(), "\t")
 		switch {
-		case f[0] == "page" && first && len(f) == 6:
+		case f[0] == "page" && first && len(f) == 7:
 			e.file, e.dir, e.title = str(f[1]), str(f[2]), str(f[3])
-			e.outline, e.headings = sum(f[4]), sum(f[5])
+			e.outline, e.places = sum(f[4]), sum(f[5])
+			if h := str(f[6]); h != "" {
+				e.headings = strings.Split(h, "\n")
+			}
 		case f[0] == "page" && !first:
 			return e, !bad
 		case f[0] == "claim" && len(f) == 5:
@@ -397,7 +427,7 @@ func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl
 		if pg == nil || len(diags) > 0 {
 			return nil, false // the whole build reports them
 		}
-		if sum, err := pageOutline(pg); err != nil || sum != e.outline || headingsSum(pg.Doc.Headings) != e.headings {
+		if sum, err := pageOutline(pg); err != nil || sum != e.outline || !e.headingsKept(pg.Doc.Headings) || !e.placesKept(&pg.Doc) {
 			return nil, false
 		}
 		e.hl = hl

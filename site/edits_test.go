@@ -49,6 +49,9 @@ func TestBuildEdited(t *testing.T) {
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	writeFixtureFile(t, dir, "content/guides/returns.md", []byte("# Returns\n\nReturns follow the [refund steps](refunds.md#steps).\n"))
+	// A page whose one claim is linked: only the drift list shows a
+	// claim's line, and only a problem's.
+	writeFixtureFile(t, dir, "content/guides/carts.md", []byte("# Carts\n\nA cart is checked first ([code](code:cart/cart.go@Cart.Validate)).\n"))
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
 	buildCached(t, dir, out, cache)
@@ -104,8 +107,11 @@ func TestBuildEdited(t *testing.T) {
 			must(t, os.WriteFile(file(refunds+".new"), append(data, "\nRenamed.\n"...), 0o644))
 			must(t, os.Rename(file(refunds+".new"), file(refunds)))
 		}, true},
-		{"text above a claim", edit(refunds, "# Refunds\n", "# Refunds\n\nA new first line.\n"), false},
-		{"heading added", appendTo(refunds, "\n## Later\n"), false},
+		{"text above a claim shown as a problem", edit(refunds, "# Refunds\n", "# Refunds\n\nA new first line.\n"), false},
+		{"text above a linked claim", edit("content/guides/carts.md", "# Carts\n", "# Carts\n\nA new first line.\n"), true},
+		{"heading added", appendTo(refunds, "\n## Later\n"), true},
+		{"heading added above a linked claim", edit("content/guides/carts.md", "# Carts\n", "# Carts\n\n## Checks\n"), true},
+		{"heading removed", edit(refunds, "\n## Later\n", "\n"), true},
 		{"heading another page links renamed", edit(refunds, "## Steps", "## Stages"), false},
 		{"title", edit(refunds, "title: Refunds", "title: Refunds and returns"), false},
 		{"claim target", edit(refunds, "code:pay/pay.go@Refund", "code:pay/pay.go@Charge"), false},

@@ -141,6 +141,16 @@ func outline(m *claims.Model) (*outlined, error) {
 	return ol, err
 }
 
+// placesSum hashes the places of a document's claims, which [strip]
+// leaves out of its outline.
+func placesSum(d *claims.Doc) [sha256.Size]byte {
+	h := sha256.New()
+	for _, c := range d.Claims {
+		fmt.Fprintf(h, "%s:%d:%d\n", c.Pos.File, c.Pos.Line, c.Pos.Col)
+	}
+	return [sha256.Size]byte(h.Sum(nil))
+}
+
 // pageOutline hashes a wiki page without its body ([strip]).
 func pageOutline(p *claims.Page) ([sha256.Size]byte, error) {
 	c := *p
@@ -159,10 +169,11 @@ func strip(d claims.Doc) claims.Doc {
 	// Claims' byte offsets in the body serve the body's rendering, and so
 	// do links' offsets and places (a link's place is only ever reported
 	// by the parse, when it is broken): an edit that moves them shows
-	// nowhere else.
+	// nowhere else. A claim's place shows in the drift list when its link
+	// is a problem, which the shared key has as a whole.
 	d.Claims = slices.Clone(d.Claims)
 	for i := range d.Claims {
-		d.Claims[i].Start, d.Claims[i].End = 0, 0
+		d.Claims[i].Start, d.Claims[i].End, d.Claims[i].Pos = 0, 0, claims.Pos{}
 	}
 	d.Links = slices.Clone(d.Links)
 	for i := range d.Links {
