@@ -1,6 +1,7 @@
 // Package interchange reads and writes requirements in the formats of other
-// requirements tools: Doorstop trees, StrictDoc .sdoc documents and ReqIF
-// (.reqif, .reqifz) for import; CSV, ReqIF and JSON for export.
+// requirements tools: Doorstop trees, StrictDoc .sdoc documents, ReqIF
+// (.reqif, .reqifz) and OpenFastTrace Markdown specifications for import;
+// CSV, ReqIF and JSON for export.
 //
 // Like the parsers of claims, it takes bytes and names and never opens a
 // file: site reads the source tree, hands the files here, and writes what
