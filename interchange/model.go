@@ -1,6 +1,7 @@
 // Package interchange reads and writes requirements in the formats of other
-// requirements tools: Doorstop trees, StrictDoc .sdoc documents and ReqIF
-// (.reqif, .reqifz) for import; CSV, ReqIF and JSON for export.
+// requirements tools: Doorstop trees, StrictDoc .sdoc documents, ReqIF
+// (.reqif, .reqifz) and OpenFastTrace Markdown specifications for import;
+// CSV, ReqIF and JSON for export.
 //
 // Like the parsers of claims, it takes bytes and names and never opens a
 // file: site reads the source tree, hands the files here, and writes what
@@ -147,7 +148,7 @@ func (r *Result) finish() {
 	var items []Item
 	for _, it := range r.Items {
 		if !validID(it.ID) {
-			r.unmapped(it.From, "item "+it.ID, "%q is not a tracewiki id (letters, digits, '.', '_', '-')", it.ID)
+			r.unmapped(it.From, "item "+it.ID, "%q is not a tracewiki id (ASCII letters, digits, '.', '_', '-', '~')", it.ID)
 			continue
 		}
 		if ids[strings.ToLower(it.ID)] {
@@ -183,7 +184,8 @@ func (r *Result) finish() {
 const maxIDLen = 128
 
 // validID is claims' rule for a requirement id: a letter or digit, then
-// letters, digits, '.', '_' and '-', at most maxIDLen bytes.
+// letters, digits, '.', '_', '-' and '~' (OpenFastTrace's
+// type~name~revision), at most maxIDLen bytes.
 func validID(s string) bool {
 	if s == "" || len(s) > maxIDLen {
 		return false
@@ -191,7 +193,7 @@ func validID(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-' && c != '~') {
 			return false
 		}
 	}

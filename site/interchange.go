@@ -21,14 +21,14 @@ import (
 )
 
 // Import formats.
-var ImportFormats = []string{"doorstop", "strictdoc", "reqif"}
+var ImportFormats = []string{"doorstop", "strictdoc", "reqif", "openfasttrace"}
 
 // maxImportFile bounds each file an import reads.
 const maxImportFile = 64 << 20
 
 // ImportOptions says what [Import] reads.
 type ImportOptions struct {
-	Format string // doorstop, strictdoc or reqif
+	Format string // doorstop, strictdoc, reqif or openfasttrace
 	// Source is a file or folder, as given on the command line (relative
 	// to the current folder, or absolute): it is not confined to the
 	// workspace.
@@ -87,7 +87,7 @@ func readSource(src string) ([]interchange.File, error) {
 			return nil
 		}
 		switch strings.ToLower(path.Ext(name)) {
-		case ".yml", ".yaml", ".md", ".sdoc", ".reqif", ".reqifz", ".xml":
+		case ".yml", ".yaml", ".md", ".markdown", ".sdoc", ".reqif", ".reqifz", ".xml":
 		default:
 			return nil
 		}
@@ -135,6 +135,8 @@ func importOf(format string, files []interchange.File) (*interchange.Result, err
 		return interchange.ImportStrictDoc(files)
 	case "reqif":
 		return interchange.ImportReqIF(files)
+	case "openfasttrace":
+		return interchange.ImportOpenFastTrace(files), nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(ImportFormats, ", "))
 }

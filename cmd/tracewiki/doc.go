@@ -35,7 +35,7 @@ Commands:
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
 	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
 	review      record that requirements were reviewed against their parents
-	import      requirements from Doorstop, StrictDoc or ReqIF
+	import      requirements from Doorstop, StrictDoc, ReqIF or OpenFastTrace
 	export      the requirements as CSV, ReqIF or JSON
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
@@ -183,19 +183,27 @@ stamped by the first build or capture that sees it.
 
 # import
 
-	tracewiki import doorstop|strictdoc|reqif PATH [--force] [--by WHO]
+	tracewiki import doorstop|strictdoc|reqif|openfasttrace PATH [--force] [--by WHO]
 
 Import reads another tool's requirements (PATH, a folder or a file, is
 relative to the current folder) and writes them as Markdown files under
 content/requirements/DOCUMENT/: the Doorstop prefix, the StrictDoc
-document title or the ReqIF specification name, as a slug. Doorstop:
+document title, the ReqIF specification name or the OpenFastTrace file's
+path, as a slug. Doorstop:
 .doorstop.yml documents with their YAML or Markdown items (uid, level,
 header, text, normative, derived, active, links with their fingerprints,
 ref and file references). StrictDoc: .sdoc documents with their grammar,
 sections, requirements and custom elements, multi-line fields, Parent,
 Child and File relations, and [DOCUMENT_FROM_FILE] fragments. ReqIF: .reqif
 files and .reqifz archives: spec objects and their attributes, the spec
-hierarchy as order and sections, spec relations as parent links. Parent
+hierarchy as order and sections, spec relations as parent links.
+OpenFastTrace: the items of .md and .markdown files, read by OFT's own
+Markdown grammar; ids kept as type~name~rev, the heading above the id as
+title, description, Rationale and Comment as body, the artifact type as
+fields.type, Needs as fields.needs (what the policy asks of it), Covers as
+parent links, Depends as fields.depends, Status (approved -> accepted,
+draft and proposed -> proposed, rejected), Tags, and forwards
+(arch --> dsn : req~x~1) as items arch~x~1. Parent
 links are stamped in the lock; a link the source calls suspect stays
 suspect (parent_changed) until "tracewiki review". Each file records
 imported: {from, hash}; a second import writes only what changed, and a
