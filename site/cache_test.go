@@ -450,6 +450,14 @@ func TestCachePagesKept(t *testing.T) {
 	if s := build(); s.Kept != keyed-1 {
 		t.Errorf("after a text edit before the links of one page: %d pages kept, want %d", s.Kept, keyed-1)
 	}
+	// A claim's sentence shows only in the page's own body and claims
+	// table.
+	data, err = os.ReadFile(page)
+	must(t, err)
+	must(t, os.WriteFile(page, bytes.Replace(data, []byte("Checkout validates the cart first"), []byte("Checkout checks the whole cart first"), 1), 0o644))
+	if s := build(); s.Kept != keyed-1 {
+		t.Errorf("after a claim's text edit of one page: %d pages kept, want %d", s.Kept, keyed-1)
+	}
 	data, err = os.ReadFile(page)
 	must(t, err)
 	must(t, os.WriteFile(page, bytes.Replace(data, []byte("## Details"), []byte("## The details"), 1), 0o644))

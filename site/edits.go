@@ -65,7 +65,8 @@ type editRecord struct {
 type editPage struct {
 	file, dir, title string
 	outline, places  [sha256.Size]byte
-	headings         []string // the ids of its headings
+	texts            [sha256.Size]byte // its Markdown claims' texts: its claims table shows them
+	headings         []string          // the ids of its headings
 	claims           map[string]claimShown
 	urls             map[string]string
 
@@ -103,8 +104,8 @@ func (e *editPage) headingsKept(ids []string) bool {
 // d has them: where they were, or anywhere when none of the claims shows
 // as a problem, since the drift list is the only place that shows a
 // claim's line, and it lists only problems.
-func (e *editPage) placesKept(d *claims.Doc) bool {
-	if placesSum(d) == e.places {
+func (e *editPage) placesKept(places [sha256.Size]byte) bool {
+	if places == e.places {
 		return true
 	}
 	for _, c := range e.claims {
@@ -143,8 +144,9 @@ func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
 	for _, pg := range editable {
 		p := pg.wiki
 		n, _ := b.graph.Node(claims.PageNode(p.Path))
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.dir), q(n.Title), b.outlined.pages[p.Doc.File],
-			placesSum(&p.Doc), q(strings.Join(p.Doc.Headings, "\n")))
+		places, texts := claimSums(&p.Doc)
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.dir), q(n.Title), b.outlined.pages[p.Doc.File],
+			places, texts, q(strings.Join(p.Doc.Headings, "\n")))
 		lines = lines[:0]
 		for _, c := range p.Doc.Claims {
 			if c.HasTarget {
@@ -285,10 +287,10 @@ func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
 	for first := true; sc.Scan(); first = false {
 		f := strings.Split(sc.Text(), "\t")
 		switch {
-		case f[0] == "page" && first && len(f) == 7:
+		case f[0] == "page" && first && len(f) == 8:
 			e.file, e.dir, e.title = str(f[1]), str(f[2]), str(f[3])
-			e.outline, e.places = sum(f[4]), sum(f[5])
-			if h := str(f[6]); h != "" {
+			e.outline, e.places, e.texts = sum(f[4]), sum(f[5]), sum(f[6])
+			if h := str(f[7]); h != "" {
 				e.headings = strings.Split(h, "\n")
 			}
 		case f[0] == "page" && !first:
@@ -427,7 +429,9 @@ func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl
 		if pg == nil || len(diags) > 0 {
 			return nil, false // the whole build reports them
 		}
-		if sum, err := pageOutline(pg); err != nil || sum != e.outline || !e.headingsKept(pg.Doc.Headings) || !e.placesKept(&pg.Doc) {
+		places, texts := claimSums(&pg.Doc)
+		if sum, err := pageOutline(pg); err != nil || sum != e.outline || texts != e.texts ||
+			!e.headingsKept(pg.Doc.Headings) || !e.placesKept(places) {
 			return nil, false
 		}
 		e.hl = hl

@@ -141,14 +141,18 @@ func outline(m *claims.Model) (*outlined, error) {
 	return ol, err
 }
 
-// placesSum hashes the places of a document's claims, which [strip]
-// leaves out of its outline.
-func placesSum(d *claims.Doc) [sha256.Size]byte {
-	h := sha256.New()
+// claimSums hashes what [strip] leaves out of a document's outline of its
+// claims: their places, and the texts of its Markdown claims (sentences
+// of its body).
+func claimSums(d *claims.Doc) (places, texts [sha256.Size]byte) {
+	ph, th := sha256.New(), sha256.New()
 	for _, c := range d.Claims {
-		fmt.Fprintf(h, "%s:%d:%d\n", c.Pos.File, c.Pos.Line, c.Pos.Col)
+		fmt.Fprintf(ph, "%s:%d:%d\n", c.Pos.File, c.Pos.Line, c.Pos.Col)
+		if c.Origin == claims.OriginMarkdown {
+			fmt.Fprintf(th, "%q\n", c.Text)
+		}
 	}
-	return [sha256.Size]byte(h.Sum(nil))
+	return [sha256.Size]byte(ph.Sum(nil)), [sha256.Size]byte(th.Sum(nil))
 }
 
 // pageOutline hashes a wiki page without its body ([strip]).
@@ -170,10 +174,16 @@ func strip(d claims.Doc) claims.Doc {
 	// do links' offsets and places (a link's place is only ever reported
 	// by the parse, when it is broken): an edit that moves them shows
 	// nowhere else. A claim's place shows in the drift list when its link
-	// is a problem, which the shared key has as a whole.
+	// is a problem, which the shared key has as a whole. A Markdown
+	// claim's text is a sentence of the body, shown on its own page (in
+	// its body and its claims table) and in the search index only.
 	d.Claims = slices.Clone(d.Claims)
 	for i := range d.Claims {
-		d.Claims[i].Start, d.Claims[i].End, d.Claims[i].Pos = 0, 0, claims.Pos{}
+		c := &d.Claims[i]
+		c.Start, c.End, c.Pos = 0, 0, claims.Pos{}
+		if c.Origin == claims.OriginMarkdown {
+			c.Text = ""
+		}
 	}
 	d.Links = slices.Clone(d.Links)
 	for i := range d.Links {
