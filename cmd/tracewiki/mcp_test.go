@@ -86,7 +86,7 @@ func TestMCP(t *testing.T) {
 	}
 	for tool, want := range map[string][]string{
 		"search": {"budget-tokens", "explain", "kind", "limit", "query"}, "lookup": {"budget-tokens", "depth", "id"},
-		"neighborhood": {"depth", "issue", "path", "req"}, "impact": {"base", "paths"},
+		"neighborhood": {"depth", "issue", "path", "req"}, "impact": {"base", "budget-tokens", "paths"},
 	} {
 		if !slices.Equal(props[tool], want) {
 			t.Errorf("tool %s takes %q, want %q", tool, props[tool], want)
@@ -106,6 +106,7 @@ func TestMCP(t *testing.T) {
 		{"neighborhood", map[string]any{"req": "REQ-1", "depth": 2}, []string{"neighborhood", "--req", "REQ-1", "--depth", "2"}},
 		{"check", map[string]any{}, []string{"check", "--format", "json"}},
 		{"impact", map[string]any{"paths": []string{"walk/names.go"}}, []string{"impact", "--format", "json", "walk/names.go"}},
+		{"impact", map[string]any{"paths": []string{"walk/names.go"}, "budget-tokens": 80}, []string{"impact", "--format", "json", "--budget-tokens", "80", "walk/names.go"}},
 	} {
 		got := callTool(ctx, t, cs, c.tool, c.args)
 		if want := cli(t, bin, dir, c.cli...); got != want {
