@@ -222,3 +222,87 @@ func TestParseChange(t *testing.T) {
 		}
 	}
 }
+
+// budgetFiles: Target is claimed by seven pages and a requirement and called
+// by six functions; Other, in the same file, by one page. So each of
+// impact's shedding steps has something to shed.
+func budgetFiles() map[string]string {
+	src := "package a\n\n// Target is what changes.\nfunc Target() int { return 1 }\n\n// Other changes too.\nfunc Other() int { return 2 }\n"
+	files := map[string]string{
+		"content/other.md":              "---\ntitle: Other\n---\nOther returns two ([code](code:a/a.go@Other)).\n",
+		"content/requirements/REQ-1.md": "---\ntitle: Target returns one\nimplements: [a/a.go@Target]\n---\nTarget returns one, always.\n",
+	}
+	for i := 1; i <= 6; i++ {
+		src += fmt.Sprintf("\nfunc Caller%d() int { return Target() }\n", i)
+	}
+	for i := 1; i <= 7; i++ {
+		files[fmt.Sprintf("content/p%d.md", i)] = fmt.Sprintf("---\ntitle: Page %d\n---\nPage %d says the target returns one ([code](code:a/a.go@Target)).\n", i, i)
+	}
+	files["a/a.go"] = src
+	return files
+}
+
+// TestImpactBudget: each budget sheds SPEC 5's sections in order, only as
+// far as needed; an ample budget changes nothing but the budget key; a
+// budget too small for what is never shed says fits false.
+func TestImpactBudget(t *testing.T) {
+	files := budgetFiles()
+	k := knowledgeOf(t, files, capture(t, files))
+	changes := []Change{{Path: "a/a.go"}}
+	plain := k.Impact(changes, ImpactOptions{})
+	if len(plain.Changed) != MaxImpactRoots || plain.Paths[0].Nodes != 9 || len(plain.Relying.Pages) != 8 {
+		t.Fatalf("unbudgeted: %d roots of %d nodes, %d pages; want %d of 9, 8 pages", len(plain.Changed), plain.Paths[0].Nodes, len(plain.Relying.Pages), MaxImpactRoots)
+	}
+	if got := plain.Relying.Pages[1].Excerpt; got != "Page 1 says the target returns one (code)." {
+		t.Errorf("page:p1's excerpt = %q; want its claim on Target", got)
+	}
+	want, _ := MarshalCompact(plain)
+	ample := k.Impact(changes, ImpactOptions{Budget: 1 << 20})
+	if b := ample.Budget; b == nil || !b.Fits || len(b.Shed) != 0 {
+		t.Fatalf("ample budget: %+v; want it to fit with nothing shed", b)
+	}
+	ample.Budget = nil
+	if got, _ := MarshalCompact(ample); !bytes.Equal(got, want) {
+		t.Errorf("ample budget differs from no budget:\n%s\nwant:\n%s", got, want)
+	}
+
+	steps := []string{ShedExcerpts, ShedCandidates, ShedPages, ShedRoots}
+	full := EstimateTokens(want)
+	tiny := k.Impact(changes, ImpactOptions{Budget: 1})
+	if tiny.Budget.Fits || !slices.Equal(tiny.Budget.Shed, steps) {
+		t.Fatalf("budget of 1 token: %+v; want every step shed and fits false", tiny.Budget)
+	}
+	if len(tiny.Changed) != 1 || tiny.Changed[0].ID != nid("symbol:a/a.go@Target") || len(tiny.Changed[0].Located) != BudgetCandidates ||
+		len(tiny.Relying.Pages) != BudgetPages || tiny.Relying.Pages[0].Excerpt != "" || len(tiny.Relying.Requirements) != 1 {
+		t.Errorf("everything shed: %d roots (%v), %d candidates, %d pages, requirements %v; want Target alone with %d candidates, %d pages, the requirement, no excerpts",
+			len(tiny.Changed), tiny.Changed[0].ID, len(tiny.Changed[0].Located), len(tiny.Relying.Pages), tiny.Relying.Requirements, BudgetCandidates, BudgetPages)
+	}
+	// A budget just under each size sheds one more step.
+	sizes := []int{full}
+	for n := range steps {
+		// The smallest budget that sheds exactly steps[:n+1] lies at or
+		// above the size with those steps shed; find it by counting down.
+		lo := tiny.Budget.Estimate
+		for tokens := sizes[len(sizes)-1] - 1; tokens >= lo; tokens-- {
+			got := k.Impact(changes, ImpactOptions{Budget: tokens}).Budget
+			if len(got.Shed) > n+1 {
+				t.Fatalf("budget %d sheds %q before anything smaller shed %q alone", tokens, got.Shed, steps[:n+1])
+			}
+			if slices.Equal(got.Shed, steps[:n+1]) {
+				if !got.Fits || got.Estimate > tokens {
+					t.Errorf("budget %d: %+v; want it to fit", tokens, got)
+				}
+				sizes = append(sizes, got.Estimate)
+				break
+			}
+		}
+		if len(sizes) != n+2 {
+			t.Fatalf("no budget sheds exactly %q", steps[:n+1])
+		}
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i] >= sizes[i-1] {
+			t.Errorf("shedding %q did not make the answer smaller: %v", steps[i-1], sizes)
+		}
+	}
+}
