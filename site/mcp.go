@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -98,7 +99,7 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "tracewiki", Version: version()}, &mcp.ServerOptions{
 		Instructions: "tracewiki: the traceability wiki of this repository. search finds requirements, decisions, pages and code; " +
 			"lookup tells everything about one id, path or PATH@SYMBOL (its requirements, decisions, tests, evidence and drift), " +
-			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.",
+			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.\n\n" + assets.AgentsGuide,
 	})
 	s.addTools()
 	for _, t := range []struct {

@@ -64,6 +64,15 @@ func TestMCP(t *testing.T) {
 	if info := cs.InitializeResult(); info.ServerInfo.Name != "tracewiki" || info.Capabilities.Tools == nil || info.Capabilities.Resources == nil {
 		t.Errorf("initialize: %+v", info)
 	}
+	// The instructions end with the guide init --agents writes to AGENTS.md.
+	agentsDir := t.TempDir()
+	cli(t, bin, agentsDir, "init", "--agents")
+	section, err := os.ReadFile(filepath.Join(agentsDir, "AGENTS.md"))
+	must(t, err)
+	guide := strings.TrimSuffix(strings.TrimPrefix(string(section), "<!-- tracewiki:begin -->\n"), "<!-- tracewiki:end -->\n")
+	if instr := cs.InitializeResult().Instructions; !strings.Contains(guide, "tracewiki impact") || !strings.HasSuffix(instr, "\n\n"+guide) {
+		t.Errorf("the instructions do not end with the AGENTS.md guide:\n%s\nguide:\n%s", instr, guide)
+	}
 
 	// Tools, with the commands' flags as arguments.
 	tools, err := cs.ListTools(ctx, nil)
