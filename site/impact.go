@@ -159,10 +159,12 @@ func hunkRange(line string) (synth.LineRange, error) {
 	return synth.LineRange{Start: start, End: start + count - 1}, nil
 }
 
-// Impact answers "tracewiki impact": what in g relies on the changed
-// paths args (PATH or PATH#Lx-Ly), or with base on those of "git diff
-// base" in the workspace (restricted to args when given).
-func Impact(ws *Workspace, g *synth.Graph, base string, args []string) (synth.ImpactJSON, error) {
+// Impact answers "tracewiki impact": what relies on the changed paths
+// args (PATH or PATH#Lx-Ly), or with o.Base on those of "git diff BASE" in
+// the workspace (restricted to args when given), within o.Budget tokens
+// when given.
+func Impact(ws *Workspace, k *synth.Knowledge, args []string, o synth.ImpactOptions) (synth.ImpactJSON, error) {
+	base := o.Base
 	if base == "" && len(args) == 0 {
 		return synth.ImpactJSON{}, errors.New("give the changed PATHs, or --base REV")
 	}
@@ -185,7 +187,5 @@ func Impact(ws *Workspace, g *synth.Graph, base string, args []string) (synth.Im
 			return synth.ImpactJSON{}, err
 		}
 	}
-	out := g.Impact(changes)
-	out.Base = base
-	return out, nil
+	return k.Impact(changes, o), nil
 }

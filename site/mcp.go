@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -98,7 +99,7 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "tracewiki", Version: version()}, &mcp.ServerOptions{
 		Instructions: "tracewiki: the traceability wiki of this repository. search finds requirements, decisions, pages and code; " +
 			"lookup tells everything about one id, path or PATH@SYMBOL (its requirements, decisions, tests, evidence and drift), " +
-			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.",
+			"within a token budget if asked; check lists stale links; impact says what relies on changed paths.\n\n" + assets.AgentsGuide,
 	})
 	s.addTools()
 	for _, t := range []struct {
@@ -308,8 +309,9 @@ type (
 		Lang string `json:"lang,omitempty" jsonschema:"language of the whys: en or es (default: the config's)"`
 	}
 	impactArgs struct {
-		Base  string   `json:"base,omitempty" jsonschema:"a git revision to compare the workspace with (git diff REV)"`
-		Paths []string `json:"paths,omitempty" jsonschema:"changed paths, relative to the workspace root, each optionally PATH#Lx-Ly"`
+		Base   string   `json:"base,omitempty" jsonschema:"a git revision to compare the workspace with (git diff REV)"`
+		Paths  []string `json:"paths,omitempty" jsonschema:"changed paths, relative to the workspace root, each optionally PATH#Lx-Ly"`
+		Budget int      `json:"budget-tokens,omitempty" jsonschema:"fit the answer into this many tokens (bytes of the JSON / 4)"`
 	}
 )
 
@@ -364,7 +366,7 @@ func (s *MCPServer) addTools() {
 			}
 			return textResult(synth.MarshalJSON(st.k.Check(lang)))
 		})
-	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolImpact, Description: "What relies on changed paths (or on git diff BASE): claims, pages, requirements and tests. The JSON of tracewiki impact --format json."},
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolImpact, Description: "What relies on changed paths (or on git diff BASE): per path the code roots, their callers and importers, and the requirements, pages and tests that rely on them, optionally within a token budget. The JSON of tracewiki impact --format json."},
 		func(_ context.Context, _ *mcp.CallToolRequest, a impactArgs) (*mcp.CallToolResult, any, error) {
 			st, err := s.knowledge()
 			if err != nil {
@@ -375,11 +377,14 @@ func (s *MCPServer) addTools() {
 				return nil, nil, err
 			}
 			defer ws.Close()
-			out, err := Impact(ws, st.k.Graph(), a.Base, a.Paths)
+			if a.Budget < 0 {
+				return nil, nil, errors.New("budget-tokens must not be negative")
+			}
+			out, err := Impact(ws, st.k, a.Paths, synth.ImpactOptions{Base: a.Base, Budget: a.Budget})
 			if err != nil {
 				return nil, nil, err
 			}
-			return textResult(synth.MarshalJSON(out))
+			return textResult(synth.MarshalCompact(out))
 		})
 }
 

@@ -93,24 +93,28 @@ func shopImpacts(t *testing.T, dir string) map[string]synth.ImpactJSON {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	g, _, err := p.Graph()
+	k, err := p.Knowledge()
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := k.Graph()
 	whole := []synth.Change{{Path: "content/guides/checkout.md"}, {Path: "pay/refund_test.go"}, {Path: "nowhere.txt"}}
 	for _, n := range g.Nodes {
 		if n.Type == claims.NodeFile {
 			whole = append(whole, synth.Change{Path: n.Path})
 		}
 	}
-	all := g.Impact(whole)
-	all.Base = "HEAD~1"
-	lines := g.Impact([]synth.Change{
+	all := k.Impact(whole, synth.ImpactOptions{Base: "HEAD~1"})
+	lines := k.Impact([]synth.Change{
 		{Path: "cart/cart.go", Lines: []synth.LineRange{{Start: 17, End: 20}, {Start: 3, End: 3}}},
 		{Path: "pay/pay.go", Lines: []synth.LineRange{{Start: 0, End: 1, Deleted: true}, {Start: 15, End: 16, Deleted: true}}},
 		{Path: "./cart/../cart/cart_test.go", Lines: []synth.LineRange{}},
-	})
-	return map[string]synth.ImpactJSON{"whole files": all, "lines": lines, "nothing": g.Impact(nil)}
+	}, synth.ImpactOptions{})
+	return map[string]synth.ImpactJSON{
+		"whole files": all, "lines": lines, "nothing": g.Impact(nil),
+		"ample budget": k.Impact(whole, synth.ImpactOptions{Budget: 1 << 20}),
+		"small budget": k.Impact(whole, synth.ImpactOptions{Budget: 10}),
+	}
 }
 
 // TestSchemasDiffImpact validates the JSON of "tracewiki diff" and
@@ -161,8 +165,14 @@ func TestSchemasDiffImpact(t *testing.T) {
 	if len(all.Changed) == 0 || all.Relying.Claims == 0 || len(all.Relying.Tests) == 0 {
 		t.Errorf("impact of every file: %d changed, relying %+v; want changed nodes, claims and tests", len(all.Changed), all.Relying)
 	}
+	if len(all.Relying.Pages) == 0 || all.Relying.Pages[0].Excerpt == "" || all.Relying.Pages[0].Path == "" {
+		t.Errorf("impact of every file: relying pages %+v; want one with its file and an excerpt", all.Relying.Pages)
+	}
+	if b := impacts["small budget"].Budget; b == nil || b.Fits || len(b.Shed) < 2 {
+		t.Errorf("impact within 10 tokens: budget %+v; want sections shed and fits false", b)
+	}
 	corpus := t.TempDir()
-	writeCorpus(t, corpus, 50, 10)
+	writeCorpus(t, corpus, 150, 2) // 150 paths of 3 roots each: more than MaxImpactNodes
 	p, err := Load(corpus)
 	if err != nil {
 		t.Fatal(err)

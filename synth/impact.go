@@ -11,17 +11,41 @@ import (
 )
 
 // ImpactSchemaVersion is the version of the JSON of "tracewiki impact".
-const ImpactSchemaVersion = 1
+// Version 2: at most MaxImpactRoots roots per path, relying documents
+// with titles and excerpts, and budgets.
+const ImpactSchemaVersion = 2
 
-// Bounds of an impact answer.
+// Bounds of an impact answer (SPEC 5). Every cut is counted: a path's
+// nodes count its changed nodes, a root's located_total its candidates.
 const (
-	// MaxImpactCandidates caps the located candidates listed per changed
-	// node; the rest are counted.
+	// MaxImpactRoots caps the changed nodes listed per path: those most
+	// relied on (declared edges, then located candidates).
+	MaxImpactRoots = 3
+	// MaxImpactCandidates caps the located candidates listed per root;
+	// the rest are counted.
 	MaxImpactCandidates = 12
-	// MaxImpactNodes caps the changed nodes listed; "truncated" says when
-	// more changed.
+	// MaxImpactNodes caps the roots listed in all; "truncated" says when
+	// more are left.
 	MaxImpactNodes = 400
+	// BudgetCandidates is how many candidates per root, and BudgetPages how
+	// many relying pages, a budget keeps once it sheds the rest.
+	BudgetCandidates = 4
+	BudgetPages      = 6
 )
+
+// The sections an impact budget sheds, in this order (SPEC 5), as
+// budget.shed names them. Excerpts go first, as in lookup (ShedExcerpts).
+const (
+	ShedCandidates = "candidates beyond the first 4 per root"
+	ShedPages      = "pages beyond the first 6"
+	ShedRoots      = "roots beyond the first per path"
+)
+
+// ImpactOptions says what [Knowledge.Impact] returns.
+type ImpactOptions struct {
+	Base   string // the git revision the changes were read from, if any
+	Budget int    // tokens; 0 means no budget
+}
 
 // Change is one changed path of the workspace, and the lines of its current
 // text that changed.
@@ -80,16 +104,19 @@ type ImpactJSON struct {
 	// Paths are the changed paths, in path order, each with the number of
 	// changed nodes found in it (0: nothing of the graph lies there).
 	Paths []ImpactPath `json:"paths"`
-	// Changed lists the changed nodes, in node order: the file, the
-	// symbols and tests whose current lines a change touches (all of them
-	// when the whole file changed; a target whose symbol is not found
-	// counts as changed), and wiki pages by their file.
+	// Changed lists the roots, in node order: per path, the MaxImpactRoots
+	// changed nodes most relied on. A changed node is the file, a symbol
+	// or test whose current lines a change touches (all of them when the
+	// whole file changed; a target whose symbol is not found counts as
+	// changed), or a wiki page by its file.
 	Changed []ImpactNode `json:"changed"`
-	// Relying sums up who relies on the changed nodes through declared
-	// links, and the tests among the located candidates.
+	// Relying sums up who relies on every changed node, listed as a root
+	// or not, through declared links, and the tests among the located
+	// candidates.
 	Relying Relying `json:"relying"`
-	// Truncated is true when more than MaxImpactNodes nodes changed.
-	Truncated bool `json:"truncated"`
+	// Truncated is true when more than MaxImpactNodes roots were left.
+	Truncated bool    `json:"truncated"`
+	Budget    *Budget `json:"budget,omitempty"`
 }
 
 // ImpactPath is one changed path.
@@ -119,6 +146,10 @@ type ImpactNode struct {
 	LocatedTotal int          `json:"located_total"`
 }
 
+// reliance is how much relies on a changed node: what picks the roots of
+// a path, and the root a budget keeps.
+func (n *ImpactNode) reliance() int { return len(n.Declared) + n.LocatedTotal }
+
 // ImpactEdge is an edge into a changed node.
 type ImpactEdge struct {
 	Src      NodeID `json:"src"`
@@ -130,15 +161,32 @@ type ImpactEdge struct {
 
 // Relying lists, by id, the nodes that rely on the changed ones.
 type Relying struct {
-	Requirements []string `json:"requirements"` // with a declared edge into a changed node
-	Decisions    []string `json:"decisions"`
-	Pages        []string `json:"pages"`
+	// Requirements, Decisions and Pages have a declared edge into a
+	// changed node.
+	Requirements []ImpactDoc `json:"requirements"`
+	Decisions    []ImpactDoc `json:"decisions"`
+	Pages        []ImpactDoc `json:"pages"`
 	// Tests are the tests with a located tests edge into a changed node,
 	// all of them (not only the listed candidates).
 	Tests []string `json:"tests"`
 	// Claims counts the declared claims, implements and tests edges into
 	// changed nodes.
 	Claims int `json:"claims"`
+}
+
+// ImpactDoc is a requirement, decision or page that relies on changed
+// nodes.
+type ImpactDoc struct {
+	ID    NodeID `json:"id"`
+	Title string `json:"title"`
+	Path  string `json:"path"` // its content file
+	// Stale is true when one of its edges into the changed nodes is stale
+	// already.
+	Stale bool `json:"stale"`
+	// Excerpt is what it says about the changed code: its first claim
+	// sentence on a changed node, else the start of its text; at most
+	// MaxExcerpt characters. Only [Knowledge.Impact] fills it.
+	Excerpt string `json:"excerpt"`
 }
 
 // locatedRank orders located candidates: the tests to rerun first.
@@ -153,6 +201,56 @@ var locatedWhy = map[string]string{
 // changed paths. Paths are cleaned; changes of one path are merged.
 func (g *Graph) Impact(changes []Change) ImpactJSON {
 	out := ImpactJSON{SchemaVersion: ImpactSchemaVersion, Paths: []ImpactPath{}, Changed: []ImpactNode{}}
+	rel := map[claims.NodeType]map[NodeID]bool{claims.NodeRequirement: {}, claims.NodeDecision: {}, claims.NodePage: {}, claims.NodeTest: {}}
+	stale := map[NodeID]bool{}
+	type root struct {
+		i int32
+		n ImpactNode
+	}
+	var roots []root
+	for _, ip := range mergeChanges(changes) {
+		var nodes []root
+		for _, i := range g.nodesAt(ip.Path) {
+			if n := g.Nodes[i]; ip.Lines == nil || n.Type == claims.NodeFile || n.Type == claims.NodePage || touched(n, ip.Lines) {
+				nodes = append(nodes, root{i, g.impactNode(i, &out.Relying, rel, stale)})
+			}
+		}
+		ip.Nodes = len(nodes)
+		// The roots are the nodes most relied on; ties by node order.
+		slices.SortStableFunc(nodes, func(a, b root) int { return cmp.Compare(b.n.reliance(), a.n.reliance()) })
+		roots = append(roots, nodes[:min(len(nodes), MaxImpactRoots)]...)
+		out.Paths = append(out.Paths, ip)
+	}
+	slices.SortFunc(roots, func(a, b root) int { return cmp.Compare(a.i, b.i) })
+	if len(roots) > MaxImpactNodes {
+		roots, out.Truncated = roots[:MaxImpactNodes], true
+	}
+	for _, r := range roots {
+		out.Changed = append(out.Changed, r.n)
+	}
+	docs := func(m map[NodeID]bool) []ImpactDoc {
+		list := []ImpactDoc{}
+		for id := range m {
+			n, _ := g.Node(id)
+			list = append(list, ImpactDoc{ID: id, Title: cmp.Or(n.Title, n.Label), Path: n.Path, Stale: stale[id]})
+		}
+		slices.SortFunc(list, func(a, b ImpactDoc) int { return a.ID.Compare(b.ID) })
+		return list
+	}
+	out.Relying.Requirements = docs(rel[claims.NodeRequirement])
+	out.Relying.Decisions = docs(rel[claims.NodeDecision])
+	out.Relying.Pages = docs(rel[claims.NodePage])
+	out.Relying.Tests = []string{}
+	for id := range rel[claims.NodeTest] {
+		out.Relying.Tests = append(out.Relying.Tests, id.String())
+	}
+	slices.Sort(out.Relying.Tests)
+	return out
+}
+
+// mergeChanges cleans the paths of changes and merges the changes of one
+// path, in path order; a whole-file change wins over lines.
+func mergeChanges(changes []Change) []ImpactPath {
 	byPath := map[string]*ImpactPath{}
 	var order []string
 	for _, c := range changes {
@@ -170,81 +268,182 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 		}
 	}
 	slices.Sort(order)
-	var changed []int32
+	out := make([]ImpactPath, 0, len(order))
 	for _, p := range order {
 		ip := byPath[p]
 		slices.SortFunc(ip.Lines, func(a, b LineRange) int {
 			return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), boolCmp(a.Deleted, b.Deleted))
 		})
 		ip.Lines = slices.Compact(ip.Lines)
-		for _, i := range g.nodesAt(p) {
-			if n := g.Nodes[i]; ip.Lines == nil || n.Type == claims.NodeFile || n.Type == claims.NodePage || touched(n, ip.Lines) {
-				changed = append(changed, i)
-				ip.Nodes++
-			}
-		}
-		out.Paths = append(out.Paths, *ip)
+		out = append(out, *ip)
 	}
-	slices.Sort(changed)
-	changed = slices.Compact(changed)
-	if len(changed) > MaxImpactNodes {
-		changed, out.Truncated = changed[:MaxImpactNodes], true
-	}
-	rel := map[claims.NodeType]map[NodeID]bool{claims.NodeRequirement: {}, claims.NodeDecision: {}, claims.NodePage: {}, claims.NodeTest: {}}
-	for _, i := range changed {
-		n := g.Nodes[i]
-		in := ImpactNode{
-			ID: n.ID, Type: n.Type, Ref: n.Ref(), Path: n.Path, Start: n.Start, End: n.End, State: n.State, Reason: n.Reason,
-			Declared: []ImpactEdge{}, Located: []ImpactEdge{},
-		}
-		for _, ei := range g.adj[i] {
-			e := g.Edges[ei]
-			if e.Dst != n.ID || e.Src == n.ID {
-				continue
-			}
-			ie := ImpactEdge{Src: e.Src, Kind: e.Kind, Relation: e.Relation, Stale: e.Stale, Why: e.Why}
-			switch {
-			case e.Relation != Located:
-				in.Declared = append(in.Declared, ie)
-				if slices.Contains(claimKinds, e.Kind) {
-					out.Relying.Claims++
-				}
-				if typ := e.Src.Type; rel[typ] != nil && typ != claims.NodeTest {
-					rel[typ][e.Src] = true
-				}
-			case e.Kind != "defines":
-				if ie.Why == "" {
-					ie.Why = locatedWhy[e.Kind]
-				}
-				in.Located = append(in.Located, ie)
-				if e.Kind == "tests" {
-					rel[claims.NodeTest][e.Src] = true
-				}
-			}
-		}
-		slices.SortStableFunc(in.Declared, func(a, b ImpactEdge) int {
-			return cmp.Or(a.Src.Compare(b.Src), cmp.Compare(a.Kind, b.Kind))
-		})
-		slices.SortStableFunc(in.Located, func(a, b ImpactEdge) int {
-			return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), a.Src.Compare(b.Src), cmp.Compare(a.Kind, b.Kind))
-		})
-		in.LocatedTotal = len(in.Located)
-		in.Located = in.Located[:min(len(in.Located), MaxImpactCandidates)]
-		out.Changed = append(out.Changed, in)
-	}
-	sorted := func(m map[NodeID]bool) []string {
-		s := []string{}
-		for id := range m {
-			s = append(s, id.String())
-		}
-		slices.Sort(s)
-		return s
-	}
-	out.Relying.Requirements = sorted(rel[claims.NodeRequirement])
-	out.Relying.Decisions = sorted(rel[claims.NodeDecision])
-	out.Relying.Pages = sorted(rel[claims.NodePage])
-	out.Relying.Tests = sorted(rel[claims.NodeTest])
 	return out
+}
+
+// impactNode lists the edges into the changed node i, and adds who relies
+// on it to rel (by node type), whose edges are stale to stale, and its
+// claims to r.
+func (g *Graph) impactNode(i int32, r *Relying, rel map[claims.NodeType]map[NodeID]bool, stale map[NodeID]bool) ImpactNode {
+	n := g.Nodes[i]
+	in := ImpactNode{
+		ID: n.ID, Type: n.Type, Ref: n.Ref(), Path: n.Path, Start: n.Start, End: n.End, State: n.State, Reason: n.Reason,
+		Declared: []ImpactEdge{}, Located: []ImpactEdge{},
+	}
+	for _, ei := range g.adj[i] {
+		e := g.Edges[ei]
+		if e.Dst != n.ID || e.Src == n.ID {
+			continue
+		}
+		ie := ImpactEdge{Src: e.Src, Kind: e.Kind, Relation: e.Relation, Stale: e.Stale, Why: e.Why}
+		switch {
+		case e.Relation != Located:
+			in.Declared = append(in.Declared, ie)
+			if slices.Contains(claimKinds, e.Kind) {
+				r.Claims++
+			}
+			if typ := e.Src.Type; rel[typ] != nil && typ != claims.NodeTest {
+				rel[typ][e.Src] = true
+				stale[e.Src] = stale[e.Src] || e.Stale
+			}
+		case e.Kind != "defines":
+			if ie.Why == "" {
+				ie.Why = locatedWhy[e.Kind]
+			}
+			in.Located = append(in.Located, ie)
+			if e.Kind == "tests" {
+				rel[claims.NodeTest][e.Src] = true
+			}
+		}
+	}
+	slices.SortStableFunc(in.Declared, func(a, b ImpactEdge) int {
+		return cmp.Or(a.Src.Compare(b.Src), cmp.Compare(a.Kind, b.Kind))
+	})
+	slices.SortStableFunc(in.Located, func(a, b ImpactEdge) int {
+		return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), a.Src.Compare(b.Src), cmp.Compare(a.Kind, b.Kind))
+	})
+	in.LocatedTotal = len(in.Located)
+	in.Located = in.Located[:min(len(in.Located), MaxImpactCandidates)]
+	return in
+}
+
+// Impact is [Graph.Impact] with what the documents say: each relying
+// document's content file and excerpt, the base, and with a budget the
+// sections shed in SPEC 5's order.
+func (k *Knowledge) Impact(changes []Change, o ImpactOptions) ImpactJSON {
+	out := k.in.Graph.Impact(changes)
+	out.Base = o.Base
+	k.impactExcerpts(&out)
+	if o.Budget > 0 {
+		fitImpact(&out, o.Budget)
+	}
+	return out
+}
+
+// impactExcerpts fills in each relying document's content file and
+// excerpt: its first claim sentence whose target is a changed node (or
+// lies in a changed file), else the start of its text.
+func (k *Knowledge) impactExcerpts(out *ImpactJSON) {
+	g := k.in.Graph
+	changed, files := map[NodeID]bool{}, map[string]bool{}
+	for _, n := range out.Changed {
+		changed[n.ID] = true
+		if n.Type == claims.NodeFile {
+			files[n.Path] = true
+		}
+	}
+	want := map[NodeID]*ImpactDoc{}
+	for _, list := range [][]ImpactDoc{out.Relying.Requirements, out.Relying.Decisions, out.Relying.Pages} {
+		for i := range list {
+			want[list[i].ID] = &list[i]
+		}
+	}
+	each(k.in.Model, func(id NodeID, d *claims.Doc) {
+		doc := want[id]
+		if doc == nil {
+			return
+		}
+		doc.Path = cmp.Or(d.File, doc.Path)
+		text := string(d.Body)
+		for _, c := range d.Claims {
+			if c.HasTarget && (changed[g.TargetNodeID(c.Target)] || files[c.Target.Path]) {
+				text = c.Text
+				break
+			}
+		}
+		doc.Excerpt = clip(strings.Join(strings.Fields(text), " "), MaxExcerpt, false)
+	})
+}
+
+// fitImpact sheds sections in SPEC 5's order until out fits: excerpts,
+// candidates beyond the first BudgetCandidates per root, pages beyond the
+// first BudgetPages, then every root of a path but the one most relied
+// on. The paths, the requirements and decisions, the tests and the counts
+// are never shed; when even they do not fit, budget.fits is false.
+func fitImpact(out *ImpactJSON, tokens int) {
+	b := &Budget{Tokens: tokens}
+	out.Budget = b
+	r := &out.Relying
+	fit(out, b, []shedStep{
+		func() string {
+			shed := false
+			for _, list := range [][]ImpactDoc{r.Requirements, r.Decisions, r.Pages} {
+				for i := range list {
+					shed = shed || list[i].Excerpt != ""
+					list[i].Excerpt = ""
+				}
+			}
+			if !shed {
+				return ""
+			}
+			return ShedExcerpts
+		},
+		func() string {
+			shed := false
+			for i := range out.Changed {
+				if n := &out.Changed[i]; len(n.Located) > BudgetCandidates {
+					n.Located, shed = n.Located[:BudgetCandidates], true
+				}
+			}
+			if !shed {
+				return ""
+			}
+			return ShedCandidates
+		},
+		func() string {
+			if len(r.Pages) <= BudgetPages {
+				return ""
+			}
+			r.Pages = r.Pages[:BudgetPages]
+			return ShedPages
+		},
+		func() string {
+			kept := firstRoots(out.Changed)
+			if len(kept) == len(out.Changed) {
+				return ""
+			}
+			out.Changed = kept
+			return ShedRoots
+		},
+	})
+}
+
+// firstRoots keeps, of each path's roots (in node order), the one most
+// relied on, as [Graph.Impact] ranks them.
+func firstRoots(roots []ImpactNode) []ImpactNode {
+	best := map[string]int{} // path → index in roots
+	for i := range roots {
+		p := roots[i].Path
+		if j, ok := best[p]; !ok || roots[i].reliance() > roots[j].reliance() {
+			best[p] = i
+		}
+	}
+	kept := []ImpactNode{}
+	for i := range roots {
+		if best[roots[i].Path] == i {
+			kept = append(kept, roots[i])
+		}
+	}
+	return kept
 }
 
 func rank(kind string) int {
@@ -304,7 +503,11 @@ func (im *ImpactJSON) Text() string {
 	if im.Base != "" {
 		fmt.Fprintf(&b, "changes since %s: ", im.Base)
 	}
-	fmt.Fprintf(&b, "%d changed path%s, %d changed node%s\n", len(im.Paths), plural(len(im.Paths)), len(im.Changed), plural(len(im.Changed)))
+	total := 0
+	for _, p := range im.Paths {
+		total += p.Nodes
+	}
+	fmt.Fprintf(&b, "%d changed path%s, %d changed node%s\n", len(im.Paths), plural(len(im.Paths)), total, plural(total))
 	byPath := map[string][]ImpactNode{}
 	for _, n := range im.Changed {
 		byPath[n.Path] = append(byPath[n.Path], n)
@@ -357,25 +560,37 @@ func (im *ImpactJSON) Text() string {
 				fmt.Fprintf(&b, "    … and %d more located candidate%s\n", more, plural(more))
 			}
 		}
+		if more := p.Nodes - len(byPath[p.Path]); more > 0 {
+			fmt.Fprintf(&b, "  … and %d more changed node%s, relied on less\n", more, plural(more))
+		}
 	}
 	if im.Truncated {
-		fmt.Fprintf(&b, "\n(more than %d nodes changed; the rest are not listed)\n", MaxImpactNodes)
+		fmt.Fprintf(&b, "\n(more than %d roots; the rest are not listed)\n", MaxImpactNodes)
 	}
 	r := im.Relying
 	fmt.Fprintf(&b, "\nrelying: %d claim%s", r.Claims, plural(r.Claims))
 	for _, l := range []struct {
 		name string
-		ids  []string
-	}{{"requirement", r.Requirements}, {"decision", r.Decisions}, {"page", r.Pages}, {"test", r.Tests}} {
-		if len(l.ids) > 0 {
-			fmt.Fprintf(&b, ", %d %s%s", len(l.ids), l.name, plural(len(l.ids)))
+		n    int
+	}{{"requirement", len(r.Requirements)}, {"decision", len(r.Decisions)}, {"page", len(r.Pages)}, {"test", len(r.Tests)}} {
+		if l.n > 0 {
+			fmt.Fprintf(&b, ", %d %s%s", l.n, l.name, plural(l.n))
 		}
 	}
 	b.WriteString("\n")
-	for _, ids := range [][]string{r.Requirements, r.Decisions, r.Pages, r.Tests} {
-		for _, id := range ids {
-			fmt.Fprintf(&b, "  %s\n", id)
+	for _, docs := range [][]ImpactDoc{r.Requirements, r.Decisions, r.Pages} {
+		for _, d := range docs {
+			fmt.Fprintf(&b, "  %s: %s\n", d.ID, d.Title)
+			if d.Excerpt != "" {
+				fmt.Fprintf(&b, "    %s\n", d.Excerpt)
+			}
 		}
+	}
+	for _, id := range r.Tests {
+		fmt.Fprintf(&b, "  %s\n", id)
+	}
+	if im.Budget != nil && len(im.Budget.Shed) > 0 {
+		fmt.Fprintf(&b, "\nto fit %d tokens, shed: %s\n", im.Budget.Tokens, strings.Join(im.Budget.Shed, "; "))
 	}
 	return b.String()
 }

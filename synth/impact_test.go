@@ -26,6 +26,18 @@ func impactSummary(im ImpactJSON) []string {
 	return out
 }
 
+// relyingSummary is the ids of who relies, by kind, and the claims.
+func relyingSummary(r Relying) string {
+	ids := func(docs []ImpactDoc) []string {
+		var out []string
+		for _, d := range docs {
+			out = append(out, d.ID.String())
+		}
+		return out
+	}
+	return fmt.Sprintf("requirements=%v decisions=%v pages=%v tests=%v claims=%d", ids(r.Requirements), ids(r.Decisions), ids(r.Pages), r.Tests, r.Claims)
+}
+
 func fixtureGraph(t *testing.T) *Graph {
 	var names []string
 	for name := range fixture {
@@ -43,7 +55,7 @@ func TestImpact(t *testing.T) {
 		name    string
 		changes []Change
 		want    []string
-		relying Relying
+		relying string
 	}{
 		{
 			name:    "whole file",
@@ -53,10 +65,7 @@ func TestImpact(t *testing.T) {
 				"symbol:auth/login.go@hash decl=[] loc=[calls:symbol:auth/login.go@Login] total=1",
 				"file:auth/login.go decl=[] loc=[imports:file:pay/pay.go] total=1",
 			},
-			relying: Relying{
-				Requirements: []string{"requirement:REQ-1"}, Decisions: []string{}, Pages: []string{"page:guide"},
-				Tests: []string{"test:auth/login_test.go@TestLogin"}, Claims: 2,
-			},
+			relying: "requirements=[requirement:REQ-1] decisions=[] pages=[page:guide] tests=[test:auth/login_test.go@TestLogin] claims=2",
 		},
 		{
 			name:    "one line",
@@ -65,13 +74,13 @@ func TestImpact(t *testing.T) {
 				"symbol:auth/login.go@hash decl=[] loc=[calls:symbol:auth/login.go@Login] total=1",
 				"file:auth/login.go decl=[] loc=[imports:file:pay/pay.go] total=1",
 			},
-			relying: Relying{Requirements: []string{}, Decisions: []string{}, Pages: []string{}, Tests: []string{}},
+			relying: "requirements=[] decisions=[] pages=[] tests=[] claims=0",
 		},
 		{
 			name:    "a deletion between two symbols touches neither",
 			changes: []Change{{Path: "auth/login.go", Lines: []LineRange{{Start: 3, End: 4, Deleted: true}}}},
 			want:    []string{"file:auth/login.go decl=[] loc=[imports:file:pay/pay.go] total=1"},
-			relying: Relying{Requirements: []string{}, Decisions: []string{}, Pages: []string{}, Tests: []string{}},
+			relying: "requirements=[] decisions=[] pages=[] tests=[] claims=0",
 		},
 		{
 			name: "a whole-file change wins over lines; paths are cleaned",
@@ -84,13 +93,13 @@ func TestImpact(t *testing.T) {
 				"symbol:pay/pay.go@Charge decl=[implements:requirement:REQ-2] loc=[] total=0",
 				"file:pay/pay.go decl=[] loc=[mentions:decision:DEC-1] total=1",
 			},
-			relying: Relying{Requirements: []string{"requirement:REQ-2"}, Decisions: []string{}, Pages: []string{}, Tests: []string{}, Claims: 1},
+			relying: "requirements=[requirement:REQ-2] decisions=[] pages=[] tests=[] claims=1",
 		},
 		{
 			name:    "a content page by its file",
 			changes: []Change{{Path: "content/guide.md"}},
 			want:    []string{"page:guide decl=[] loc=[] total=0"},
-			relying: Relying{Requirements: []string{}, Decisions: []string{}, Pages: []string{}, Tests: []string{}},
+			relying: "requirements=[] decisions=[] pages=[] tests=[] claims=0",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,8 +107,8 @@ func TestImpact(t *testing.T) {
 			if got := impactSummary(im); !slices.Equal(got, tc.want) {
 				t.Errorf("changed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
-			if fmt.Sprint(im.Relying) != fmt.Sprint(tc.relying) {
-				t.Errorf("relying = %+v, want %+v", im.Relying, tc.relying)
+			if got := relyingSummary(im.Relying); got != tc.relying {
+				t.Errorf("relying = %s, want %s", got, tc.relying)
 			}
 		})
 	}
@@ -210,6 +219,90 @@ func TestParseChange(t *testing.T) {
 		}
 		if err != nil || got != tc.want {
 			t.Errorf("ParseChange(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// budgetFiles: Target is claimed by seven pages and a requirement and called
+// by six functions; Other, in the same file, by one page. So each of
+// impact's shedding steps has something to shed.
+func budgetFiles() map[string]string {
+	src := "package a\n\n// Target is what changes.\nfunc Target() int { return 1 }\n\n// Other changes too.\nfunc Other() int { return 2 }\n"
+	files := map[string]string{
+		"content/other.md":              "---\ntitle: Other\n---\nOther returns two ([code](code:a/a.go@Other)).\n",
+		"content/requirements/REQ-1.md": "---\ntitle: Target returns one\nimplements: [a/a.go@Target]\n---\nTarget returns one, always.\n",
+	}
+	for i := 1; i <= 6; i++ {
+		src += fmt.Sprintf("\nfunc Caller%d() int { return Target() }\n", i)
+	}
+	for i := 1; i <= 7; i++ {
+		files[fmt.Sprintf("content/p%d.md", i)] = fmt.Sprintf("---\ntitle: Page %d\n---\nPage %d says the target returns one ([code](code:a/a.go@Target)).\n", i, i)
+	}
+	files["a/a.go"] = src
+	return files
+}
+
+// TestImpactBudget: each budget sheds SPEC 5's sections in order, only as
+// far as needed; an ample budget changes nothing but the budget key; a
+// budget too small for what is never shed says fits false.
+func TestImpactBudget(t *testing.T) {
+	files := budgetFiles()
+	k := knowledgeOf(t, files, capture(t, files))
+	changes := []Change{{Path: "a/a.go"}}
+	plain := k.Impact(changes, ImpactOptions{})
+	if len(plain.Changed) != MaxImpactRoots || plain.Paths[0].Nodes != 9 || len(plain.Relying.Pages) != 8 {
+		t.Fatalf("unbudgeted: %d roots of %d nodes, %d pages; want %d of 9, 8 pages", len(plain.Changed), plain.Paths[0].Nodes, len(plain.Relying.Pages), MaxImpactRoots)
+	}
+	if got := plain.Relying.Pages[1].Excerpt; got != "Page 1 says the target returns one (code)." {
+		t.Errorf("page:p1's excerpt = %q; want its claim on Target", got)
+	}
+	want, _ := MarshalCompact(plain)
+	ample := k.Impact(changes, ImpactOptions{Budget: 1 << 20})
+	if b := ample.Budget; b == nil || !b.Fits || len(b.Shed) != 0 {
+		t.Fatalf("ample budget: %+v; want it to fit with nothing shed", b)
+	}
+	ample.Budget = nil
+	if got, _ := MarshalCompact(ample); !bytes.Equal(got, want) {
+		t.Errorf("ample budget differs from no budget:\n%s\nwant:\n%s", got, want)
+	}
+
+	steps := []string{ShedExcerpts, ShedCandidates, ShedPages, ShedRoots}
+	full := EstimateTokens(want)
+	tiny := k.Impact(changes, ImpactOptions{Budget: 1})
+	if tiny.Budget.Fits || !slices.Equal(tiny.Budget.Shed, steps) {
+		t.Fatalf("budget of 1 token: %+v; want every step shed and fits false", tiny.Budget)
+	}
+	if len(tiny.Changed) != 1 || tiny.Changed[0].ID != nid("symbol:a/a.go@Target") || len(tiny.Changed[0].Located) != BudgetCandidates ||
+		len(tiny.Relying.Pages) != BudgetPages || tiny.Relying.Pages[0].Excerpt != "" || len(tiny.Relying.Requirements) != 1 {
+		t.Errorf("everything shed: %d roots (%v), %d candidates, %d pages, requirements %v; want Target alone with %d candidates, %d pages, the requirement, no excerpts",
+			len(tiny.Changed), tiny.Changed[0].ID, len(tiny.Changed[0].Located), len(tiny.Relying.Pages), tiny.Relying.Requirements, BudgetCandidates, BudgetPages)
+	}
+	// A budget just under each size sheds one more step.
+	sizes := []int{full}
+	for n := range steps {
+		// The smallest budget that sheds exactly steps[:n+1] lies at or
+		// above the size with those steps shed; find it by counting down.
+		lo := tiny.Budget.Estimate
+		for tokens := sizes[len(sizes)-1] - 1; tokens >= lo; tokens-- {
+			got := k.Impact(changes, ImpactOptions{Budget: tokens}).Budget
+			if len(got.Shed) > n+1 {
+				t.Fatalf("budget %d sheds %q before anything smaller shed %q alone", tokens, got.Shed, steps[:n+1])
+			}
+			if slices.Equal(got.Shed, steps[:n+1]) {
+				if !got.Fits || got.Estimate > tokens {
+					t.Errorf("budget %d: %+v; want it to fit", tokens, got)
+				}
+				sizes = append(sizes, got.Estimate)
+				break
+			}
+		}
+		if len(sizes) != n+2 {
+			t.Fatalf("no budget sheds exactly %q", steps[:n+1])
+		}
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i] >= sizes[i-1] {
+			t.Errorf("shedding %q did not make the answer smaller: %v", steps[i-1], sizes)
 		}
 	}
 }

@@ -282,18 +282,28 @@ Flags may come before or after the two folders.
 
 # impact
 
-	tracewiki impact [--base REV] [--format text|json] [PATH[#Lx-Ly]...]
+	tracewiki impact [--base REV] [--format text|json] [--budget-tokens N] [PATH[#Lx-Ly]...]
 
 Flags may come before or after the paths; after "--" every argument is a
 path.
 
-Impact lists what relies on changed paths of the workspace: for each
-changed file, symbol and test (and wiki page, by its file), every declared
-edge into it (claims, requirements' implements and tests, links between
-pages), and up to 12 incoming located candidates (tests that call it,
-callers, importers of the file, decisions mentioning it), tests first, each
-with its relation and why; then the requirements, decisions, pages and
-tests that rely on the change.
+Impact lists what relies on changed paths of the workspace: for each path,
+its roots, the at most 3 changed files, symbols and tests (and wiki pages,
+by their file) most relied on, the rest counted; for each root every
+declared edge into it (claims, requirements' implements and tests, links
+between pages), and up to 12 incoming located candidates (tests that call
+it, callers, importers of the file, decisions mentioning it), tests first,
+each with its relation and why; then the requirements, decisions and pages
+that rely on any changed node, each with its title, file and an excerpt
+(its claim on the changed code, else the start of its text), and the tests.
+JSON (--format json) is one compact line.
+
+With --budget-tokens N (tokens = bytes of the JSON / 4), sections are shed
+in this order until the answer fits: excerpts, candidates beyond the first
+4 per root, pages beyond the first 6, roots beyond the first per path. When
+even that does not fit, "budget" says "fits": false. Without a budget
+nothing is shed, and the answer equals the one with an ample budget but for
+"budget".
 
 The changed paths are the arguments (relative to the workspace root; a
 PATH#Lx-Ly argument changes only those lines), or with --base those of
@@ -337,7 +347,7 @@ that rebinds its own name to 127.0.0.1 cannot read the preview; --host NAME
 Ctrl-C (or SIGTERM) stops the server; a second Ctrl-C quits at once.
 # init
 
-	tracewiki init
+	tracewiki init [--agents]
 
 Init writes a starter tracewiki.toml (every default spelled out) and a small
 content/ folder: a home page, a requirement and a decision that show the
@@ -348,6 +358,15 @@ The config's [code] include names every language init finds in the folder:
 by project file (go.mod, pom.xml, ...) and by code file (*.py, ...), so a
 Go module with Python scripts includes both. When it finds none, include is
 left out: the default, every language tracewiki knows.
+
+With --agents, init writes only tracewiki's section of AGENTS.md, between
+<!-- tracewiki:begin --> and <!-- tracewiki:end -->: what a coding agent
+should ask the wiki before editing code (lookup, search, impact) and how to
+record claims and evidence after. It creates the file, appends the section
+to a file without it or replaces the section of a file with it, and
+touches nothing else; it works in an existing workspace (the file is the
+workspace root's). Markers that do not pair up are refused (AGENTS.md:LINE:
+what is wrong, exit code 2) and nothing is written. See docs/agents.md.
 # search
 
 	tracewiki search [--kind TYPE] [--limit N] [--explain] [--budget-tokens N] QUERY...

@@ -64,6 +64,15 @@ func TestMCP(t *testing.T) {
 	if info := cs.InitializeResult(); info.ServerInfo.Name != "tracewiki" || info.Capabilities.Tools == nil || info.Capabilities.Resources == nil {
 		t.Errorf("initialize: %+v", info)
 	}
+	// The instructions end with the guide init --agents writes to AGENTS.md.
+	agentsDir := t.TempDir()
+	cli(t, bin, agentsDir, "init", "--agents")
+	section, err := os.ReadFile(filepath.Join(agentsDir, "AGENTS.md"))
+	must(t, err)
+	guide := strings.TrimSuffix(strings.TrimPrefix(string(section), "<!-- tracewiki:begin -->\n"), "<!-- tracewiki:end -->\n")
+	if instr := cs.InitializeResult().Instructions; !strings.Contains(guide, "tracewiki impact") || !strings.HasSuffix(instr, "\n\n"+guide) {
+		t.Errorf("the instructions do not end with the AGENTS.md guide:\n%s\nguide:\n%s", instr, guide)
+	}
 
 	// Tools, with the commands' flags as arguments.
 	tools, err := cs.ListTools(ctx, nil)
@@ -86,7 +95,7 @@ func TestMCP(t *testing.T) {
 	}
 	for tool, want := range map[string][]string{
 		"search": {"budget-tokens", "explain", "kind", "limit", "query"}, "lookup": {"budget-tokens", "depth", "id"},
-		"neighborhood": {"depth", "issue", "path", "req"}, "impact": {"base", "paths"},
+		"neighborhood": {"depth", "issue", "path", "req"}, "impact": {"base", "budget-tokens", "paths"},
 	} {
 		if !slices.Equal(props[tool], want) {
 			t.Errorf("tool %s takes %q, want %q", tool, props[tool], want)
@@ -106,6 +115,7 @@ func TestMCP(t *testing.T) {
 		{"neighborhood", map[string]any{"req": "REQ-1", "depth": 2}, []string{"neighborhood", "--req", "REQ-1", "--depth", "2"}},
 		{"check", map[string]any{}, []string{"check", "--format", "json"}},
 		{"impact", map[string]any{"paths": []string{"walk/names.go"}}, []string{"impact", "--format", "json", "walk/names.go"}},
+		{"impact", map[string]any{"paths": []string{"walk/names.go"}, "budget-tokens": 80}, []string{"impact", "--format", "json", "--budget-tokens", "80", "walk/names.go"}},
 	} {
 		got := callTool(ctx, t, cs, c.tool, c.args)
 		if want := cli(t, bin, dir, c.cli...); got != want {
