@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -83,7 +84,7 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := OpenWorkspace(abs)
+	ws, err := workspace.Open(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +371,7 @@ func (s *MCPServer) addTools() {
 			if err != nil {
 				return nil, nil, err
 			}
-			ws, err := OpenWorkspace(s.dir)
+			ws, err := workspace.Open(s.dir)
 			if err != nil {
 				return nil, nil, err
 			}
