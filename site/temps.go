@@ -16,7 +16,7 @@ import (
 // file of a content file, which relink and import write through
 // [workspace.Workspace.WriteFile] (PAGE.md.tmp-PID, where PAGE.md is content), and
 // returns the PID. Such a file is never content itself: its extension is
-// not one ([contentName]).
+// not one ([workspace.ContentName]).
 func contentTemp(base string) (int, bool) {
 	i := strings.LastIndex(base, workspace.TempSuffix)
 	if i < 0 || !workspace.ContentName(base[:i]) || !digits(base[i+len(workspace.TempSuffix):]) {

@@ -80,8 +80,8 @@ type upToDate struct {
 	commit  string // and the commit it was
 	summary Summary
 	paths   map[string]workspace.Stamp
-	sums    map[string][sha256.Size]byte // files read: their bytes' hash, or their error's ([Workspace.ReadDigest])
-	lists   map[string][sha256.Size]byte // folders listed: their [listingSum]
+	sums    map[string][sha256.Size]byte // files read: their bytes' hash, or their error's ([workspace.Workspace.ReadSums])
+	lists   map[string][sha256.Size]byte // folders listed: the hash of their entries ([workspace.Stamps])
 	walks   workspace.Walks              // which entries the listings are of
 }
 
