@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -42,7 +42,7 @@ func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err erro
 	if excludeOutput {
 		exclude = append(slices.Clone(exclude), p.Config.Output+"/**")
 	}
-	include := newGlobSet(p.Config.Code.Include)
+	include := workspace.NewGlobs(p.Config.Code.Include)
 	var prune []string // folders matching one of these hold only excluded files
 	for _, x := range exclude {
 		if dir, ok := strings.CutSuffix(x, "/**"); ok {
@@ -56,12 +56,12 @@ func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err erro
 			return err
 		}
 		if d.IsDir() {
-			if name != "." && (matchAny(prune, name) || output.IsSwapFolder(d.Name()) || sites.is(name)) {
+			if name != "." && (workspace.MatchAny(prune, name) || output.IsSwapFolder(d.Name()) || sites.is(name)) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !include.match(name) || matchAny(exclude, name) {
+		if !include.Match(name) || workspace.MatchAny(exclude, name) {
 			return nil
 		}
 		if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
@@ -77,44 +77,6 @@ func (p *Project) codeFiles(excludeOutput bool) (files, notes []string, err erro
 	slices.Sort(files)
 	slices.Sort(notes)
 	return files, notes, nil
-}
-
-// globSet matches a path against several doublestar globs. Globs of the
-// form "**/*.ext", one per language in the default config, are answered by
-// one map lookup on the extension; the others are matched one by one.
-type globSet struct {
-	exts  map[string]bool // ".go" for "**/*.go"
-	other []string
-}
-
-func newGlobSet(globs []string) globSet {
-	s := globSet{exts: map[string]bool{}}
-	for _, g := range globs {
-		if ext, ok := strings.CutPrefix(g, "**/*"); ok && strings.HasPrefix(ext, ".") && strings.Count(ext, ".") == 1 && !strings.ContainsAny(ext, `*?[]{}\/`) {
-			s.exts[ext] = true
-			continue
-		}
-		s.other = append(s.other, g)
-	}
-	return s
-}
-
-func (s globSet) match(name string) bool {
-	base := path.Base(name)
-	if i := strings.LastIndexByte(base, '.'); i >= 0 && s.exts[base[i:]] {
-		return true
-	}
-	return matchAny(s.other, name)
-}
-
-// matchAny reports whether name matches one of the doublestar globs.
-func matchAny(globs []string, name string) bool {
-	for _, g := range globs {
-		if ok, _ := doublestar.Match(g, name); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // Analysis is one run's view of the workspace: every code file and every

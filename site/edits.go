@@ -20,6 +20,7 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -396,17 +397,17 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	}
 
 	// The records, as the whole build would have left them.
-	reads := ws.readSums()
+	reads := ws.ReadSums()
 	for _, ed := range edits {
 		idx.pages[ed.e.dir+"/"] = pageKey(er.shared, page{dir: ed.e.dir, tmpl: "node", doc: &ed.page.Doc})
-		rec.paths[ed.e.file] = ws.stamps.paths[ed.e.file]
+		rec.paths[ed.e.file], _ = ws.StampOfPath(ed.e.file)
 		rec.sums[ed.e.file] = reads[ed.e.file]
 	}
 	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
-	idx.key = siteKeyOf(digestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.history)
+	idx.key = siteKeyOf(workspace.DigestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.history)
 	idx.store(opts.Cache, rec.out)
-	rec.siteKey, rec.start = idx.key, ws.stamps.start
+	rec.siteKey, rec.start = idx.key, ws.Opened()
 	opts.Cache.Put(upToDateStage, key, rec.encode())
 	opts.Cache.Put(editsStage, key, er.withSiteKey(data, idx.key))
 	return &rec.summary, true, nil
@@ -414,7 +415,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 
 // parseEdits reads and parses each changed file as an edited wiki page of
 // the record, and renders its body; false when one is not.
-func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl *highlighter) ([]pageEdit, bool) {
+func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *highlighter) ([]pageEdit, bool) {
 	var edits []pageEdit
 	for _, name := range changed {
 		e, ok := r.page(data, name)
@@ -441,9 +442,7 @@ func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl
 		}
 		edits = append(edits, pageEdit{e: e, page: pg, body: body})
 	}
-	ws.stamps.mu.Lock()
-	defer ws.stamps.mu.Unlock()
-	return edits, !ws.stamps.unstable
+	return edits, ws.Stable()
 }
 
 // editedFile is an output file an edit changes: its bytes, in parts, and

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // TestDefaultExcludesBuildFolders checks that the default code globs leave
@@ -96,7 +97,7 @@ func globEach(t *testing.T, p *Project) []string {
 	var files []string
 	for _, pattern := range p.Config.Code.Include {
 		err := doublestar.GlobWalk(p.WS.FS(), pattern, func(name string, d fs.DirEntry) error {
-			if matchAny(exclude, name) || sites.in(name) {
+			if workspace.MatchAny(exclude, name) || sites.in(name) {
 				return nil
 			}
 			files = append(files, name)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // Images are the content's files its Markdown shows as relative images
@@ -61,7 +62,7 @@ func (p *Project) readImages(m *claims.Model) (map[string][]byte, claims.Diagnos
 			images[name] = data[i]
 		case errors.Is(err, fs.ErrNotExist):
 			diags.Add(pos, claims.CodeUnknownRef, "missing image %q", file)
-		case errors.Is(err, ErrOutside):
+		case errors.Is(err, workspace.ErrOutside):
 			diags.Add(pos, claims.CodeBadLink, "image %q leaves the workspace through a symlink", file)
 		default:
 			diags.Add(pos, claims.CodeBadLink, "image %q: %v", file, err)

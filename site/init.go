@@ -270,7 +270,7 @@ func skipInitDir(base, rel string) bool {
 		return true
 	}
 	for _, x := range workspace.DefaultExclude() {
-		if dir, ok := strings.CutSuffix(x, "/**"); ok && matchAny([]string{dir}, rel) {
+		if dir, ok := strings.CutSuffix(x, "/**"); ok && workspace.MatchAny([]string{dir}, rel) {
 			return true
 		}
 	}
@@ -280,10 +280,10 @@ func skipInitDir(base, rel string) bool {
 // gitignore is the name of the ignore file init writes.
 const gitignore = ".gitignore"
 
-// outsideErr names an os.Root escape as [ErrOutside].
+// outsideErr names an os.Root escape as [workspace.ErrOutside].
 func outsideErr(err error) error {
 	if strings.Contains(err.Error(), "path escapes from parent") {
-		return ErrOutside
+		return workspace.ErrOutside
 	}
 	return err
 }

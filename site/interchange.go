@@ -18,6 +18,7 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/interchange"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // Import formats.
@@ -50,7 +51,7 @@ type ImportReport struct {
 }
 
 // maxImportAsset bounds each image an import copies.
-const maxImportAsset = MaxSourceBytes
+const maxImportAsset = workspace.MaxSourceBytes
 
 // readSource reads the files of an import source: every file of a folder
 // (hidden folders skipped) or one file, named relative to the folder.
@@ -208,7 +209,7 @@ func Import(root string, opts ImportOptions, notes io.Writer) (*ImportReport, er
 		written[f.name] = len(rep.Written) > n
 	}
 	for _, name := range removals {
-		if err := p.WS.root.Remove(filepath.FromSlash(name)); err != nil {
+		if err := p.WS.Remove(name); err != nil {
 			return nil, fmt.Errorf("remove %s: %w", name, err)
 		}
 		rep.Removed = append(rep.Removed, name)
@@ -356,10 +357,10 @@ func (p *Project) validateImport(plan []planned, removals []string, force bool) 
 	next := map[string][]byte{}
 	var errs []string
 	for _, f := range plan {
-		if int64(len(f.data)) > MaxSourceBytes {
-			errs = append(errs, fmt.Sprintf("%s: %s would be %d bytes, more than the %d a content file may have", sourceWhere(f.from), f.name, len(f.data), MaxSourceBytes))
+		if int64(len(f.data)) > workspace.MaxSourceBytes {
+			errs = append(errs, fmt.Sprintf("%s: %s would be %d bytes, more than the %d a content file may have", sourceWhere(f.from), f.name, len(f.data), workspace.MaxSourceBytes))
 		}
-		if !f.asset && contentName(path.Base(f.name)) {
+		if !f.asset && workspace.ContentName(path.Base(f.name)) {
 			from[f.name], next[f.name] = f.from, f.data
 		}
 	}
@@ -437,13 +438,10 @@ func (rep *ImportReport) write(p *Project, f planned, force bool) error {
 	case !isNotExist(err):
 		return err
 	}
-	if err := p.WS.root.MkdirAll(filepath.FromSlash(path.Dir(name)), 0o755); err != nil {
+	if err := p.WS.MkdirAll(path.Dir(name)); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	if err := p.refuseSymlink(name); err != nil {
-		return err
-	}
-	if err := p.writeAtomic(name, data); err != nil {
+	if err := p.WS.WriteFile(name, data); err != nil {
 		return err
 	}
 	rep.Written = append(rep.Written, name)

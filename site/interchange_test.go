@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // TestImportTooLarge: an imported field over the size a content file may
@@ -16,7 +18,7 @@ import (
 func TestImportTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	writeFixtureFile(t, dir, "content/requirements/REQ-1.md", []byte("---\nid: REQ-1\n---\nHere before.\n"))
-	big := strings.Repeat("x", MaxSourceBytes+1)
+	big := strings.Repeat("x", workspace.MaxSourceBytes+1)
 	src := filepath.Join(t.TempDir(), "big.sdoc")
 	sdoc := "[DOCUMENT]\nTITLE: Big\n\n[REQUIREMENT]\nUID: B-1\nSTATEMENT: ok\n\n[REQUIREMENT]\nUID: B-2\nSTATEMENT: >>>\n" + big + "\n<<<\n"
 	if err := os.WriteFile(src, []byte(sdoc), 0o644); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -84,7 +85,7 @@ func NewMCPServer(dir string, opts MCPOptions) (*MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := OpenWorkspace(abs)
+	ws, err := workspace.Open(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +373,7 @@ func (s *MCPServer) addTools() {
 			if err != nil {
 				return nil, nil, err
 			}
-			ws, err := OpenWorkspace(s.dir)
+			ws, err := workspace.Open(s.dir)
 			if err != nil {
 				return nil, nil, err
 			}

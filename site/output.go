@@ -55,8 +55,8 @@ func (p *Project) Output(flag string) (*Output, error) {
 		return refuse("is a symlink")
 	}
 	o.Dir = resolvePath(target)
-	inside := within(o.Dir, ws)
-	p.WS.swaps = newSwapFolders(ws, o.Dir)
+	inside := workspace.Within(o.Dir, ws)
+	p.WS.HideOutput(ws, o.Dir)
 	if why, err := p.owned(ws, o.Dir, false); err != nil {
 		return nil, fmt.Errorf("output %s: %w", o.Name, err)
 	} else if why != "" {
@@ -94,7 +94,7 @@ func (p *Project) owned(ws, real string, file bool) (string, error) {
 	switch {
 	case real == ws:
 		return "is the workspace", nil
-	case within(ws, real):
+	case workspace.Within(ws, real):
 		return fmt.Sprintf("contains the workspace %s", ws), nil
 	case slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git"):
 		return "lies inside a .git folder", nil
@@ -110,13 +110,13 @@ func (p *Project) owned(ws, real string, file bool) (string, error) {
 	} {
 		path := resolvePath(filepath.Join(ws, filepath.FromSlash(o.name)))
 		switch {
-		case path == real || within(path, real):
+		case path == real || workspace.Within(path, real):
 			return fmt.Sprintf("%s %s %s", verb, o.what, o.name), nil
-		case file && o.name == p.Config.Content && within(real, path):
+		case file && o.name == p.Config.Content && workspace.Within(real, path):
 			return fmt.Sprintf("lies inside %s %s", o.what, o.name), nil
 		}
 	}
-	if _, err := os.Lstat(real); err != nil || !within(real, ws) {
+	if _, err := os.Lstat(real); err != nil || !workspace.Within(real, ws) {
 		return "", nil // only an existing path can be or hold a source file
 	}
 	rel, _ := filepath.Rel(ws, real)
@@ -178,11 +178,4 @@ func resolvePath(p string) string {
 		}
 		rest = filepath.Join(filepath.Base(cur), rest)
 	}
-}
-
-// within reports whether p lies strictly inside dir; both are clean and
-// absolute.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && filepath.IsLocal(rel)
 }

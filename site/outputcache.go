@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -203,7 +204,7 @@ func statFile(f *os.File) (outputFile, error) {
 }
 
 func outputFileOf(st fs.FileInfo) outputFile {
-	return outputFile{size: st.Size(), mode: st.Mode(), mtime: st.ModTime().UnixNano(), ino: inode(st)}
+	return outputFile{size: st.Size(), mode: st.Mode(), mtime: st.ModTime().UnixNano(), ino: workspace.Inode(st)}
 }
 
 // same reports whether the file on disk is the one the index recorded.
@@ -226,7 +227,7 @@ func (idx *outputIndex) intact(dir string) bool {
 		if changed.Load() {
 			return nil
 		}
-		entries, err := dirNames(filepath.Join(dir, filepath.FromSlash(names[i])))
+		entries, err := workspace.DirNames(filepath.Join(dir, filepath.FromSlash(names[i])))
 		if err != nil {
 			changed.Store(true)
 			return nil

@@ -61,7 +61,7 @@ func (b *builder) pagesKey(driftJSON []byte) []byte {
 	lock := judgedLock(b.captured)
 	// A document's file that is also code (a target names it) is read
 	// for its lines too: it stays in.
-	reads := b.p.WS.readDigest(func(p string) bool { return b.bodyOnly(p) })
+	reads := b.p.WS.ReadDigestWithout(func(p string) bool { return b.bodyOnly(p) })
 	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, b.verifiedSum, []byte(b.baseURL),
 		[]byte(b.forge.kind), []byte(b.forge.repo), []byte(b.forge.commit), []byte(b.lang), []byte(b.title))
 }

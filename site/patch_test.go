@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // patchEdit edits the shop fixture so that the next build patches every
@@ -48,7 +49,7 @@ func folderID(t *testing.T, dir string) uint64 {
 	t.Helper()
 	st, err := os.Stat(dir)
 	must(t, err)
-	return inode(st)
+	return workspace.Inode(st)
 }
 
 // TestPatch checks that an edit of a few pages updates the output folder

@@ -107,7 +107,7 @@ func (p *Project) frozenLock() (*codeanchors.Lock, error) {
 	if err == nil && m.lock != nil && bytes.Equal(data, m.data) {
 		return m.lock, nil
 	}
-	l, err := p.corruptHint(p.parseLock(data, err))
+	l, err := p.lockfile().Parse(data, err)
 	m.data, m.lock = nil, nil
 	if err == nil && data != nil {
 		m.data, m.lock = data, l

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ import (
 
 // Project is a loaded workspace: its configuration and content model.
 type Project struct {
-	WS     *Workspace
+	WS     *workspace.Workspace
 	Config workspace.Config
 	Model  *claims.Model
 	// Workers bounds the parallel stages; zero means GOMAXPROCS.
@@ -62,7 +61,7 @@ type walkMemo struct {
 // the content. Content problems come back as [claims.Diagnostics], all of
 // them; other failures as plain errors.
 func Load(dir string) (*Project, error) {
-	ws, err := OpenWorkspace(dir)
+	ws, err := workspace.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +71,7 @@ func Load(dir string) (*Project, error) {
 // loadIn is [Load] in an open workspace, with the walks' memo and the
 // content parser of earlier loads (nil: none); it closes the workspace
 // when it fails.
-func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, error) {
+func loadIn(ws *workspace.Workspace, walks *walkMemo, parser *claims.Parser) (*Project, error) {
 	p := &Project{WS: ws, walks: walks}
 	cfgData, err := ws.ReadFile(workspace.ConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -83,7 +82,7 @@ func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, er
 		ws.Close()
 		return nil, err
 	}
-	ws.stamps.walked(p.Config.Code.Include)
+	ws.Walked(p.Config.Code.Include)
 	files, err := p.contentFiles()
 	if err != nil {
 		ws.Close()
@@ -129,7 +128,7 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 	err := p.parallel(len(names), func(i int) error {
 		data, err := p.WS.ReadFile(names[i])
 		files[i] = claims.File{Name: names[i], Data: data}
-		if errors.Is(err, ErrNotRegular) {
+		if errors.Is(err, workspace.ErrNotRegular) {
 			irregular[i], err = true, nil // a symlink to a FIFO or a device
 		}
 		return err
@@ -143,18 +142,6 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 		kept = append(kept, f)
 	}
 	return kept, err
-}
-
-// contentName reports whether a file of this name in the content folder
-// is content: Markdown or a claim record, not hidden. Hidden files are
-// editors' (an Emacs lock is a dangling symlink named .#page.md) or
-// tools', like hidden folders, which are not entered.
-func contentName(name string) bool {
-	switch path.Ext(name) {
-	case ".md", ".json", ".yaml", ".yml":
-		return !strings.HasPrefix(name, ".")
-	}
-	return false
 }
 
 // walkContent lists the content files under dir into names, noting the
@@ -172,14 +159,14 @@ func (p *Project) walkContent(dir string, names *[]string) error {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if _, err := p.WS.Stat(name); errors.Is(err, ErrOutside) {
+			if _, err := p.WS.Stat(name); errors.Is(err, workspace.ErrOutside) {
 				return err
 			}
 		}
 		if _, ok := contentTemp(d.Name()); ok && d.Type().IsRegular() {
 			p.temps = append(p.temps, name)
 		}
-		if contentName(d.Name()) {
+		if workspace.ContentName(d.Name()) {
 			if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
 				p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: not a regular file (%v)", name, t))
 				return nil
@@ -202,14 +189,14 @@ func (p *Project) walkContent(dir string, names *[]string) error {
 func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error) {
 	paths = slices.Compact(slices.Sorted(slices.Values(paths)))
 	out := make([]*codeanchors.Source, len(paths))
-	include := newGlobSet(p.Config.Code.Include)
+	include := workspace.NewGlobs(p.Config.Code.Include)
 	err := p.parallel(len(paths), func(i int) error {
 		name := paths[i]
 		data, err := p.WS.ReadFile(name)
 		switch {
-		case errors.Is(err, ErrOutside):
+		case errors.Is(err, workspace.ErrOutside):
 			out[i] = &codeanchors.Source{Path: name, Absent: codeanchors.PathOutsideWorkspace}
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular):
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, workspace.ErrNotRegular):
 			// A FIFO or a device is no source file: reading it could block.
 			out[i] = &codeanchors.Source{Path: name, Absent: codeanchors.TargetMissing}
 		case err != nil:
@@ -217,7 +204,7 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 		default:
 			out[i] = p.parseSource(name, data)
 		}
-		if !include.match(name) || matchAny(p.Config.Code.Exclude, name) {
+		if !include.Match(name) || workspace.MatchAny(p.Config.Code.Exclude, name) {
 			// A copy: a parsed Source may be shared by serve's builds.
 			s := *out[i]
 			s.NotIncluded = true

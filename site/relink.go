@@ -103,10 +103,7 @@ func (p *Project) Relink(dry bool, notes io.Writer) (*RelinkResult, error) {
 	}
 	slices.Sort(files)
 	for _, f := range files {
-		if err := p.refuseSymlink(f); err != nil {
-			return nil, err
-		}
-		if err := p.writeAtomic(f, edited[f]); err != nil {
+		if err := p.WS.WriteFile(f, edited[f]); err != nil {
 			return nil, err
 		}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -81,12 +82,12 @@ type Server struct {
 	// a rebuild reads from disk only the files changed since, and walks
 	// again only when files were created or removed. The builder
 	// goroutine's own.
-	reads map[string]readResult
+	reads workspace.Reads
 	walks *walkMemo
 	// taken tells the files the last good build's walks may take: a
 	// change to no other file it did not read is no reason to rebuild.
 	// Before the first good build it takes nothing, and nothing is skipped.
-	taken walkedNames
+	taken workspace.Walks
 	// parser keeps the content files' parses: a rebuild parses again
 	// only the files whose bytes changed. The builder goroutine's own.
 	parser claims.Parser
@@ -130,7 +131,7 @@ func NewServer(dir string, opts ServeOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := OpenWorkspace(abs)
+	ws, err := workspace.Open(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +261,7 @@ func (s *Server) rebuild(ch changeSet) {
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
 	s.cache.swap()
 	s.w.watchTargets(p.targets())
-	s.taken = newWalkedNames(p.Config.Code.Include)
+	s.taken = workspace.NewWalks(p.Config.Code.Include)
 }
 
 // untouched reports whether the changes ch touch nothing the last good
@@ -269,11 +270,11 @@ func (s *Server) rebuild(ch changeSet) {
 // Such changes neither rebuild the site nor reload the open pages, which
 // a page's reader would see while its author types.
 func (s *Server) untouched(ch changeSet) bool {
-	if ch.all || s.reads == nil || s.taken.include == nil {
+	if ch.all || s.reads == nil || s.taken.Include() == nil {
 		return false
 	}
 	for p := range ch.paths {
-		if s.taken.takesFile(p) {
+		if s.taken.TakesFile(p) {
 			return false
 		}
 		for r := range s.reads {
@@ -293,25 +294,26 @@ func (s *Server) untouched(ch changeSet) bool {
 // changed since the last build are not read again, and without files
 // created or removed the folders are not walked again.
 func (s *Server) load(ch changeSet) (*Project, error) {
-	ws, err := OpenWorkspace(s.dir)
+	ws, err := workspace.Open(s.dir)
 	if err != nil {
 		return nil, err
 	}
 	if !ch.all && s.reads != nil {
-		ws.memo = make(map[string]readResult, len(s.reads))
+		memo := make(workspace.Reads, len(s.reads))
 		for p, r := range s.reads {
 			if !ch.under(p) {
-				ws.memo[p] = r
+				memo[p] = r
 			}
 		}
+		ws.Remember(memo)
 	}
-	ws.kept = map[string]readResult{}
+	ws.Keep()
 	if ch.all || ch.tree || s.walks == nil {
 		s.walks = &walkMemo{}
 	}
 	// The reads are facts about the files as they are now, whether the
 	// build succeeds or not; later changes come with the next change set.
-	defer func() { s.reads = ws.kept }()
+	defer func() { s.reads = ws.Kept() }()
 	p, err := loadIn(ws, s.walks, &s.parser)
 	if err == nil {
 		p.locks, p.indexes = &s.locks, &s.indexes

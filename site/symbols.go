@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // SymbolInfo is one symbol as "tracewiki symbols --json" prints it.
@@ -28,7 +29,7 @@ func Symbols(paths []string) (syms []SymbolInfo, notes []string, err error) {
 	var errs []error
 	for _, name := range paths {
 		p := filepath.ToSlash(name)
-		data, err := ReadFileLimit(name, MaxSourceBytes)
+		data, err := ReadFileLimit(name, workspace.MaxSourceBytes)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -5,34 +5,24 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
-// tempSuffix joins a file's name and the id of the process that writes it
-// in the temporary file [Project.writeAtomic] renames over it:
-// NAME.tmp-PID. relink and import write content files so; a run killed
-// between the two steps leaves the temporary file behind.
-const tempSuffix = ".tmp-"
-
-// tempName is the temporary file the process writes name through.
-func tempName(name string) string {
-	return name + tempSuffix + strconv.Itoa(os.Getpid())
-}
-
 // contentTemp reports whether a file's base name is exactly a temporary
-// file of a content file (PAGE.md.tmp-PID, where PAGE.md is content), and
+// file of a content file, which relink and import write through
+// [workspace.Workspace.WriteFile] (PAGE.md.tmp-PID, where PAGE.md is content), and
 // returns the PID. Such a file is never content itself: its extension is
-// not one ([contentName]).
+// not one ([workspace.ContentName]).
 func contentTemp(base string) (int, bool) {
-	i := strings.LastIndex(base, tempSuffix)
-	if i < 0 || !contentName(base[:i]) || !digits(base[i+len(tempSuffix):]) {
+	i := strings.LastIndex(base, workspace.TempSuffix)
+	if i < 0 || !workspace.ContentName(base[:i]) || !digits(base[i+len(workspace.TempSuffix):]) {
 		return 0, false
 	}
-	pid, err := strconv.Atoi(base[i+len(tempSuffix):])
+	pid, err := strconv.Atoi(base[i+len(workspace.TempSuffix):])
 	return pid, err == nil
 }
 
@@ -49,11 +39,9 @@ func (p *Project) removeContentTemps(notes io.Writer) {
 		if pid == os.Getpid() || output.ProcessAlive(pid) {
 			continue
 		}
-		if err := p.WS.root.Remove(filepath.FromSlash(name)); err == nil {
+		if err := p.WS.Remove(name); err == nil {
 			fmt.Fprintf(notes, "tracewiki: removed %s, left by a run that was killed\n", name)
-			if p.WS.stamps != nil {
-				p.WS.stamps.unsure() // the next build would not say so again: no up-to-date record
-			}
+			p.WS.Unsure() // the next build would not say so again: no up-to-date record
 		}
 	}
 	p.temps = nil

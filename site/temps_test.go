@@ -3,8 +3,9 @@ package site
 import (
 	"os"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // besideOutput lists the names in the output's parent folder.
@@ -32,10 +33,7 @@ func TestContentTemp(t *testing.T) {
 			t.Errorf("contentTemp(%q) = %d, %v; want %d", name, pid, ok, want)
 		}
 	}
-	if got := tempName("a.md"); !strings.HasSuffix(got, ".tmp-"+strconv.Itoa(os.Getpid())) {
-		t.Errorf("tempName = %q", got)
-	}
-	if pid, ok := contentTemp(tempName("a.md")); !ok || pid != os.Getpid() {
-		t.Errorf("contentTemp(tempName) = %d, %v", pid, ok)
+	if pid, ok := contentTemp("a.md" + workspace.TempSuffix + strconv.Itoa(os.Getpid())); !ok || pid != os.Getpid() {
+		t.Errorf("contentTemp of this process's temporary file = %d, %v", pid, ok)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // upToDateOf asks whether a frozen build of dir into out with cache is up to
@@ -165,7 +167,7 @@ func TestUpToDateRacy(t *testing.T) {
 	}
 	rec, err := parseUpToDate(data)
 	must(t, err)
-	ws, err := OpenWorkspace(dir)
+	ws, err := workspace.Open(dir)
 	must(t, err)
 	defer ws.Close()
 	const name = "pay/pay.go"
@@ -196,7 +198,7 @@ func TestUpToDateRecord(t *testing.T) {
 	rec := &upToDate{start: 42, out: "/tmp/out\tdir", siteKey: []byte{1, 2, 3}, gitRev: "HEAD", commit: "abc",
 		summary: Summary{Pages: 7, Notes: "tracewiki: a \"note\"\n", Output: "public",
 			Counts: Counts{States: map[string]int{"linked": 3}, Reasons: map[string]int{"content_changed": 1}}},
-		paths: map[string]fileStamp{"a\tb\n.md": {size: 5, mode: 0o644, mtime: 1, ctime: 2, ino: 3, dev: 4}, "gone": {missing: true}},
+		paths: map[string]workspace.Stamp{"a\tb\n.md": {Size: 5, Mode: 0o644, Mtime: 1, Ctime: 2, Ino: 3, Dev: 4}, "gone": {Missing: true}},
 		sums:  map[string][32]byte{"a\tb\n.md": {9}},
 		lists: map[string][32]byte{"gone": {8}},
 	}
@@ -205,7 +207,7 @@ func TestUpToDateRecord(t *testing.T) {
 	if got.start != rec.start || got.out != rec.out || !bytes.Equal(got.siteKey, rec.siteKey) || got.gitRev != rec.gitRev ||
 		got.commit != rec.commit || got.summary.Pages != 7 || got.summary.Notes != rec.summary.Notes ||
 		got.summary.Output != "public" || !equalCounts(got.summary.Counts, rec.summary.Counts) ||
-		len(got.paths) != 2 || got.paths["a\tb\n.md"] != rec.paths["a\tb\n.md"] || !got.paths["gone"].missing ||
+		len(got.paths) != 2 || got.paths["a\tb\n.md"] != rec.paths["a\tb\n.md"] || !got.paths["gone"].Missing ||
 		got.sums["a\tb\n.md"] != rec.sums["a\tb\n.md"] || len(got.lists) != 1 || got.lists["gone"] != rec.lists["gone"] {
 		t.Errorf("read back %+v, wrote %+v", got, rec)
 	}

@@ -1,16 +1,10 @@
 package site
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"maps"
-	"os"
-	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -81,7 +75,7 @@ func (b *builder) recoverVerified() (map[verifiedKey]*verifiedText, []byte, stri
 	}
 	out := map[verifiedKey]*verifiedText{}
 	ids := slices.SortedFunc(maps.Keys(revs), claims.CompareIDs)
-	head, prefix, err := b.p.WS.gitRepo()
+	head, prefix, err := b.p.WS.GitRepo()
 	if err != nil {
 		for _, id := range ids {
 			for _, rev := range revs[id] {
@@ -100,14 +94,14 @@ func (b *builder) recoverVerified() (map[verifiedKey]*verifiedText, []byte, stri
 		}
 		var cs []string
 		if !strings.ContainsAny(file, "\n\r") { // cat-file reads a spec a line
-			cs, _ = b.p.WS.fileCommits(file, maxVerifiedCommits) // none on error: not found
+			cs, _ = b.p.WS.FileCommits(file, maxVerifiedCommits) // none on error: not found
 		}
 		commits[file] = cs
 		for _, c := range cs {
 			specs = append(specs, c+":"+prefix+file)
 		}
 	}
-	blobs := b.p.WS.gitBlobs(specs)
+	blobs := b.p.WS.GitBlobs(specs)
 	for _, id := range ids {
 		r := b.requirement(id)
 		file := r.Doc.File
@@ -213,73 +207,6 @@ func verifiedSum(ids []string, revs map[string][]string, out map[verifiedKey]*ve
 		}
 	}
 	return h.Sum(nil)
-}
-
-// gitRepo returns the HEAD commit of the git repository holding the
-// workspace ("" before the first commit) and the workspace's path in it
-// ("" at its root, else "sub/dir/"); an error when git or a repository is
-// missing.
-func (w *Workspace) gitRepo() (head, prefix string, err error) {
-	out, err := w.git("rev-parse", "--show-prefix")
-	if err != nil {
-		return "", "", err
-	}
-	prefix = strings.TrimSpace(string(out))
-	if h, err := w.git("rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err == nil {
-		head = strings.TrimSpace(string(h))
-	}
-	return head, prefix, nil
-}
-
-// fileCommits lists the last n commits that changed the file path (slash
-// path in the workspace), newest first.
-func (w *Workspace) fileCommits(path string, n int) ([]string, error) {
-	out, err := w.git("log", "--format=%H", "-n", strconv.Itoa(n), "--", path)
-	if err != nil {
-		return nil, err
-	}
-	return strings.Fields(string(out)), nil
-}
-
-// gitBlobs reads the objects named by specs ("COMMIT:PATH", PATH from the
-// repository's root) with one git cat-file; a spec that names no blob is
-// absent from the result.
-func (w *Workspace) gitBlobs(specs []string) map[string][]byte {
-	out := make(map[string][]byte, len(specs))
-	if len(specs) == 0 {
-		return out
-	}
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = w.Dir
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	cmd.Stdin = strings.NewReader(strings.Join(specs, "\n") + "\n")
-	data, err := cmd.Output()
-	if err != nil {
-		return out
-	}
-	rd := bufio.NewReader(bytes.NewReader(data))
-	for _, spec := range specs {
-		header, err := rd.ReadString('\n')
-		if err != nil {
-			break
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 { // "SPEC missing", "SPEC ambiguous"
-			continue
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil {
-			break
-		}
-		blob := make([]byte, size+1) // and the LF after it
-		if _, err := io.ReadFull(rd, blob); err != nil {
-			break
-		}
-		if f[1] == "blob" {
-			out[spec] = blob[:size]
-		}
-	}
-	return out
 }
 
 // textChange is a requirement page's note and diff of one revision its

@@ -43,8 +43,11 @@ var allowed = map[string][]string{
 	// output replaces an output folder with a site safely: the swap, the
 	// in-place patch's recovery hook, the folder lock, the process check.
 	"site/output": {},
-	// workspace is what tracewiki knows of a workspace: its config, so far.
-	"site/workspace": {"claims", "codeanchors"},
+	// workspace is what tracewiki knows of a workspace: its config, the
+	// confined reads and the stamps of what they saw, the lock file, and
+	// what git says changed. It hides the output's transient folders
+	// from its listings, so it knows their names from output.
+	"site/workspace": {"claims", "codeanchors", "site/output"},
 	// textdiff is Myers' diff of two texts' lines; it knows nothing of sites.
 	"site/internal/textdiff": {},
 	"cmd/tracewiki":          {"site", "synth", "codeanchors", "claims"},

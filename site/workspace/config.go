@@ -1,7 +1,12 @@
 // Package workspace is what tracewiki knows of a workspace: its
 // configuration, tracewiki.toml ([ParseConfig]), with its defaults and the
-// rules its values must meet. It reads no files itself: site reads the
-// config from the workspace and hands the bytes here.
+// rules its values must meet; the [Workspace] every read goes through,
+// confined to its root (symlinks included), which stamps what it saw of
+// each path for the up-to-date check; the [Lockfile], read and changed
+// under a file lock, atomically, never overwriting a corrupt one; and what
+// git says of the workspace ([Workspace.GitChanges], the history of a
+// file). It knows nothing of the model's graph or of pages: site reads
+// through it and converts what it returns.
 package workspace
 
 import (

@@ -1,4 +1,4 @@
-package site
+package workspace
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func TestWorkspaceSymlinks(t *testing.T) {
 	must(t, os.Symlink(filepath.Join("..", "..", "nowhere.go"), filepath.Join(root, "src", "dangling.go")))
 	must(t, os.Symlink(dir, filepath.Join(root, "up")))
 
-	ws, err := OpenWorkspace(root)
+	ws, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func must(t testing.TB, err error) {
 	}
 }
 
-func TestFindWorkspace(t *testing.T) {
+func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string) {
 		t.Helper()
@@ -88,12 +88,12 @@ func TestFindWorkspace(t *testing.T) {
 		{"nothing/here", ""},
 	}
 	for _, tt := range tests {
-		got, err := FindWorkspace(filepath.Join(dir, filepath.FromSlash(tt.start)))
+		got, err := Find(filepath.Join(dir, filepath.FromSlash(tt.start)))
 		switch {
 		case tt.want == "" && !errors.Is(err, ErrNoWorkspace):
-			t.Errorf("FindWorkspace(%s) = %q, %v; want ErrNoWorkspace", tt.start, got, err)
+			t.Errorf("Find(%s) = %q, %v; want ErrNoWorkspace", tt.start, got, err)
 		case tt.want != "" && (err != nil || got != filepath.Join(dir, filepath.FromSlash(tt.want))):
-			t.Errorf("FindWorkspace(%s) = %q, %v; want %s", tt.start, got, err, tt.want)
+			t.Errorf("Find(%s) = %q, %v; want %s", tt.start, got, err, tt.want)
 		}
 	}
 }

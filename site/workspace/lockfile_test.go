@@ -1,4 +1,4 @@
-package site
+package workspace
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 // TestLargeLockReadsBack writes a lock of over 24 MiB, more than any source
 // file may have, as long captures of many functions make, and checks that
-// check (ReadLock) and capture (UpdateLock) still read it.
+// check (Read) and capture (Update) still read it.
 func TestLargeLockReadsBack(t *testing.T) {
 	dir := t.TempDir()
 	l := codeanchors.NewLock()
@@ -33,26 +33,27 @@ func TestLargeLockReadsBack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "tracewiki.lock"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(dir)
+	ws, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
-	got, err := p.ReadLock()
+	defer ws.Close()
+	p := NewLockfile(ws, "tracewiki.lock", DefaultEvidenceKeep)
+	got, err := p.Read()
 	if err != nil {
-		t.Fatalf("ReadLock of a %d-byte lock: %v", len(data), err)
+		t.Fatalf("Read of a %d-byte lock: %v", len(data), err)
 	}
 	if len(got.Anchors) != 420 {
 		t.Errorf("read %d anchors, want 420", len(got.Anchors))
 	}
-	err = p.UpdateLock(io.Discard, func(l *codeanchors.Lock) error {
+	err = p.Update(io.Discard, func(l *codeanchors.Lock) error {
 		delete(l.Anchors, "src/f000.go@F")
 		return nil
 	})
 	if err != nil {
-		t.Fatalf("UpdateLock of a %d-byte lock: %v", len(data), err)
+		t.Fatalf("Update of a %d-byte lock: %v", len(data), err)
 	}
-	if got, err = p.ReadLock(); err != nil {
+	if got, err = p.Read(); err != nil {
 		t.Fatal(err)
 	} else if len(got.Anchors) != 419 {
 		t.Errorf("after the update: %d anchors, want 419", len(got.Anchors))
@@ -71,30 +72,31 @@ func TestOversizedLockRecoverable(t *testing.T) {
 	if err := os.Truncate(name, codeanchors.MaxLockBytes+1); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(dir)
+	ws, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
-	_, err = p.ReadLock()
+	defer ws.Close()
+	p := NewLockfile(ws, "tracewiki.lock", DefaultEvidenceKeep)
+	_, err = p.Read()
 	if err == nil || !strings.Contains(err.Error(), "more than the 268435456 bytes a lock may have") || !strings.Contains(err.Error(), `run "tracewiki capture" to keep it aside`) {
-		t.Fatalf("ReadLock = %v, want the size and the way out", err)
+		t.Fatalf("Read = %v, want the size and the way out", err)
 	}
-	// UpdateLock (review, relink, import, build) refuses it as it is.
-	if err := p.UpdateLock(io.Discard, func(*codeanchors.Lock) error { return nil }); err == nil || !strings.Contains(err.Error(), "more than the 268435456 bytes") {
-		t.Fatalf("UpdateLock = %v, want the corrupt lock refused", err)
+	// Update (review, relink, import, build) refuses it as it is.
+	if err := p.Update(io.Discard, func(*codeanchors.Lock) error { return nil }); err == nil || !strings.Contains(err.Error(), "more than the 268435456 bytes") {
+		t.Fatalf("Update = %v, want the corrupt lock refused", err)
 	}
 	if st, err := os.Stat(name); err != nil || st.Size() != codeanchors.MaxLockBytes+1 {
-		t.Fatalf("UpdateLock touched the corrupt lock: %v %v", st, err)
+		t.Fatalf("Update touched the corrupt lock: %v %v", st, err)
 	}
 	var notes strings.Builder
-	if err := p.RenewLock(&notes, func(*codeanchors.Lock) error { return nil }); err != nil {
+	if err := p.Renew(&notes, func(*codeanchors.Lock) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(notes.String(), "kept the corrupt lock aside as tracewiki.lock.corrupt-") {
 		t.Errorf("notes %q do not say the lock was kept aside", notes.String())
 	}
-	if _, err := p.ReadLock(); err != nil {
+	if _, err := p.Read(); err != nil {
 		t.Errorf("after capture the lock still does not read: %v", err)
 	}
 }

@@ -1,25 +1,25 @@
 //go:build unix
 
-package site
+package workspace
 
 import (
 	"io/fs"
 	"syscall"
 )
 
-// inode is the file's inode number.
-func inode(st fs.FileInfo) uint64 {
+// Inode is the file's inode number, 0 where the system has none.
+func Inode(st fs.FileInfo) uint64 {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 		return uint64(sys.Ino)
 	}
 	return 0
 }
 
-// dirNames returns the names in the folder dir (not a symlink to one), in
+// DirNames returns the names in the folder dir (not a symlink to one), in
 // no order. It reads the folder with the system calls alone: os.Open makes
 // each folder a pollable file first, five more calls for each of the
 // 11,000 folders an output walk reads at 11,000 pages.
-func dirNames(dir string) ([]string, error) {
+func DirNames(dir string) ([]string, error) {
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}

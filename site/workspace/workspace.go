@@ -1,4 +1,4 @@
-package site
+package workspace
 
 import (
 	"crypto/sha256"
@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-
-	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // MaxSourceBytes caps the size of a file tracewiki reads. A larger file is
@@ -45,25 +43,18 @@ type Workspace struct {
 	// memo, when set, answers reads of the paths it holds without the
 	// disk: serve passes the reads of its last build, less the files
 	// changed since. kept, when not nil, collects every read's result.
-	memo map[string]readResult
-	kept map[string]readResult
+	memo Reads
+	kept Reads
 	// stamps records what every path the workspace was asked about was
-	// (see [UpToDate]).
+	// (see [Workspace.Stamps]).
 	stamps *stamps
 	// swaps hides the output's transient folders from listings, once the
-	// output is known ([Project.Output]).
+	// output is known ([Workspace.HideOutput]).
 	swaps swapFolders
 }
 
-// readResult is one read's outcome, at one size limit.
-type readResult struct {
-	data  []byte
-	err   error
-	limit int64
-}
-
-// OpenWorkspace opens dir as the workspace root.
-func OpenWorkspace(dir string) (*Workspace, error) {
+// Open opens dir as the workspace root.
+func Open(dir string) (*Workspace, error) {
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
@@ -113,7 +104,7 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	}
 	w.reads[p] = sum
 	if w.kept != nil {
-		w.kept[p] = readResult{data, err, limit}
+		w.kept[p] = Read{data, err, limit}
 	}
 	w.readsMu.Unlock()
 	return data, err
@@ -123,25 +114,28 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 // path with its bytes (or the error reading it gave), in path order. A
 // build's output is a function of what it read, so two builds that read
 // the same (with the same options and tool) make the same site.
-func (w *Workspace) ReadDigest() []byte { return w.readDigest(nil) }
+func (w *Workspace) ReadDigest() []byte { return w.ReadDigestWithout(nil) }
 
-// readDigest is [Workspace.ReadDigest] without the files for which skip
-// is true.
-func (w *Workspace) readDigest(skip func(p string) bool) []byte {
+// ReadDigestWithout is [Workspace.ReadDigest] without the files for
+// which skip is true: a cache key of pages that depend on some files
+// through something other than their bytes.
+func (w *Workspace) ReadDigestWithout(skip func(p string) bool) []byte {
 	w.readsMu.Lock()
 	defer w.readsMu.Unlock()
-	return digestOf(w.reads, skip)
+	return DigestOf(w.reads, skip)
 }
 
-// readSums returns a copy of what [Workspace.ReadDigest] hashes.
-func (w *Workspace) readSums() map[string][sha256.Size]byte {
+// ReadSums returns a copy of what [Workspace.ReadDigest] hashes: each
+// path read, with its bytes' hash (or its error's).
+func (w *Workspace) ReadSums() map[string][sha256.Size]byte {
 	w.readsMu.Lock()
 	defer w.readsMu.Unlock()
 	return maps.Clone(w.reads)
 }
 
-// digestOf is [Workspace.ReadDigest] of the reads.
-func digestOf(reads map[string][sha256.Size]byte, skip func(p string) bool) []byte {
+// DigestOf is [Workspace.ReadDigest] of reads as [Workspace.ReadSums]
+// returns them, less the paths for which skip (when not nil) is true.
+func DigestOf(reads map[string][sha256.Size]byte, skip func(p string) bool) []byte {
 	h := sha256.New()
 	for _, p := range slices.Sorted(maps.Keys(reads)) {
 		if skip != nil && skip(p) {
@@ -237,7 +231,7 @@ func (w *Workspace) FS() fs.FS { return stampedFS{fs: w.root.FS(), w: w} }
 
 // osPath checks p lexically and converts it for the os.Root methods.
 func (w *Workspace) osPath(p string) (string, error) {
-	if !workspace.Local(p) || strings.ContainsRune(p, '\\') {
+	if !Local(p) || strings.ContainsRune(p, '\\') {
 		return "", fmt.Errorf("read %q: %w", p, ErrOutside)
 	}
 	return filepath.FromSlash(path.Clean(p)), nil
@@ -253,18 +247,18 @@ func (w *Workspace) classify(p string, err error) error {
 	return fmt.Errorf("read %q: %w", p, err)
 }
 
-// ErrNoWorkspace is returned, wrapped, by [FindWorkspace] when no folder at
+// ErrNoWorkspace is returned, wrapped, by [Find] when no folder at
 // or above the start is a workspace.
 var ErrNoWorkspace = errors.New("no tracewiki workspace")
 
-// FindWorkspace finds the workspace the way git finds its repository
+// Find finds the workspace the way git finds its repository
 // (SPEC 1.5): the nearest folder at or above dir that holds tracewiki.toml
 // or tracewiki.lock; else dir itself when it holds a content/ folder; else
 // an error wrapping [ErrNoWorkspace]. dir should be absolute; the result is
 // then absolute too.
-func FindWorkspace(dir string) (string, error) {
+func Find(dir string) (string, error) {
 	for d := dir; ; {
-		for _, marker := range []string{workspace.ConfigFile, "tracewiki.lock"} {
+		for _, marker := range []string{ConfigFile, "tracewiki.lock"} {
 			if st, err := os.Stat(filepath.Join(d, marker)); err == nil && !st.IsDir() {
 				return d, nil
 			}
@@ -278,24 +272,5 @@ func FindWorkspace(dir string) (string, error) {
 	if st, err := os.Stat(filepath.Join(dir, "content")); err == nil && st.IsDir() {
 		return dir, nil
 	}
-	return "", fmt.Errorf("%w in %s or any folder above it: no %s or tracewiki.lock, and no content/ folder here; run \"tracewiki init\" to start one, or pass --root DIR", ErrNoWorkspace, dir, workspace.ConfigFile)
-}
-
-// ReadFileLimit reads a file named on the command line (relative to the
-// current folder, or absolute): such paths are the user's own and not
-// confined to the workspace (SPEC 1.5). It fails past limit bytes.
-func ReadFileLimit(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("read %s: more than the %d bytes it may have", name, limit)
-	}
-	return data, nil
+	return "", fmt.Errorf("%w in %s or any folder above it: no %s or tracewiki.lock, and no content/ folder here; run \"tracewiki init\" to start one, or pass --root DIR", ErrNoWorkspace, dir, ConfigFile)
 }
