@@ -18,7 +18,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 
-	"github.com/tracewiki/tracewiki/site/golex"
+	"github.com/tracewiki/tracewiki/site/render/golex"
 )
 
 // Highlighting themes: one light, one dark, switched by the theme toggle

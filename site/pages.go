@@ -8,7 +8,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
-	"github.com/tracewiki/tracewiki/site/graphsvg"
+	"github.com/tracewiki/tracewiki/site/render/graphsvg"
 	"github.com/tracewiki/tracewiki/synth"
 )
 

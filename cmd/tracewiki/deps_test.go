@@ -35,11 +35,11 @@ var allowed = map[string][]string{
 	"interchange": {"claims"},
 	"templates":   {},
 	"assets":      {},
-	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/golex",
-		"site/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
-	"site/golex": {}, // lexes Go as chroma's Go lexer does; only site imports it
+	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/render/golex",
+		"site/render/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
+	"site/render/golex": {}, // lexes Go as chroma's Go lexer does; only rendering imports it
 	// graphsvg lays a node's neighborhood out as SVG: pure layout.
-	"site/graphsvg": {"claims", "synth"},
+	"site/render/graphsvg": {"claims", "synth"},
 	// output replaces an output folder with a site safely: the swap, the
 	// in-place patch's recovery hook, the folder lock, the process check.
 	"site/output": {},
