@@ -17,6 +17,7 @@ import (
 	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 	"github.com/tracewiki/tracewiki/templates"
@@ -40,7 +41,7 @@ type BuildOptions struct {
 	Commit string
 	// Highlight, when set, keeps highlighted code from build to build, so
 	// a rebuild only highlights what changed. Nil means a fresh cache.
-	Highlight *HighlightCache
+	Highlight *render.HighlightCache
 	// Cache, when set, is the persistent build cache (see [Cache]):
 	// highlighted code is looked up there before it is lexed. Nil caches
 	// nothing across processes.
@@ -179,7 +180,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	b := &builder{
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
-		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache),
+		baseURL: baseURL, hl: opts.Highlight.Highlighter(opts.Cache.fragments()),
 		lazy: opts.lazy, kept: opts.pages, stream: opts.stream, captured: c,
 	}
 	b.models = synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report})
@@ -223,7 +224,7 @@ type builder struct {
 	repo    string // the config title's slug, the <repo> of code:// URIs
 	title   string
 	baseURL string
-	hl      *highlighter
+	hl      *render.Highlighter
 	lazy    bool       // render on demand (see [lazyFiles])
 	forge   forgeLinks // links to the forge at the built commit; none without repo_url
 	tmpl    map[string]*template.Template
@@ -522,7 +523,7 @@ func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON 
 	if err != nil {
 		return err
 	}
-	css, err := chromaCSS()
+	css, err := render.ChromaCSS()
 	if err != nil {
 		return err
 	}

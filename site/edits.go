@@ -19,6 +19,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -65,7 +66,7 @@ type editPage struct {
 	claims            map[string]claimShown
 	urls              map[string]string
 
-	hl         *highlighter
+	hl         *render.Highlighter
 	unanswered bool // the body asked what the last build did not answer
 }
 
@@ -81,7 +82,7 @@ func (e *editPage) urlOf(id synth.NodeID) string {
 	return u
 }
 
-func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.fence(lang, code) }
+func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.Fence(lang, code) }
 
 // headingsSum hashes a document's heading ids: other pages' links to them
 // are checked when the content is parsed.
@@ -335,7 +336,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	changed, fresh := rec.changed(ws, root, true)
 	ok = len(changed) > 0 // else the output changed, or nothing did
 	if ok {
-		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.highlighter(opts.Cache))
+		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.Highlighter(opts.Cache.fragments()))
 	}
 	if ok {
 		files, ok = editedFiles(rec.out, idx, edits)
@@ -382,7 +383,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 
 // parseEdits reads and parses each changed file as an edited wiki page of
 // the record, and renders its body; false when one is not.
-func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl *highlighter) ([]pageEdit, bool) {
+func (r *editRecord) parseEdits(data []byte, changed []string, ws *Workspace, hl *render.Highlighter) ([]pageEdit, bool) {
 	var edits []pageEdit
 	for _, name := range changed {
 		e, ok := r.page(data, name)

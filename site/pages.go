@@ -524,7 +524,7 @@ func (b *builder) fragments(tr synth.TargetRow, root string) []fragment {
 	if v.Reformatted {
 		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
 	}
-	f.HTML, f.More = b.hl.fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
+	f.HTML, f.More = b.hl.Fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
 	f.Lines = min(v.End, len(src.Lines)) - v.Start + 1 - f.More
 	f.Forge = b.forge.lines(t.Path, v.Start, v.End)
 	f.Long = f.Lines > CollapseFragmentLines

@@ -35,8 +35,12 @@ var allowed = map[string][]string{
 	"interchange": {"claims"},
 	"templates":   {},
 	"assets":      {},
-	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/render/golex",
-		"site/render/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
+	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/render",
+		"site/render/golex", "site/render/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
+	// render turns the synthesized site (graph, report, page models) into
+	// its pages and artifacts: values in, bytes out, no disk.
+	"site/render": {"claims", "codeanchors", "synth", "templates", "assets", "site/render/golex",
+		"site/render/graphsvg", "site/internal/textdiff"},
 	"site/render/golex": {}, // lexes Go as chroma's Go lexer does; only rendering imports it
 	// graphsvg lays a node's neighborhood out as SVG: pure layout.
 	"site/render/graphsvg": {"claims", "synth"},
