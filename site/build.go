@@ -107,12 +107,12 @@ type Site struct {
 	// rendered, their inputs unchanged (see [outputPages]).
 	Kept int
 
-	key, digest []byte      // the site key and the read digest it was made from
-	edits       *editRecord // for [BuildEdited]; nil without a build cache
-	forge       forgeLinks  // the forge links' commit
-	historyRead bool        // the git history was searched for verified texts
-	gitHead     string      // at this HEAD ("" in no repository)
-	lazy        *lazyFiles  // a lazy build's files, rendered on demand
+	key, digest []byte       // the site key and the read digest it was made from
+	edits       *editRecord  // for [BuildEdited]; nil without a build cache
+	forge       render.Forge // the forge links' commit
+	historyRead bool         // the git history was searched for verified texts
+	gitHead     string       // at this HEAD ("" in no repository)
+	lazy        *lazyFiles   // a lazy build's files, rendered on demand
 }
 
 // file returns one file of the site by slash path; false when there is
@@ -225,8 +225,8 @@ type builder struct {
 	title   string
 	baseURL string
 	hl      *render.Highlighter
-	lazy    bool       // render on demand (see [lazyFiles])
-	forge   forgeLinks // links to the forge at the built commit; none without repo_url
+	lazy    bool         // render on demand (see [lazyFiles])
+	forge   render.Forge // links to the forge at the built commit; none without repo_url
 	tmpl    map[string]*template.Template
 	// findings is every judged link, computed once; the check report and
 	// drift (api/drift.json, the drift and home pages) are its views.

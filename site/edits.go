@@ -51,7 +51,7 @@ type editRecord struct {
 	shared  []byte // the pages' shared key ([builder.pagesKey])
 	content string // the content folder
 	baseURL string
-	forge   forgeLinks
+	forge   render.Forge
 	history []byte // what the build found in the git history, in the site key
 	pages   []byte // the pages' lines, by file (see [editRecord.encode])
 }
@@ -183,7 +183,7 @@ func (r *editRecord) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
 	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\n", editsMagic, r.siteKey, r.shared,
-		q(r.content), q(r.baseURL), q(r.forge.kind), q(r.forge.repo), q(r.forge.commit), r.history)
+		q(r.content), q(r.baseURL), q(r.forge.Kind), q(r.forge.Repo), q(r.forge.Commit), r.history)
 	b.Write(r.pages)
 	return b.Bytes()
 }
@@ -224,7 +224,7 @@ func parseEditHeader(data []byte) (*editRecord, error) {
 	r.shared = unhex(field(lines[2], "shared", 1)[1])
 	r.content = unquote(field(lines[3], "content", 1)[1])
 	f := field(lines[4], "site", 5)
-	r.baseURL, r.forge = unquote(f[1]), forgeLinks{kind: unquote(f[2]), repo: unquote(f[3]), commit: unquote(f[4])}
+	r.baseURL, r.forge = unquote(f[1]), render.Forge{Kind: unquote(f[2]), Repo: unquote(f[3]), Commit: unquote(f[4])}
 	if r.history = unhex(f[5]); len(r.history) == 0 {
 		r.history = nil // as the build had it: no git history read
 	}

@@ -313,8 +313,8 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	}
 	rec := &upToDate{start: st.start, out: o.Dir, siteKey: s.key, paths: st.paths, sums: p.WS.readSums(), lists: st.lists, walks: st.walks,
 		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
-	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.commit != opts.Commit) {
-		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.commit
+	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.Commit != opts.Commit) {
+		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.Commit
 	}
 	if s.historyRead {
 		// The texts found in the git history hold while HEAD does.
