@@ -20,7 +20,7 @@ import (
 	"testing"
 )
 
-// maxFragmentLines is site.MaxFragmentLines, the most lines the
+// maxFragmentLines is render.MaxFragmentLines, the most lines the
 // highlighter lexes as one fragment ([fragments] cuts texts as it does).
 const maxFragmentLines = 200
 
