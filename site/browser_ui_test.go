@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site/render"
 )
 
 // The screenshots of docs/screenshots: each page in the light theme, the
@@ -281,8 +282,8 @@ func checkTheme(t *testing.T, b *browser, base, req string) {
 			t.Errorf("%s (%s): only %d token classes to measure: %v", page, theme, len(got), got)
 		}
 		for _, cls := range slices.Sorted(maps.Keys(got)) {
-			if c := got[cls]; c.Ratio < MinTokenContrast {
-				t.Errorf("%s (%s): .%s is %s, contrast %.2f, want ≥ %.1f", page, theme, cls, c.Color, c.Ratio, MinTokenContrast)
+			if c := got[cls]; c.Ratio < render.MinTokenContrast {
+				t.Errorf("%s (%s): .%s is %s, contrast %.2f, want ≥ %.1f", page, theme, cls, c.Color, c.Ratio, render.MinTokenContrast)
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 	"github.com/tracewiki/tracewiki/templates"
@@ -40,7 +41,7 @@ type BuildOptions struct {
 	Commit string
 	// Highlight, when set, keeps highlighted code from build to build, so
 	// a rebuild only highlights what changed. Nil means a fresh cache.
-	Highlight *HighlightCache
+	Highlight *render.HighlightCache
 	// Cache, when set, is the persistent build cache (see [Cache]):
 	// highlighted code is looked up there before it is lexed. Nil caches
 	// nothing across processes.
@@ -106,12 +107,12 @@ type Site struct {
 	// rendered, their inputs unchanged (see [outputPages]).
 	Kept int
 
-	key, digest []byte      // the site key and the read digest it was made from
-	edits       *editRecord // for [BuildEdited]; nil without a build cache
-	forge       forgeLinks  // the forge links' commit
-	historyRead bool        // the git history was searched for verified texts
-	gitHead     string      // at this HEAD ("" in no repository)
-	lazy        *lazyFiles  // a lazy build's files, rendered on demand
+	key, digest []byte       // the site key and the read digest it was made from
+	edits       *editRecord  // for [BuildEdited]; nil without a build cache
+	forge       render.Forge // the forge links' commit
+	historyRead bool         // the git history was searched for verified texts
+	gitHead     string       // at this HEAD ("" in no repository)
+	lazy        *lazyFiles   // a lazy build's files, rendered on demand
 }
 
 // file returns one file of the site by slash path; false when there is
@@ -179,7 +180,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	b := &builder{
 		forge: forge,
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
-		baseURL: baseURL, hl: opts.Highlight.highlighter(opts.Cache),
+		baseURL: baseURL, hl: opts.Highlight.Highlighter(opts.Cache.fragments()),
 		lazy: opts.lazy, kept: opts.pages, stream: opts.stream, captured: c,
 	}
 	b.models = synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report})
@@ -223,9 +224,9 @@ type builder struct {
 	repo    string // the config title's slug, the <repo> of code:// URIs
 	title   string
 	baseURL string
-	hl      *highlighter
-	lazy    bool       // render on demand (see [lazyFiles])
-	forge   forgeLinks // links to the forge at the built commit; none without repo_url
+	hl      *render.Highlighter
+	lazy    bool         // render on demand (see [lazyFiles])
+	forge   render.Forge // links to the forge at the built commit; none without repo_url
 	tmpl    map[string]*template.Template
 	// findings is every judged link, computed once; the check report and
 	// drift (api/drift.json, the drift and home pages) are its views.
@@ -522,7 +523,7 @@ func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON 
 	if err != nil {
 		return err
 	}
-	css, err := chromaCSS()
+	css, err := render.ChromaCSS()
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tracewiki/tracewiki/site/render"
 )
 
 // CacheEnv names the environment variable that moves the build cache (a
@@ -406,15 +408,14 @@ func CacheFromEnv() (*Cache, error) {
 	return OpenCache(dir)
 }
 
-// cacheKey hashes the parts of a key, each length-prefixed, so no two lists
-// of parts give the same bytes.
-func cacheKey(parts ...[]byte) []byte {
-	h := sha256.New()
-	var n [8]byte
-	for _, p := range parts {
-		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write(p)
+// cacheKey hashes the parts of a key, each length-prefixed ([render.Key]).
+func cacheKey(parts ...[]byte) []byte { return render.Key(parts...) }
+
+// fragments is the cache as rendering's store of highlighted fragments;
+// nil, caching nothing, for no cache.
+func (c *Cache) fragments() render.FragmentStore {
+	if c == nil {
+		return nil
 	}
-	return h.Sum(nil)
+	return c
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tracewiki/tracewiki/site/render"
 )
 
 // testCache opens a build cache in a fresh temporary folder.
@@ -217,7 +219,7 @@ func TestCacheWarmBuild(t *testing.T) {
 		t.Fatalf("the first build wrote nothing to the cache: %+v", s)
 	}
 	entries := func() int {
-		n, _ := filepath.Glob(filepath.Join(cacheDir, highlightStage, "*", "*"))
+		n, _ := filepath.Glob(filepath.Join(cacheDir, render.HighlightStage, "*", "*"))
 		return len(n)
 	}
 	highlighted := entries()
@@ -756,7 +758,7 @@ func TestCacheForgedEntry(t *testing.T) {
 	cold := buildWith(t, dir, nil)
 	cacheDir := t.TempDir()
 	buildWith(t, dir, mustCache(t, cacheDir))
-	entries, _ := filepath.Glob(filepath.Join(cacheDir, highlightStage, "*", "*"))
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, render.HighlightStage, "*", "*"))
 	if len(entries) == 0 {
 		t.Fatal("nothing highlighted was cached")
 	}

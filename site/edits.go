@@ -20,6 +20,7 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -54,7 +55,7 @@ type editRecord struct {
 	shared  []byte // the pages' shared key ([builder.pagesKey])
 	content string // the content folder
 	baseURL string
-	forge   forgeLinks
+	forge   render.Forge
 	history []byte // what the build found in the git history, in the site key
 	pages   []byte // the pages' lines, by file (see [editRecord.encode])
 }
@@ -71,7 +72,7 @@ type editPage struct {
 	claims           map[string]claimShown
 	urls             map[string]string
 
-	hl         *highlighter
+	hl         *render.Highlighter
 	unanswered bool // the body asked what the last build did not answer
 }
 
@@ -87,7 +88,7 @@ func (e *editPage) urlOf(id synth.NodeID) string {
 	return u
 }
 
-func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.fence(lang, code) }
+func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.Fence(lang, code) }
 
 // headingsKept reports whether every heading id of the page's last build
 // is still among ids: other pages' links to them are checked when the
@@ -212,7 +213,7 @@ func (r *editRecord) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
 	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\n", editsMagic, r.siteKey, r.shared,
-		q(r.content), q(r.baseURL), q(r.forge.kind), q(r.forge.repo), q(r.forge.commit), r.history)
+		q(r.content), q(r.baseURL), q(r.forge.Kind), q(r.forge.Repo), q(r.forge.Commit), r.history)
 	b.Write(r.pages)
 	return b.Bytes()
 }
@@ -253,7 +254,7 @@ func parseEditHeader(data []byte) (*editRecord, error) {
 	r.shared = unhex(field(lines[2], "shared", 1)[1])
 	r.content = unquote(field(lines[3], "content", 1)[1])
 	f := field(lines[4], "site", 5)
-	r.baseURL, r.forge = unquote(f[1]), forgeLinks{kind: unquote(f[2]), repo: unquote(f[3]), commit: unquote(f[4])}
+	r.baseURL, r.forge = unquote(f[1]), render.Forge{Kind: unquote(f[2]), Repo: unquote(f[3]), Commit: unquote(f[4])}
 	if r.history = unhex(f[5]); len(r.history) == 0 {
 		r.history = nil // as the build had it: no git history read
 	}
@@ -368,7 +369,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	changed, fresh := rec.changed(ws, root, true)
 	ok = len(changed) > 0 // else the output changed, or nothing did
 	if ok {
-		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.highlighter(opts.Cache))
+		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.Highlighter(opts.Cache.fragments()))
 	}
 	if ok {
 		files, ok = editedFiles(rec.out, idx, edits)
@@ -415,7 +416,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 
 // parseEdits reads and parses each changed file as an edited wiki page of
 // the record, and renders its body; false when one is not.
-func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *highlighter) ([]pageEdit, bool) {
+func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *render.Highlighter) ([]pageEdit, bool) {
 	var edits []pageEdit
 	for _, name := range changed {
 		e, ok := r.page(data, name)

@@ -33,10 +33,10 @@ func TestForgeURLs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := f.file("src/a b.go"); got != c.file {
+		if got := f.File("src/a b.go"); got != c.file {
 			t.Errorf("%s: file = %s, want %s", c.repo, got, c.file)
 		}
-		if got := f.lines("src/a b.go", 10, 24); got != c.lines {
+		if got := f.Lines("src/a b.go", 10, 24); got != c.lines {
 			t.Errorf("%s: lines = %s, want %s", c.repo, got, c.lines)
 		}
 	}
@@ -51,13 +51,13 @@ func TestForgeURLs(t *testing.T) {
 		}
 	}
 	// No repo_url: no links, whatever the commit.
-	if f, err := newForgeLinks(workspace.Config{}, "abc1234", t.TempDir()); err != nil || f.lines("a.go", 1, 2) != "" || f.file("a.go") != "" {
-		t.Errorf("without repo_url: %v, %q", err, f.lines("a.go", 1, 2))
+	if f, err := newForgeLinks(workspace.Config{}, "abc1234", t.TempDir()); err != nil || f.Lines("a.go", 1, 2) != "" || f.File("a.go") != "" {
+		t.Errorf("without repo_url: %v, %q", err, f.Lines("a.go", 1, 2))
 	}
 	// Outside git and without --commit: no links rather than wrong ones.
 	cfg := workspace.Config{RepoURL: "https://github.com/a/b", Forge: "github"}
-	if f, err := newForgeLinks(cfg, "", t.TempDir()); err != nil || f.file("a.go") != "" {
-		t.Errorf("outside git: %v, %q", err, f.file("a.go"))
+	if f, err := newForgeLinks(cfg, "", t.TempDir()); err != nil || f.File("a.go") != "" {
+		t.Errorf("outside git: %v, %q", err, f.File("a.go"))
 	}
 	if _, err := newForgeLinks(cfg, "no-such-branch", t.TempDir()); err == nil {
 		t.Errorf("--commit no-such-branch outside git: no error")

@@ -212,7 +212,7 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 			}
 			if ts := b.targets[l.Ref]; ts != nil {
 				if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" {
-					e.Forge = b.forge.lines(ts.Target.Path, l.Start, l.End)
+					e.Forge = b.forge.Lines(ts.Target.Path, l.Start, l.End)
 				}
 			}
 			e.Diff = b.captureDiff(l.Ref, l.Start, l.End, 3)

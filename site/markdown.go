@@ -48,7 +48,7 @@ func (b *builder) claimShown(t claims.Target) claimShown {
 
 func (b *builder) urlOf(id synth.NodeID) string { return b.relURL(id) }
 
-func (b *builder) fence(lang string, code []byte) template.HTML { return b.hl.fence(lang, code) }
+func (b *builder) fence(lang string, code []byte) template.HTML { return b.hl.Fence(lang, code) }
 
 // docRender is what rendering one document's Markdown needs: what it shows
 // of the site, where the page is, and the links the parser found.

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -33,15 +34,15 @@ const outputStage = "output"
 // judged (a build that captures changes it in memory), the base URL and
 // the forge links' commit. The tool version is part of every entry's name.
 // Output is deterministic, so an equal key means an equal site.
-func (p *Project) siteKey(c *Captured, baseURL string, forge forgeLinks, history []byte) []byte {
+func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, history []byte) []byte {
 	return siteKeyOf(p.WS.ReadDigest(), judgedLock(c), baseURL, forge, history)
 }
 
 // siteKeyOf is [Project.siteKey] of a read digest and a judged lock.
 // history is what the build found in the git history
 // ([builder.recoverVerified]), which no workspace read holds.
-func siteKeyOf(reads, judged []byte, baseURL string, forge forgeLinks, history []byte) []byte {
-	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.kind), []byte(forge.repo), []byte(forge.commit), history)
+func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, history []byte) []byte {
+	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), history)
 }
 
 // asRead reports whether the lock c judged against is the lock file as

@@ -63,7 +63,7 @@ func (b *builder) pagesKey(driftJSON []byte) []byte {
 	// for its lines too: it stays in.
 	reads := b.p.WS.ReadDigestWithout(func(p string) bool { return b.bodyOnly(p) })
 	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, b.verifiedSum, []byte(b.baseURL),
-		[]byte(b.forge.kind), []byte(b.forge.repo), []byte(b.forge.commit), []byte(b.lang), []byte(b.title))
+		[]byte(b.forge.Kind), []byte(b.forge.Repo), []byte(b.forge.Commit), []byte(b.lang), []byte(b.title))
 }
 
 // bodyOnly reports whether the file p is among the pages' shared key

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
-	"github.com/tracewiki/tracewiki/site/graphsvg"
+	"github.com/tracewiki/tracewiki/site/render/graphsvg"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -377,8 +377,8 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 	src := b.a.Sources[n.Path]
 	if src != nil && src.Absent == "" {
 		d.Facts = append(d.Facts, fact{Name: "lines", Value: fmt.Sprint(len(src.Lines))}, fact{Name: "parser", Value: src.Parser()})
-		if u := b.forge.file(n.Path); u != "" {
-			d.Facts = append(d.Facts, fact{Name: "source", Value: "on the forge at " + short(b.forge.commit), URL: u})
+		if u := b.forge.File(n.Path); u != "" {
+			d.Facts = append(d.Facts, fact{Name: "source", Value: "on the forge at " + short(b.forge.Commit), URL: u})
 		}
 		if src.ParseErr != nil {
 			d.Facts = append(d.Facts, fact{Name: "parse error", Value: src.ParseErr.Error()})
@@ -524,9 +524,9 @@ func (b *builder) fragments(tr synth.TargetRow, root string) []fragment {
 	if v.Reformatted {
 		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
 	}
-	f.HTML, f.More = b.hl.fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
+	f.HTML, f.More = b.hl.Fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
 	f.Lines = min(v.End, len(src.Lines)) - v.Start + 1 - f.More
-	f.Forge = b.forge.lines(t.Path, v.Start, v.End)
+	f.Forge = b.forge.Lines(t.Path, v.Start, v.End)
 	f.Long = f.Lines > CollapseFragmentLines
 	if v.State == codeanchors.Stale {
 		f.Diff = b.captureDiff(t.String(), v.Start, v.End, 1)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -77,7 +78,7 @@ type Server struct {
 	w     *watcher
 	cache sourceCache
 	// highlight keeps highlighted code fragments across rebuilds.
-	highlight HighlightCache
+	highlight render.HighlightCache
 	// reads and walks are the last build's file reads and folder walks:
 	// a rebuild reads from disk only the files changed since, and walks
 	// again only when files were created or removed. The builder

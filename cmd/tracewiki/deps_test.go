@@ -35,11 +35,15 @@ var allowed = map[string][]string{
 	"interchange": {"claims"},
 	"templates":   {},
 	"assets":      {},
-	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/golex",
-		"site/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
-	"site/golex": {}, // lexes Go as chroma's Go lexer does; only site imports it
+	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/render",
+		"site/render/golex", "site/render/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
+	// render turns the synthesized site (graph, report, page models) into
+	// its pages and artifacts: values in, bytes out, no disk.
+	"site/render": {"claims", "codeanchors", "synth", "templates", "assets", "site/render/golex",
+		"site/render/graphsvg", "site/internal/textdiff"},
+	"site/render/golex": {}, // lexes Go as chroma's Go lexer does; only rendering imports it
 	// graphsvg lays a node's neighborhood out as SVG: pure layout.
-	"site/graphsvg": {"claims", "synth"},
+	"site/render/graphsvg": {"claims", "synth"},
 	// output replaces an output folder with a site safely: the swap, the
 	// in-place patch's recovery hook, the folder lock, the process check.
 	"site/output": {},

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func TestFenceOnce(t *testing.T) {
 			if i%2 == 1 {
 				lang = "Go" // languages are case-insensitive
 			}
-			out[i] = string(h.fence(lang, code))
+			out[i] = string(h.Fence(lang, code))
 		})
 	}
 	wg.Wait()
@@ -42,8 +42,8 @@ func TestFenceOnce(t *testing.T) {
 	if !strings.Contains(out[0], `<span class="kd">func</span>`) {
 		t.Errorf("go fence not highlighted: %s", out[0])
 	}
-	py := string(h.fence("python", code))
-	plain := string(h.fence("no-such-language", []byte("<x> & y\n")))
+	py := string(h.Fence("python", code))
+	plain := string(h.Fence("no-such-language", []byte("<x> & y\n")))
 	if h.lexed.Load() != 3 || py == out[0] {
 		t.Errorf("a python fence of the same text reused the go one (lexed %d)", h.lexed.Load())
 	}
@@ -68,7 +68,7 @@ func TestThemeContrast(t *testing.T) {
 			}
 		}
 	}
-	css, err := chromaCSS()
+	css, err := ChromaCSS()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestHighlightedAsChroma(t *testing.T) {
 		}
 	}
 	code := "def f(x):\n    return x  # <b>\n"
-	got := h.fence("python", []byte(code))
+	got := h.Fence("python", []byte(code))
 	var want bytes.Buffer
 	tokens, err := tokenise(h.langLexer("python"), code)
 	if err != nil {

@@ -189,7 +189,7 @@ func TestGraphSVGGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(file)
 		if err != nil {
-			t.Fatalf("%s: %v (run go test ./site/graphsvg -update)", name, err)
+			t.Fatalf("%s: %v (run go test ./site/render/graphsvg -update)", name, err)
 		}
 		want = bytes.TrimSuffix(want, []byte("\n"))
 		if !bytes.Equal(got, want) {

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"bytes"
@@ -106,4 +106,13 @@ func FuzzChromaHTML(f *testing.F) {
 			}
 		}
 	})
+}
+
+// firstDifference returns a's text around where a and b first differ.
+func firstDifference(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return a[max(i-40, 0):min(i+80, len(a))]
 }

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 
-	"github.com/tracewiki/tracewiki/site/golex"
+	"github.com/tracewiki/tracewiki/site/render/golex"
 )
 
 // Highlighting themes: one light, one dark, switched by the theme toggle
@@ -32,14 +32,14 @@ const (
 // shown.
 const MaxFragmentLines = 200
 
-// highlighter renders highlighted fragments. Each distinct fragment (its
+// Highlighter renders highlighted fragments. Each distinct fragment (its
 // lines' bytes, first line number and anchor) is lexed and formatted once,
 // however many pages show it, and each file extension's lexer is looked up
 // once. Safe for concurrent use.
 //
 // A [HighlightCache] keeps the highlighter across builds, so a rebuild
 // after an edit only highlights fragments whose code changed.
-type highlighter struct {
+type Highlighter struct {
 	mu        sync.Mutex
 	gen       int // the current build; entries not used by it are dropped
 	fragments map[fragmentKey]*rendered
@@ -48,20 +48,31 @@ type highlighter struct {
 	lexed     atomic.Int64 // fences lexed and formatted, for tests
 	// disk, when set, keeps highlighted HTML from run to run: a fragment
 	// or fence is looked up there before it is lexed, and stored after;
-	// not Go's (see [highlighter.cached]).
-	disk *Cache
+	// not Go's (see [Highlighter.cached]).
+	disk FragmentStore
+}
+
+// FragmentStore keeps highlighted HTML from run to run (site's build
+// cache): rendering reads and writes it through these two calls only, so
+// it never touches the disk itself. Get reports whether the entry of the
+// stage was there; Put may drop the entry (a full disk is no error).
+type FragmentStore interface {
+	Get(stage string, key []byte) ([]byte, bool)
+	Put(stage string, key, payload []byte)
 }
 
 // HighlightCache carries highlighted fragments from one build to the next
 // (tracewiki serve). The zero value is ready to use.
 type HighlightCache struct {
 	mu sync.Mutex
-	h  *highlighter
+	h  *Highlighter
 }
 
-// highlighter returns the cache's highlighter for a new build, dropping the
-// fragments the previous build did not use.
-func (c *HighlightCache) highlighter(disk *Cache) *highlighter {
+// Highlighter returns the cache's highlighter for a new build, dropping the
+// fragments the previous build did not use; disk, when not nil, is
+// asked before a fragment is lexed. A nil cache returns a fresh
+// highlighter.
+func (c *HighlightCache) Highlighter(disk FragmentStore) *Highlighter {
 	if c == nil {
 		h := newHighlighter()
 		h.disk = disk
@@ -122,18 +133,18 @@ func (r *rendered) get(render func() []byte) template.HTML {
 	return r.html.html()
 }
 
-func newHighlighter() *highlighter {
-	return &highlighter{fragments: map[fragmentKey]*rendered{}, fences: map[fenceKey]*rendered{}, lexers: map[string]chroma.Lexer{}}
+func newHighlighter() *Highlighter {
+	return &Highlighter{fragments: map[fragmentKey]*rendered{}, fences: map[fenceKey]*rendered{}, lexers: map[string]chroma.Lexer{}}
 }
 
-// fragment returns lines start..end of the file as highlighted HTML with
+// Fragment returns lines start..end of the file as highlighted HTML with
 // their real line numbers, each linkable as #<anchor>-L<n>, and how many
 // lines past MaxFragmentLines were left out.
 //
 // Only the fragment's lines are lexed, not the whole file: anchored ranges
 // start at a declaration, where a lexer's state is the initial one, and
 // lexing whole files dominated the build time of large sites.
-func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anchor string) (template.HTML, int) {
+func (h *Highlighter) Fragment(path string, lines [][]byte, start, end int, anchor string) (template.HTML, int) {
 	if start < 1 || end < start || start > len(lines) {
 		return "", 0
 	}
@@ -161,12 +172,12 @@ func (h *highlighter) fragment(path string, lines [][]byte, start, end int, anch
 	return r.get(func() []byte {
 		l := h.lexer(path)
 		disk := h.cached(l)
-		dk := cacheKey([]byte("fragment"), []byte(l.Config().Name), []byte(lightStyle), []byte(fmt.Sprint(start)), []byte(anchor), key.sum[:])
-		if html, ok := disk.Get(highlightStage, dk); ok {
+		dk := Key([]byte("fragment"), []byte(l.Config().Name), []byte(lightStyle), []byte(fmt.Sprint(start)), []byte(anchor), key.sum[:])
+		if html, ok := disk.Get(HighlightStage, dk); ok {
 			return html
 		}
 		html := h.render(l, lines[start-1:end], start, anchor)
-		disk.Put(highlightStage, dk, html)
+		disk.Put(HighlightStage, dk, html)
 		return html
 	}), more
 }
@@ -180,10 +191,10 @@ const (
 	fragmentHTMLPerByte = 32
 )
 
-// highlightStage names the build cache's highlighted fragments and fences.
-const highlightStage = "highlight"
+// HighlightStage names the build cache's highlighted fragments and fences.
+const HighlightStage = "highlight"
 
-func (h *highlighter) render(l chroma.Lexer, lines [][]byte, start int, anchor string) []byte {
+func (h *Highlighter) render(l chroma.Lexer, lines [][]byte, start int, anchor string) []byte {
 	src := string(append(bytes.Join(lines, []byte("\n")), '\n'))
 	tokens, err := tokenise(l, src)
 	var buf bytes.Buffer
@@ -204,12 +215,12 @@ type fenceKey struct {
 	sum  [sha256.Size]byte
 }
 
-// fence returns a fenced code block highlighted with the fragments' chroma
+// Fence returns a fenced code block highlighted with the fragments' chroma
 // classes, without line numbers (Markdown code is not a file). The lexer is
 // chroma's for the info string's first word (a name or alias, "go",
 // "python", "py"); an unknown or missing language is shown as plain text.
 // Identical blocks, on however many pages, are highlighted once.
-func (h *highlighter) fence(lang string, code []byte) template.HTML {
+func (h *Highlighter) Fence(lang string, code []byte) template.HTML {
 	key := fenceKey{lang: strings.ToLower(lang), sum: sha256.Sum256(code)}
 	h.mu.Lock()
 	r := h.fences[key]
@@ -222,8 +233,8 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 	return r.get(func() []byte {
 		l := h.langLexer(key.lang)
 		disk := h.cached(l)
-		dk := cacheKey([]byte("fence"), []byte(l.Config().Name), []byte(lightStyle), key.sum[:])
-		if html, ok := disk.Get(highlightStage, dk); ok {
+		dk := Key([]byte("fence"), []byte(l.Config().Name), []byte(lightStyle), key.sum[:])
+		if html, ok := disk.Get(HighlightStage, dk); ok {
 			return html
 		}
 		h.lexed.Add(1)
@@ -237,7 +248,7 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 			buf.Reset()
 			fmt.Fprintf(&buf, `<pre class="chroma"><code>%s</code></pre>`, template.HTMLEscapeString(string(code)))
 		}
-		disk.Put(highlightStage, dk, buf.Bytes())
+		disk.Put(HighlightStage, dk, buf.Bytes())
 		return buf.Bytes()
 	})
 }
@@ -248,16 +259,22 @@ func (h *highlighter) fence(lang string, code []byte) template.HTML {
 // fragment in the cache as without the cache, and filling the cache, one
 // file per fragment, 2,700 of them, cost a cold build 0.3 to 0.7 s), and
 // for plain text, which is not lexed at all.
-func (h *highlighter) cached(l chroma.Lexer) *Cache {
-	if name := l.Config().Name; name == lexers.Go.Config().Name || name == lexers.Fallback.Config().Name {
-		return nil
+func (h *Highlighter) cached(l chroma.Lexer) FragmentStore {
+	if name := l.Config().Name; name == lexers.Go.Config().Name || name == lexers.Fallback.Config().Name || h.disk == nil {
+		return noStore{}
 	}
 	return h.disk
 }
 
+// noStore is the store of a highlighter without one: it keeps nothing.
+type noStore struct{}
+
+func (noStore) Get(string, []byte) ([]byte, bool) { return nil, false }
+func (noStore) Put(string, []byte, []byte)        {}
+
 // langLexer returns chroma's lexer for a fence's language name, plain text
 // when chroma has none, cached.
-func (h *highlighter) langLexer(lang string) chroma.Lexer {
+func (h *Highlighter) langLexer(lang string) chroma.Lexer {
 	key := "lang:" + lang // file extensions start with "." or are ""
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -312,7 +329,7 @@ func chromaTokenise(l chroma.Lexer, src string) ([]chroma.Token, error) {
 const maxRelex = 8
 
 // lexer returns chroma's lexer for a file name, by extension, cached.
-func (h *highlighter) lexer(p string) chroma.Lexer {
+func (h *Highlighter) lexer(p string) chroma.Lexer {
 	ext := strings.ToLower(pathpkg.Ext(p))
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -340,7 +357,7 @@ const (
 	autoDarkScope = `html:not([data-theme="light"])`
 )
 
-// chromaCSS is the highlighting stylesheet, generated from chroma's styles:
+// ChromaCSS is the highlighting stylesheet, generated from chroma's styles:
 // the light theme, then the dark one scoped twice (chosen, and by the
 // system's preference when nothing was chosen). WriteCSS leaves out a
 // token's colour when it equals the style's text colour, which let the
@@ -348,7 +365,7 @@ const (
 // theme also sets every token class's colour explicitly, raised to
 // [MinTokenContrast] against its background where the style falls short.
 // The rules come in a fixed order, so the bytes are stable.
-func chromaCSS() ([]byte, error) {
+func ChromaCSS() ([]byte, error) {
 	light, err := themeCSS(styles.Get(lightStyle))
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ import (
 	"testing"
 )
 
-// maxFragmentLines is site.MaxFragmentLines, the most lines the
+// maxFragmentLines is render.MaxFragmentLines, the most lines the
 // highlighter lexes as one fragment ([fragments] cuts texts as it does).
 const maxFragmentLines = 200
 
@@ -74,7 +74,7 @@ func goCorpus(t *testing.T, budget int) map[string]string {
 		total += len(b)
 		files["GOROOT/src"+filepath.ToSlash(p[len(goroot):])] = string(b)
 	}
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ func TestCompactHTML(t *testing.T) {
 	for i := range 200 {
 		fmt.Fprintf(&code, "func F%d(x int) int { return x*%d + %d }\n", i, i, i*7)
 	}
-	fence := []byte(h.fence("go", []byte(code.String())))
+	fence := []byte(h.Fence("go", []byte(code.String())))
 	noise := make([]byte, 10000)
 	for i := range noise {
 		noise[i] = byte(i * 7919 >> 3)
@@ -52,8 +52,8 @@ func BenchmarkHighlightFences(b *testing.B) {
 		h := newHighlighter()
 		for range 2 {
 			for p := range pages {
-				_ = h.fence("go", gofence(p))
-				_ = h.fence("python", pyfence(p))
+				_ = h.Fence("go", gofence(p))
+				_ = h.Fence("python", pyfence(p))
 				shown += 2
 			}
 		}
