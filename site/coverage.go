@@ -59,7 +59,7 @@ type coverageData struct {
 type coverageFolderRow struct {
 	Folder, Anchor string
 	synth.CoverageCount
-	Files []coverageFileRow
+	List []coverageFileRow // the files directly in the folder
 }
 
 // coverageFileRow is one file with its uncovered symbols.
@@ -101,7 +101,7 @@ func (b *builder) coveragePage(root string) (*pageData, any, error) {
 			fr.Uncovered = append(fr.Uncovered, cell{Text: name, URL: u, Code: true})
 		}
 		dir := path.Dir(f.Path)
-		rows[dir].Files = append(rows[dir].Files, fr)
+		rows[dir].List = append(rows[dir].List, fr)
 	}
 	d := &pageData{Title: "Code coverage", Heading: "Code coverage", CodeCoverage: cd}
 	return d, c, nil
