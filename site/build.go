@@ -232,8 +232,9 @@ type builder struct {
 	// drift (api/drift.json, the drift and home pages) are its views.
 	findings   *synth.Findings
 	drift      synth.DriftJSON
-	driftStale bool        // some drifted link is stale, not only unknown
-	kept       outputPages // the last build's pages; nil renders every page
+	codeCov    synth.CoverageJSON // api/coverage.json (coverage.go)
+	driftStale bool               // some drifted link is stale, not only unknown
+	kept       outputPages        // the last build's pages; nil renders every page
 	// searchJSON is api/search.json, made once (see [encodedJSON]).
 	searchJSON func() ([]byte, error)
 	outlined   *outlined                                            // the outline of the shared key; nil without one
@@ -268,10 +269,11 @@ type page struct {
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
 	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
 	b.drift = synth.NewDrift(b.findings, b.graph, b.absURL)
+	b.codeCov = b.p.codeCoverage(b.graph)
 	b.driftStale = slices.ContainsFunc(b.drift.Links, func(l synth.DriftLink) bool { return l.State == string(codeanchors.Stale) })
 	pages := b.pages()
 	b.pageCount = len(pages)
-	b.artifacts = []string{"api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
+	b.artifacts = []string{synth.CoverageFile, "api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
 	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}
@@ -530,6 +532,9 @@ func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON 
 	if err := put("assets/chroma.css", css); err != nil {
 		return err
 	}
+	if err := b.writeCoverage(put); err != nil {
+		return err
+	}
 	manifest, err := synth.MarshalJSON(synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated))
 	if err != nil {
 		return err
@@ -571,7 +576,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 		return nil, err
 	}
 	out := map[string]*template.Template{}
-	for _, name := range []string{"home", "node", "list", "drift", "search", "matrix", "document"} {
+	for _, name := range []string{"home", "node", "list", "drift", "search", "matrix", "document", "codecov"} {
 		t, err := template.Must(base.Clone()).ParseFS(templates.FS, name+".html")
 		if err != nil {
 			return nil, err

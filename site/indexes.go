@@ -127,6 +127,7 @@ func (b *builder) home(root string) (*pageData, any, error) {
 		{Text: "decisions", URL: root + indexURL(decisionsDir), Value: count[claims.NodeDecision]},
 		{Text: "pages", URL: root + indexURL(pagesDir), Value: count[claims.NodePage]},
 		{Text: "source files", URL: root + indexURL(codeDir), Value: count[claims.NodeFile]},
+		b.coverageCard(root),
 		{Text: "stale links", URL: root + indexURL(driftDir), Value: states[codeanchors.Stale], Stale: states[codeanchors.Stale] > 0},
 		{Text: "unknown links", URL: root + indexURL(driftDir), Value: states[codeanchors.Unknown]},
 	}

@@ -37,6 +37,8 @@ type pageData struct {
 	// TextDiffs are a requirement's text against each revision its
 	// expired evidence was verified against.
 	TextDiffs []textChange
+	// CodeCoverage is the coverage page's (coverage.go).
+	CodeCoverage *coverageData
 }
 
 type fact struct{ Name, Value, URL string }
@@ -137,6 +139,8 @@ func (b *builder) pages() []page {
 	add(codeDir, "list", listOf(claims.NodeFile, "Code"))
 	keyed()
 	add(driftDir, "drift", (*builder).driftPage)
+	keyed()
+	add(coverageDir, "codecov", (*builder).coveragePage)
 	keyed()
 	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()

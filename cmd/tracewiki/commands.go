@@ -70,7 +70,8 @@ func runCheck(e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
 	all := fs.Bool("all", false, "text format: list the linked links too, after the problems")
-	failOn := failOnFlag(fs)
+	failOn := failOnFlag(fs, failOnCoverage)
+	cov := coverageFlags(fs)
 	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
@@ -85,6 +86,12 @@ func runCheck(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	gate := cov.asked(failOn)
+	if gate {
+		if code := cov.prepare(e, p); code != exitOK {
+			return code
+		}
+	}
 	f, err := p.Findings(*lang)
 	if err != nil {
 		return e.fail(err)
@@ -93,16 +100,26 @@ func runCheck(e *env, args []string) int {
 	if code := writeCheck(e, f, out, *format, *all); code != exitOK {
 		return code
 	}
-	return e.failOn(out, *failOn)
+	covCode := exitOK
+	if gate {
+		if covCode = cov.run(e, p, *format == "text"); covCode == exitBad {
+			return covCode
+		}
+	}
+	return max(e.failOn(out, *failOn), covCode)
 }
 
 // failOnFlag declares --fail-on: the link states and reasons that make the
-// command exit 1.
-func failOnFlag(fs *flag.FlagSet) *[]string {
+// command exit 1, and the command's own gates (extra: check's coverage).
+func failOnFlag(fs *flag.FlagSet, extra ...string) *[]string {
 	var names []string
 	fs.Func("fail-on", "exit 1 when a link has one of these states or reasons, a comma `list` (stale, unknown, target_missing, ...; repeatable)", func(s string) error {
 		for v := range strings.SplitSeq(s, ",") {
 			v = strings.TrimSpace(v)
+			if slices.Contains(extra, v) {
+				names = append(names, v)
+				continue
+			}
 			_, isReason := codeanchors.ParseReason(v)
 			if v == string(codeanchors.Superseded) {
 				return fmt.Errorf("%q: superseded evidence entries are history, never a finding; fail on stale or a reason instead", v)

@@ -48,8 +48,9 @@ bad input, reported as file:line: message.
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
 index.json twin; the requirements matrix, the decisions, pages and code
-indexes, the "out of date" page and search; and api/graph.json, drift.json,
-search.json and manifest.json with their JSON Schemas in api/schemas/. The
+indexes, the "out of date" page, code coverage and search; and
+api/graph.json, drift.json, search.json, coverage.json and manifest.json with
+their JSON Schemas in api/schemas/. The
 site is written to a new folder beside --out (default: the config's output,
 public) and swapped in only when complete, so a failed build leaves the
 previous site as it was. Links are relative: the site works under any
@@ -98,7 +99,7 @@ is then 2.
 
 # check
 
-	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS,coverage] [--base-coverage FILE] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
@@ -124,6 +125,16 @@ refused (exit 2). In CI,
 evidence and deleted or renamed files, and not on links nobody captured yet
 (uncaptured); --fail-on stale,unknown fails on every problem. See
 docs/reasons.md.
+
+--fail-on coverage gates code coverage by requirements (the share of the
+code index's symbols that a requirement's implements or tests link covers,
+as api/coverage.json counts it; see docs/coverage.md): exit 1 when the share
+is below [coverage] min of tracewiki.toml, or, with --base-coverage FILE (an
+earlier build's api/coverage.json), below that file's share: a ratchet. The
+text format ends with the figures ("coverage: 812 of 1000 symbols covered
+(81.2%), min 80.0%"); the other formats print them on standard error. With
+neither a min nor a base, --fail-on coverage is refused (exit 2). The gate
+reads every code file, as a build does.
 
 --format sarif prints a SARIF 2.1.0 log for code scanning: one rule per
 reason, one result per stale (level warning) or unknown (level note) link,

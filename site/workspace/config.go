@@ -53,6 +53,18 @@ type Config struct {
 	Forge    string         `toml:"forge"`
 	Code     CodeConfig     `toml:"code"`
 	Evidence EvidenceConfig `toml:"evidence"`
+	Coverage CoverageConfig `toml:"coverage"`
+}
+
+// CoverageConfig is the [coverage] table: code coverage by requirements
+// (SPEC 1.7).
+type CoverageConfig struct {
+	// Exclude holds doublestar globs over workspace paths: the code files
+	// they match are left out of the count (generated code, fixtures).
+	Exclude []string `toml:"exclude"`
+	// Min is the covered share (0 to 1) below which check --fail-on
+	// coverage fails; zero sets no minimum.
+	Min float64 `toml:"min"`
 }
 
 // EvidenceConfig is the [evidence] table.
@@ -150,6 +162,14 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 		if !doublestar.ValidatePattern(g) {
 			errs = append(errs, fmt.Errorf("%s:%d: bad glob %q", name, keyLine(data, toml.Key{"code", "include"}), g))
 		}
+	}
+	for _, g := range c.Coverage.Exclude {
+		if !doublestar.ValidatePattern(g) {
+			errs = append(errs, fmt.Errorf("%s:%d: bad glob %q", name, keyLine(data, toml.Key{"coverage", "exclude"}), g))
+		}
+	}
+	if c.Coverage.Min < 0 || c.Coverage.Min > 1 {
+		errs = append(errs, fmt.Errorf("%s:%d: coverage min = %v: want a share from 0 to 1, such as 0.8", name, keyLine(data, toml.Key{"coverage", "min"}), c.Coverage.Min))
 	}
 	if err := c.checkForge(); err != nil {
 		key := "forge"

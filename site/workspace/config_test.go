@@ -23,6 +23,12 @@ func TestParseConfigDefaults(t *testing.T) {
 	if c, err := ParseConfig(ConfigFile, []byte("[evidence]\nkeep = 3\n"), "x"); err != nil || c.Evidence.Keep != 3 {
 		t.Errorf("keep = 3: %d, %v", c.Evidence.Keep, err)
 	}
+	if c, err := ParseConfig(ConfigFile, []byte("[coverage]\nexclude = [\"gen/**\"]\nmin = 0.8\n"), "x"); err != nil || c.Coverage.Min != 0.8 || !slices.Equal(c.Coverage.Exclude, []string{"gen/**"}) {
+		t.Errorf("[coverage]: %+v, %v", c.Coverage, err)
+	}
+	if c, err := ParseConfig(ConfigFile, []byte("[coverage]\nmin = 1\n"), "x"); err != nil || c.Coverage.Min != 1 {
+		t.Errorf("[coverage] min = 1: %+v, %v", c.Coverage, err)
+	}
 	if got := c.Slug(); got != "acme-shop" {
 		t.Errorf("Slug() = %q, want acme-shop", got)
 	}
@@ -53,6 +59,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"[evidence]\nkeep = \"all\"\n", []string{"tracewiki.toml:2: "}},
 		{"[evidence]\nkeep = 2.5\n", []string{"tracewiki.toml:2: "}},
 		{"[evidence]\nkept = 3\n", []string{`tracewiki.toml:2: unknown key "evidence.kept"`}},
+		{"[coverage]\nmin = 80\n", []string{`tracewiki.toml:2: coverage min = 80: want a share from 0 to 1`}},
+		{"[coverage]\nmin = -0.1\n", []string{`tracewiki.toml:2: coverage min = -0.1: want a share from 0 to 1`}},
+		{"[coverage]\nexclude = [\"[\"]\n", []string{`tracewiki.toml:2: bad glob "["`}},
+		{"[coverage]\nminimum = 0.8\n", []string{`tracewiki.toml:2: unknown key "coverage.minimum"`}},
 	}
 	for _, tt := range tests {
 		_, err := ParseConfig(ConfigFile, []byte(tt.src), "x")
