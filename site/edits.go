@@ -511,7 +511,13 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 	sum := [sha256.Size]byte(h.Sum(nil))
 	search := editedFile{parts: parts, sum: &sum}
 	files[searchFile], files[searchDir+"/index.json"] = search, search
-	files[searchScriptFile] = editedFile{parts: searchScript(parts)}
+	scripts, ok := editedSearchScripts(dir, idx, parts)
+	if !ok {
+		return nil, false
+	}
+	for name, data := range scripts {
+		files[name] = editedFile{parts: [][]byte{data}}
+	}
 	return files, true
 }
 
