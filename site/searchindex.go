@@ -67,10 +67,10 @@ func putSearchScripts(put func(name string, data []byte) error, index []byte, la
 }
 
 // editedSearchScripts are the search page's scripts for an edited search
-// index (given in parts), in the language the last build's head script
+// index, in the language the last build's head script
 // says; false when the last build's scripts are not all there or the
 // shards would be others (a whole build then writes them).
-func editedSearchScripts(dir string, idx *outputIndex, parts [][]byte) (map[string][]byte, bool) {
+func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string][]byte, bool) {
 	old, ok := readOutput(dir, idx, searchScriptFile)
 	if !ok {
 		return nil, false
@@ -82,7 +82,7 @@ func editedSearchScripts(dir string, idx *outputIndex, parts [][]byte) (map[stri
 	if json.Unmarshal(old, &head) != nil {
 		return nil, false
 	}
-	scripts, err := searchScripts(bytes.Join(parts, nil), head.Language)
+	scripts, err := searchScripts(index, head.Language)
 	if err != nil {
 		return nil, false
 	}
