@@ -265,7 +265,7 @@ type page struct {
 }
 
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
-	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
+	b.findings = b.newFindings()
 	b.drift = synth.NewDrift(b.findings, b.graph, b.absURL)
 	b.driftStale = slices.ContainsFunc(b.drift.Links, func(l synth.DriftLink) bool { return l.State == string(codeanchors.Stale) })
 	pages := b.pages()

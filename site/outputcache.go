@@ -68,7 +68,7 @@ func judgedLock(c *Captured) []byte {
 // reusedSite is the value of a build whose output folder already holds its
 // site: nothing rendered, nothing written.
 func (b *builder) reusedSite() *Site {
-	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
+	b.findings = b.newFindings()
 	return &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.findings), Findings: b.findings,
 		Pages: len(b.pages()), Graph: b.graph, Reused: true}
 }

@@ -90,6 +90,7 @@ func loadIn(ws *Workspace, walks *walkMemo, parser *claims.Parser) (*Project, er
 		return nil, err
 	}
 	model, diags := parser.Parse(p.Config.Content, files)
+	diags = append(diags, p.checkPolicyContent(model)...)
 	if len(diags) == 0 {
 		p.images, diags = p.readImages(model)
 	}

@@ -44,15 +44,32 @@ func runCapture(e *env, args []string) int {
 	var opts site.CaptureOptions
 	fs.BoolVar(&opts.Stale, "stale", false, "also recapture every referenced target that is not linked")
 	fs.StringVar(&opts.By, "by", "", "who vouches for the capture (default: git's user.email)")
+	waivers := fs.Bool("waivers", false, "re-arm the expired waivers of the requirement ids and code paths given (default: all), instead of capturing targets")
 	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	opts.Refs = fs.Args()
+	if *waivers && opts.Stale {
+		return e.usage("capture: --waivers and --stale do not go together")
+	}
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if *waivers {
+		keys, err := p.RearmWaivers(opts.Refs, opts.By, e.stderr)
+		if err != nil {
+			return e.fail(err)
+		}
+		for _, k := range keys {
+			fmt.Fprintf(e.stdout, "re-armed waiver %s\n", k)
+		}
+		if len(keys) == 0 {
+			fmt.Fprintln(e.stdout, "no waiver to re-arm: every waiver matches what it justifies")
+		}
+		return exitOK
+	}
 	res, err := p.Capture(opts, e.stderr)
 	if err != nil {
 		return e.fail(err)
@@ -70,7 +87,7 @@ func runCheck(e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
 	all := fs.Bool("all", false, "text format: list the linked links too, after the problems")
-	failOn := failOnFlag(fs)
+	failOn := failOnFlag(fs, true)
 	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
@@ -96,13 +113,28 @@ func runCheck(e *env, args []string) int {
 	return e.failOn(out, *failOn)
 }
 
+// failOnPolicy is the --fail-on name of the policy's findings (SPEC 1.7):
+// violated entries and expired waivers. Only check judges the policy.
+const failOnPolicy = "policy"
+
 // failOnFlag declares --fail-on: the link states and reasons that make the
-// command exit 1.
-func failOnFlag(fs *flag.FlagSet) *[]string {
+// command exit 1, and with policy (check) the policy's findings.
+func failOnFlag(fs *flag.FlagSet, policy bool) *[]string {
 	var names []string
-	fs.Func("fail-on", "exit 1 when a link has one of these states or reasons, a comma `list` (stale, unknown, target_missing, ...; repeatable)", func(s string) error {
+	usage := "exit 1 when a link has one of these states or reasons, a comma `list` (stale, unknown, target_missing, ...; repeatable)"
+	if policy {
+		usage += "; policy: when a requirement violates a policy rule or its waiver expired"
+	}
+	fs.Func("fail-on", usage, func(s string) error {
 		for v := range strings.SplitSeq(s, ",") {
 			v = strings.TrimSpace(v)
+			if v == failOnPolicy {
+				if !policy {
+					return fmt.Errorf("%q: the policy is judged by check: use tracewiki check --fail-on policy", v)
+				}
+				names = append(names, v)
+				continue
+			}
 			_, isReason := codeanchors.ParseReason(v)
 			if v == string(codeanchors.Superseded) {
 				return fmt.Errorf("%q: superseded evidence entries are history, never a finding; fail on stale or a reason instead", v)
@@ -137,6 +169,13 @@ type counter interface {
 func (e *env) failOn(rep counter, names []string) int {
 	code := exitOK
 	for _, s := range slices.Compact(slices.Sorted(slices.Values(names))) {
+		if p, ok := rep.(interface{ CountPolicy() int }); ok && s == failOnPolicy {
+			if n := p.CountPolicy(); n > 0 {
+				fmt.Fprintf(e.stderr, "tracewiki: %d policy finding%s (violated or waiver expired)\n", n, plural(n))
+				code = exitFindings
+			}
+			continue
+		}
 		n, what := rep.Count(codeanchors.State(s)), " link"
 		if _, ok := codeanchors.ParseReason(s); ok {
 			n, what = rep.CountReason(codeanchors.Reason(s)), " link"
@@ -238,7 +277,7 @@ func runBuild(e *env, args []string) int {
 	fs.BoolVar(&opts.Frozen, "frozen", false, "do not capture new targets; report them as unknown")
 	fs.StringVar(&opts.By, "by", "", "who vouches for captures of new targets (default: git's user.email)")
 	fs.StringVar(&opts.Commit, "commit", "", "the commit `REV` forge links point at (default: git's HEAD)")
-	failOn := failOnFlag(fs)
+	failOn := failOnFlag(fs, false)
 	openCache := cacheFlags(fs)
 	if code, ok := e.parse(fs, args); !ok {
 		return code

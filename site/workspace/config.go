@@ -17,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
@@ -48,6 +49,12 @@ type Config struct {
 	Forge    string         `toml:"forge"`
 	Code     CodeConfig     `toml:"code"`
 	Evidence EvidenceConfig `toml:"evidence"`
+	// Fields declares the types of custom fields, by name ([fields.NAME]);
+	// nil means every field is free text.
+	Fields map[string]claims.FieldSpec `toml:"fields"`
+	// Policy is what complete traceability means here (SPEC 1.7).
+	Policy   PolicyConfig   `toml:"policy"`
+	Coverage CoverageConfig `toml:"coverage"`
 }
 
 // EvidenceConfig is the [evidence] table.
@@ -146,6 +153,7 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 			errs = append(errs, fmt.Errorf("%s:%d: bad glob %q", name, keyLine(data, toml.Key{"code", "include"}), g))
 		}
 	}
+	errs = append(errs, c.checkPolicy(name, data)...)
 	if err := c.checkForge(); err != nil {
 		key := "forge"
 		if c.Forge == "" {
