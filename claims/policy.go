@@ -102,7 +102,7 @@ func (s FieldSpec) check(v FieldValue) string {
 	}
 	for _, it := range items {
 		if msg := s.checkScalar(cmpOr(s.Of, FieldString), it); msg != "" {
-			return fmt.Sprintf("item %q: %s", it.Text, msg)
+			return "a list item: " + msg
 		}
 	}
 	return ""

@@ -131,7 +131,7 @@ func (p *Project) updateLock(notes io.Writer, renew bool, fn func(*codeanchors.L
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(data, old) || (old == nil && len(l.Anchors) == 0 && len(l.Evidence) == 0 && len(l.Parents) == 0) {
+	if bytes.Equal(data, old) || (old == nil && len(l.Anchors) == 0 && len(l.Evidence) == 0 && len(l.Parents) == 0 && len(l.Waivers) == 0) {
 		return nil // nothing changed: keep the file, and its mtime, as it is
 	}
 	return p.writeAtomic(name, data)
