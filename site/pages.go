@@ -138,6 +138,7 @@ func (b *builder) pages() []page {
 	keyed()
 	add(driftDir, "drift", (*builder).driftPage)
 	keyed()
+	out = append(out, b.policyPages()...)
 	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
