@@ -22,8 +22,10 @@ type CheckReport struct {
 	Requirements  []CheckRequirement `json:"requirements"`
 	Totals        map[string]int     `json:"totals"` // per state; encoding/json sorts map keys
 	// Policy lists every requirement that does not meet a policy rule
-	// (SPEC 1.7): violated, justified or waiver_expired.
-	Policy []PolicyEntry `json:"policy"`
+	// (SPEC 1.7): violated, justified or waiver_expired. Nil, and left out
+	// of the JSON, when the workspace has no policy (no rules, no needs
+	// fields): such a workspace's report is the one it always was.
+	Policy []PolicyEntry `json:"policy,omitzero"`
 	lang   string        // of the whys, for [CheckReport.Text]
 }
 
@@ -93,9 +95,8 @@ func NewCheckReport(f *Findings) *CheckReport {
 	for _, r := range f.Requirements {
 		out.Requirements = append(out.Requirements, CheckRequirement{ID: r.ID, Implemented: r.Implemented, Tested: r.Tested, Verified: r.Verified})
 	}
-	out.Policy = []PolicyEntry{}
-	if f.Policy != nil {
-		out.Policy = f.Policy.Entries
+	if f.Policy != nil && len(f.Policy.Rules) > 0 {
+		out.Policy = orEmpty(f.Policy.Entries)
 	}
 	return out
 }
