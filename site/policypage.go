@@ -12,6 +12,10 @@ import (
 // policyDir is the folder of the policy page (SPEC 1.7).
 const policyDir = "policy"
 
+// MaxPolicyRows bounds the entries the policy page lists per rule; a last
+// row says how many more there are (check --format json lists them all).
+const MaxPolicyRows = 200
+
 // hasPolicy reports whether the build judged a policy with rules: only
 // then has the site a policy page and the home page a card for it, so a
 // workspace without a policy gets the site it always got.
@@ -82,6 +86,11 @@ func (b *builder) policyPage(root string) (*pageData, any, error) {
 		t := table{Title: "Rule " + r.Rule.Name, Head: []string{"requirement", "state", "why", "waiver"},
 			Empty: fmt.Sprintf("Every one of its %d requirements meets it.", len(r.Nodes))}
 		for i, e := range byRule[r.Rule.Name] {
+			if i == MaxPolicyRows {
+				more := len(byRule[r.Rule.Name]) - i
+				t.Rows = append(t.Rows, row{Cells: []cell{{Text: fmt.Sprintf("… and %d more (tracewiki check --format json lists them all)", more)}, {}, {}, {}}})
+				break
+			}
 			id := ""
 			if i == 0 {
 				id = "rule-" + r.Rule.Name
