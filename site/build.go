@@ -266,9 +266,12 @@ type page struct {
 }
 
 func (b *builder) build(sink func(name string, data []byte) error) (*Site, error) {
-	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
+	b.findings = b.newFindings()
 	b.drift = synth.NewDrift(b.findings, b.graph, b.absURL)
-	b.codeCov = b.p.codeCoverage(b.graph)
+	var err error
+	if b.codeCov, err = b.p.codeCoverage(b.graph, b.a.Lock); err != nil {
+		return nil, err
+	}
 	b.driftStale = slices.ContainsFunc(b.drift.Links, func(l synth.DriftLink) bool { return l.State == string(codeanchors.Stale) })
 	pages := b.pages()
 	b.pageCount = len(pages)

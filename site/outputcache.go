@@ -48,7 +48,7 @@ func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, history
 // asRead reports whether the lock c judged against is the lock file as
 // read: the build captured and stamped nothing into it.
 func (c *Captured) asRead() bool {
-	return c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0
+	return c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0 && len(c.Result.Waivers) == 0
 }
 
 // judgedLock is what a key needs of the lock a build judged against: the
@@ -70,7 +70,7 @@ func judgedLock(c *Captured) []byte {
 // reusedSite is the value of a build whose output folder already holds its
 // site: nothing rendered, nothing written.
 func (b *builder) reusedSite() *Site {
-	b.findings = synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
+	b.findings = b.newFindings()
 	return &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.findings), Findings: b.findings,
 		Pages: len(b.pages()), Graph: b.graph, Reused: true}
 }

@@ -142,6 +142,7 @@ func (b *builder) pages() []page {
 	keyed()
 	add(coverageDir, "codecov", (*builder).coveragePage)
 	keyed()
+	out = append(out, b.policyPages()...)
 	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
