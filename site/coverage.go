@@ -108,7 +108,7 @@ func (b *builder) coveragePage(root string) (*pageData, any, error) {
 	}
 	rows := map[string]*coverageFolderRow{}
 	for _, f := range c.Folders {
-		r := &coverageFolderRow{Folder: f.Folder, Anchor: "folder-" + escapeSegment(f.Folder), CoverageCount: f.CoverageCount}
+		r := &coverageFolderRow{Folder: f.Folder, Anchor: folderAnchor(f.Folder), CoverageCount: f.CoverageCount}
 		rows[f.Folder] = r
 		cd.Folders = append(cd.Folders, r)
 	}
