@@ -18,6 +18,9 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.readMarkers(); err != nil {
+		return nil, err
+	}
 	paths := p.targetPaths()
 	// The code a live entry vouched for; a superseded entry is not judged.
 	newest := codeanchors.NewestEvidence(l.Evidence)

@@ -48,6 +48,15 @@ type Config struct {
 	Forge    string         `toml:"forge"`
 	Code     CodeConfig     `toml:"code"`
 	Evidence EvidenceConfig `toml:"evidence"`
+	Markers  MarkersConfig  `toml:"markers"`
+}
+
+// MarkersConfig is the [markers] table: which syntaxes of links declared
+// in code comments are read (SPEC 1.6).
+type MarkersConfig struct {
+	// Formats are the marker formats read ([codeanchors.MarkerFormats]);
+	// nil means all of them, an empty list none.
+	Formats []string `toml:"formats"`
 }
 
 // EvidenceConfig is the [evidence] table.
@@ -146,6 +155,11 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 			errs = append(errs, fmt.Errorf("%s:%d: bad glob %q", name, keyLine(data, toml.Key{"code", "include"}), g))
 		}
 	}
+	for _, f := range c.Markers.Formats {
+		if !slices.Contains(codeanchors.MarkerFormats, f) {
+			errs = append(errs, fmt.Errorf("%s:%d: markers formats: unknown format %q: want some of %s", name, keyLine(data, toml.Key{"markers", "formats"}), f, strings.Join(codeanchors.MarkerFormats, ", ")))
+		}
+	}
 	if err := c.checkForge(); err != nil {
 		key := "forge"
 		if c.Forge == "" {
@@ -189,6 +203,9 @@ func (c *Config) Fill(folder string) {
 	}
 	if c.Evidence.Keep == 0 {
 		c.Evidence.Keep = DefaultEvidenceKeep
+	}
+	if c.Markers.Formats == nil {
+		c.Markers.Formats = codeanchors.MarkerFormats
 	}
 	c.Content = path.Clean(c.Content)
 	c.Output = path.Clean(c.Output)
