@@ -45,6 +45,10 @@ type Marker struct {
 	// Scope is StrictDoc's explicit scope; "" for the default rule (the
 	// enclosing symbol, else the one the comment precedes, else the file).
 	Scope string
+	// Skip marks StrictDoc's @relation(skip, ...), which names no id: a
+	// skip range_start/range_end pair hides the markers between them
+	// (StrictDoc's own examples of its syntax); any other declares nothing.
+	Skip bool
 }
 
 // The markers' syntax. An id is a requirement id ([claims.ValidID]); a
@@ -111,9 +115,9 @@ func endsList(c byte) bool {
 }
 
 // appendMarker appends m when it names at least one id (a list of bad ids
-// is no marker).
+// is no marker), or is a skip.
 func appendMarker(out []Marker, m Marker) []Marker {
-	if len(m.IDs) == 0 {
+	if len(m.IDs) == 0 && !m.Skip {
 		return out
 	}
 	return append(out, m)
@@ -135,12 +139,14 @@ func idList(s string) []string {
 
 // parseRelation reads the arguments of StrictDoc's @relation(...): ids and
 // key=value options, of which scope is read (role and others are
-// StrictDoc's own). @relation(skip, ...) declares nothing; a scope that is
-// not one of StrictDoc's makes no marker.
+// StrictDoc's own). Without a scope the default rule places the marker,
+// as StrictDoc does in a function's or class's doc comment; a scope
+// StrictDoc does not have makes no marker. @relation(skip, ...) (also
+// "skip..." in prose about it) is a skip marker.
 func parseRelation(args string) (Marker, bool) {
 	m := Marker{Format: FormatStrictDoc, Role: RoleImplements}
 	for i, a := range strings.Split(args, ",") {
-		a = strings.TrimSpace(a)
+		a = strings.TrimRight(strings.TrimSpace(a), ".")
 		if key, val, ok := strings.Cut(a, "="); ok {
 			if strings.TrimSpace(key) == "scope" {
 				m.Scope = strings.TrimSpace(val)
@@ -148,15 +154,16 @@ func parseRelation(args string) (Marker, bool) {
 			continue
 		}
 		if i == 0 && a == "skip" {
-			return Marker{}, false
+			m.Skip = true
+			continue
 		}
-		if claims.ValidID(a) && len(m.IDs) < maxMarkerIDs {
+		if claims.ValidID(a) && len(m.IDs) < maxMarkerIDs && !m.Skip {
 			m.IDs = append(m.IDs, a)
 		}
 	}
 	switch m.Scope {
 	case "", ScopeFile, ScopeClass, ScopeFunction, ScopeLine, ScopeRangeStart, ScopeRangeEnd:
-		return m, len(m.IDs) > 0
+		return m, m.Skip || len(m.IDs) > 0
 	}
 	return Marker{}, false
 }
@@ -190,8 +197,19 @@ func FindMarkers(s *Source, formats []string) []MarkerLink {
 			out = append(out, MarkerLink{Req: id, Role: m.Role, Target: t, Pos: claims.Pos{File: s.Path, Line: m.Line}, Format: m.Format})
 		}
 	}
+	skipping := 0 // open skip ranges
 	for ci, c := range s.File.Comments {
 		for _, m := range ParseMarkers(c, formats) {
+			switch {
+			case m.Skip && m.Scope == ScopeRangeStart:
+				skipping++
+				continue
+			case m.Skip && m.Scope == ScopeRangeEnd:
+				skipping = max(skipping-1, 0)
+				continue
+			case m.Skip || skipping > 0:
+				continue
+			}
 			switch m.Scope {
 			case ScopeFile:
 				emit(m, claims.Target{Path: s.Path})

@@ -13,7 +13,11 @@ import (
 // markerString writes a marker compactly for comparison:
 // "format role line ids scope".
 func markerString(m Marker) string {
-	return fmt.Sprintf("%s %s %d %s %s", m.Format, m.Role, m.Line, strings.Join(m.IDs, ","), m.Scope)
+	s := fmt.Sprintf("%s %s %d %s %s", m.Format, m.Role, m.Line, strings.Join(m.IDs, ","), m.Scope)
+	if m.Skip {
+		s += " skip"
+	}
+	return s
 }
 
 func TestParseMarkers(t *testing.T) {
@@ -30,9 +34,10 @@ func TestParseMarkers(t *testing.T) {
 		{"// @implementsX REQ-1", nil},          // another word
 		{"// @relation(REQ-1, REQ-2, scope=function)", []string{"strictdoc implements 10 REQ-1,REQ-2 function"}},
 		{"# @relation(REQ-1, scope=range_start)", []string{"strictdoc implements 10 REQ-1 range_start"}},
-		{"// @relation(skip, scope=function)", nil},
+		{"// @relation(skip, scope=range_start)", []string{"strictdoc implements 10  range_start skip"}},
 		{"// @relation(REQ-1, scope=module)", nil}, // not a StrictDoc scope
-		{"// @relation(REQ-1)", []string{"strictdoc implements 10 REQ-1 "}},
+		{"// @relation(REQ-1)", []string{"strictdoc implements 10 REQ-1 "}}, // no scope: the default rule
+		{"// It is in a @relation(skip...) block.", []string{"strictdoc implements 10   skip"}},
 		{"// [impl->dsn~login~1]", []string{"openfasttrace implements 10 dsn~login~1 "}},
 		{"// [utest->dsn~login~1] [itest -> req~x~2]", []string{"openfasttrace tests 10 dsn~login~1 ", "openfasttrace tests 10 req~x~2 "}},
 		{"// [impl~impl-login~1->dsn~login~1>>utest]", []string{"openfasttrace implements 10 dsn~login~1 "}},
@@ -83,7 +88,7 @@ func FuzzParseMarkers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		c := lang.Comment{Line: 3, EndLine: 3 + strings.Count(text, "\n"), Text: text}
 		for _, m := range ParseMarkers(c, MarkerFormats) {
-			if len(m.IDs) == 0 || len(m.IDs) > maxMarkerIDs {
+			if len(m.IDs) == 0 && !m.Skip || len(m.IDs) > maxMarkerIDs || m.Skip && len(m.IDs) > 0 {
 				t.Fatalf("%q: marker with %d ids", text, len(m.IDs))
 			}
 			for _, id := range m.IDs {
@@ -176,6 +181,9 @@ class Cart:
 
     # lobster-trace: CART-4
     def remove(self, item):
+        # @relation(skip, scope=range_start)
+        # @relation(CART-9, scope=function) is how one writes it
+        # @relation(skip, scope=range_end)
         pass
 
     def clear(self):
@@ -187,7 +195,7 @@ class Cart:
 			"CART-2 implements app/cart.py@Cart.add @16",
 			"CART-3 implements app/cart.py#L19-L20 @18",
 			"CART-4 implements app/cart.py@Cart.remove @23",
-			"CART-5 implements app/cart.py@Cart @28",
+			"CART-5 implements app/cart.py@Cart @31",
 		}},
 		{"java", "src/main/java/a/Cart.java", `package a;
 
