@@ -35,7 +35,7 @@ func TestParseMarkers(t *testing.T) {
 		{"// @relation(REQ-1, REQ-2, scope=function)", []string{"strictdoc implements 10 REQ-1,REQ-2 function"}},
 		{"# @relation(REQ-1, scope=range_start)", []string{"strictdoc implements 10 REQ-1 range_start"}},
 		{"// @relation(skip, scope=range_start)", []string{"strictdoc implements 10  range_start skip"}},
-		{"// @relation(REQ-1, scope=module)", nil}, // not a StrictDoc scope
+		{"// @relation(REQ-1, scope=module)", nil},                          // not a StrictDoc scope
 		{"// @relation(REQ-1)", []string{"strictdoc implements 10 REQ-1 "}}, // no scope: the default rule
 		{"// It is in a @relation(skip...) block.", []string{"strictdoc implements 10   skip"}},
 		{"// [impl->dsn~login~1]", []string{"openfasttrace implements 10 dsn~login~1 "}},
