@@ -62,6 +62,9 @@ type field struct{ Name, Value string }
 // refState is a linked code target with its state.
 type refState struct {
 	Ref, URL, State, Why string
+	// Marker is the PATH:LINE of the code marker that declares the link;
+	// "" for the front matter's.
+	Marker string
 }
 
 // coverage counts, for the requirements of one scope (a document or all),
@@ -190,6 +193,9 @@ func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
 		}
 		if rs.URL == root {
 			rs.URL = ""
+		}
+		if ref.Marker {
+			rs.Marker = ref.Pos.String()
 		}
 		out = append(out, rs)
 	}

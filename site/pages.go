@@ -482,7 +482,11 @@ func (b *builder) targetRowOf(tr synth.TargetRow, root string) row {
 		lines = fmt.Sprintf("%d–%d", v.Start, v.End)
 	}
 	r.Stale = v.State == codeanchors.Stale
-	r.Cells = append(r.Cells, cell{Text: lines}, stateCell(v, b.lang))
+	state := stateCell(v, b.lang)
+	if tr.Marker != "" {
+		state.Text += " · marker " + tr.Marker // declared in the code (SPEC 1.6)
+	}
+	r.Cells = append(r.Cells, cell{Text: lines}, state)
 	return r
 }
 
