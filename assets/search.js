@@ -1,27 +1,31 @@
-// tracewiki client search: no framework, no network. The index is loaded by
-// the page as api/search.js (window.TRACEWIKI_SEARCH), so search works from
-// the file system and under any sub-path.
+// tracewiki client search: no framework, no network. api/search.js sets
+// the ranking index's head (window.TRACEWIKI_SEARCH: the vocabulary with
+// each word's stem, the field weights and statistics) and this script
+// loads its shards (api/search-N.js) as scripts, so search works from the
+// file system and under any sub-path.
 //
 // The ranking is the one of "tracewiki search", whose Go implementation
-// (synth/search.go) is the reference; a test runs both on a corpus of
-// queries and requires the same order. Tiers, best first: exact id (5),
-// exact title (4), every term a whole word of the title (3), every term a
-// whole word of the id, title, path or text (2), every term a substring of
-// one of them (1); ties by node type (SPEC 3 order), then id.
+// (synth/search.go) is the reference, on the numbers the build wrote from
+// it: a query word is stemmed through the vocabulary (no stemmer here), a
+// word it lacks is corrected to the most frequent word one edit away (two
+// for 8+ letters); candidates hold any term; order: exact id, exact title,
+// then BM25F plus the adjacency bonus, rounded to 6 decimals; ties by node
+// type (SPEC 3 order), then id.
 (function () {
   "use strict";
   var script = document.currentScript;
   var root = (script && script.getAttribute("data-root")) || "";
-  var data = window.TRACEWIKI_SEARCH || { entries: [] };
+  var head = window.TRACEWIKI_SEARCH || { docs: 0, shards: 0, words: {}, stop: [], stems: [], idf: [], fields: [], weights: [], b: [], avglen: [] };
   var TYPES = ["requirement", "decision", "symbol", "test", "run", "page", "file", "document"];
   var ASCII = /^[\x00-\x7f]*$/;
-  var WORD = /[\p{L}\p{N}]/u, UPPER = /\p{Lu}/u, LOWER_OR_NUMBER = /[\p{Ll}\p{N}]/u;
+  var NONWORD = /[^\p{L}\p{N}]+/u;
+  var STOP = new Set(head.stop || []);
+  var docs = [], postings = [], loaded = 0, pending = [];
 
   function utf8Len(cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
 
   // fold lower-cases one character at a time, keeping each character whose
-  // lower case would change its length in UTF-8 or UTF-16, so offsets in the
-  // folded text are offsets in the text (synth.fold does the same).
+  // lower case would change its length in UTF-8 or UTF-16 (synth.fold).
   function fold(s) {
     if (ASCII.test(s)) return s.toLowerCase();
     var out = "";
@@ -33,67 +37,14 @@
     }
     return out;
   }
-
-  function terms(q) { return q.split(/[ \t\n\r\f\v]+/).filter(Boolean); }
-
-  // The character before offset i of s, and the one at i.
-  function before(s, i) {
-    var c = s.charCodeAt(i - 1);
-    if (c >= 0xdc00 && c <= 0xdfff && i >= 2) return String.fromCodePoint(s.codePointAt(i - 2));
-    return s.charAt(i - 1);
-  }
-  function at(s, i) { return String.fromCodePoint(s.codePointAt(i)); }
-
-  function boundary(s, i) {
-    if (i === 0 || i >= s.length) return true;
-    var a = before(s, i), b = at(s, i);
-    if (!WORD.test(a) || !WORD.test(b)) return true;
-    return LOWER_OR_NUMBER.test(a) && UPPER.test(b);
-  }
-
-  // hasWord: the folded term t occurs in folded (the fold of orig) with a
-  // word boundary on both sides.
-  function hasWord(orig, folded, t) {
-    for (var off = 0; ;) {
-      var i = folded.indexOf(t, off);
-      if (i < 0) return false;
-      if (boundary(orig, i) && boundary(orig, i + t.length)) return true;
-      off = i + (folded.codePointAt(i) > 0xffff ? 2 : 1);
-    }
-  }
-
-  var entries = data.entries.map(function (e) {
-    var colon = e.id.indexOf(":");
-    var local = colon >= 0 ? e.id.slice(colon + 1) : e.id;
-    var title = fold(e.title);
-    return {
-      e: e, type: TYPES.indexOf(e.type) < 0 ? TYPES.length : TYPES.indexOf(e.type),
-      id: fold(e.id), local: fold(local), title: title, path: fold(e.path || ""), text: fold(e.text),
-      titleTerms: terms(title).join(" "),
-      local0: local, title0: e.title, path0: e.path || "", text0: e.text
-    };
-  });
-
-  function score(x, whole, ts) {
-    if (whole === x.id || whole === x.local) return 5;
-    if (whole === x.titleTerms) return 4;
-    var titleWords = true, words = true;
-    for (var i = 0; i < ts.length; i++) {
-      var t = ts[i];
-      var inTitle = hasWord(x.title0, x.title, t);
-      titleWords = titleWords && inTitle;
-      if (!inTitle && !hasWord(x.local0, x.local, t) && !hasWord(x.path0, x.path, t) && !hasWord(x.text0, x.text, t)) {
-        words = false;
-        if (x.local.indexOf(t) < 0 && x.title.indexOf(t) < 0 && x.path.indexOf(t) < 0 && x.text.indexOf(t) < 0) return 0;
-      }
-    }
-    return titleWords ? 3 : words ? 2 : 1;
-  }
+  function words(s) { return fold(s).split(NONWORD).filter(Boolean); }
+  function white(s) { return s.split(/[ \t\n\r\f\v]+/).filter(Boolean); }
+  function runes(s) { return Array.from(s); }
 
   // cmp orders strings by code point, as Go orders them by bytes.
   function cmp(a, b) {
     if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
-    var x = Array.from(a), y = Array.from(b);
+    var x = runes(a), y = runes(b);
     for (var i = 0; i < x.length && i < y.length; i++) {
       var d = x[i].codePointAt(0) - y[i].codePointAt(0);
       if (d) return d;
@@ -101,23 +52,149 @@
     return x.length - y.length;
   }
 
-  // rank returns every match of the query, of the given type ("" for all),
-  // best first: [{entry, score}].
-  function rank(q, kind) {
-    var ts = terms(fold(q));
-    if (!ts.length) return [];
-    var whole = ts.join(" ");
-    var found = [];
-    for (var i = 0; i < entries.length; i++) {
-      var x = entries[i];
-      if (kind && x.e.type !== kind) continue;
-      var s = score(x, whole, ts);
-      if (s) found.push({ x: x, score: s });
+  // editDistance: optimal string alignment in characters, or limit+1.
+  function editDistance(a, b, limit) {
+    var x = runes(a), y = runes(b);
+    if (Math.abs(x.length - y.length) > limit) return limit + 1;
+    var prev2 = [], prev = [], cur = [];
+    for (var j = 0; j <= y.length; j++) prev[j] = j;
+    for (var i = 1; i <= x.length; i++) {
+      cur = [i];
+      var rowMin = i;
+      for (j = 1; j <= y.length; j++) {
+        var c = x[i - 1] === y[j - 1] ? 0 : 1;
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + c);
+        if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
+        rowMin = Math.min(rowMin, cur[j]);
+      }
+      if (rowMin > limit) return limit + 1;
+      prev2 = prev; prev = cur;
     }
-    found.sort(function (a, b) { return b.score - a.score || a.x.type - b.x.type || cmp(a.x.e.id, b.x.e.id); });
-    return found.map(function (f) { return { entry: f.x.e, score: f.score }; });
+    return Math.min(prev[y.length], limit + 1);
   }
-  window.tracewikiSearch = { rank: rank };
+
+  function correct(w) {
+    var limit = runes(w).length >= 8 ? 2 : 1;
+    var best = "", bestD = limit + 1, bestF = 0;
+    for (var v in head.words) {
+      var info = head.words[v];
+      if (info[0] < 0) continue;
+      var d = editDistance(w, v, limit);
+      if (d > limit) continue;
+      if (d < bestD || d === bestD && (info[1] > bestF || info[1] === bestF && cmp(v, best) < 0)) { best = v; bestD = d; bestF = info[1]; }
+    }
+    return best;
+  }
+
+  // parse: the query's terms [{word, stem}] as synth's parse makes them.
+  function parse(query) {
+    var q = { whole: white(fold(query)).join(" "), words: words(query).join(" "), terms: [], corrected: {} };
+    var content = [], stops = [], seen = {}, unknown = {};
+    words(query).forEach(function (w) {
+      var info = head.words[w];
+      if (!info && !STOP.has(w) && runes(w).length >= 4) {
+        var c = correct(w);
+        if (c) { q.corrected[w] = c; w = c; info = head.words[c]; }
+      }
+      if (!info && STOP.has(w)) stops.push({ word: w, stem: -1 });
+      else if (!info) { if (!unknown[w]) { unknown[w] = true; content.push({ word: w, stem: -2 }); } }
+      else if (info[0] < 0) stops.push({ word: w, stem: -1 });
+      else if (!seen[info[0]]) { seen[info[0]] = true; content.push({ word: w, stem: info[0] }); }
+    });
+    q.terms = content.length ? content : stops;
+    return q;
+  }
+
+  function score(i, tier, terms) {
+    var d = docs[i], total = 0, matched = [];
+    for (var k = 0; k < terms.length; k++) {
+      var t = terms[k];
+      matched.push(false);
+      if (t.stem < 0) continue;
+      var tfw = 0;
+      for (var f = 0; f < d.f.length; f++) {
+        var seq = d.f[f], tf = 0;
+        for (var j = 0; j < seq.length; j++) if (seq[j] === t.stem) tf++;
+        if (!tf) continue;
+        var norm = 1;
+        if (head.avglen[f] > 0) norm = 1 - head.b[f] + head.b[f] * seq.length / head.avglen[f];
+        tfw += head.weights[f] * tf / norm;
+      }
+      if (tfw === 0) continue;
+      matched[k] = true;
+      total += head.idf[t.stem] * tfw / (head.k1 + tfw);
+    }
+    var adj = 0;
+    for (k = 1; k < terms.length; k++) {
+      var a = terms[k - 1].stem, b = terms[k].stem;
+      if (matched[k - 1] && matched[k] && adjacent(d, a, b)) adj += head.adjacency * (head.idf[a] + head.idf[b]);
+    }
+    return { i: i, tier: tier, score: Math.round((total + adj) * 1e6) / 1e6, matched: matched };
+  }
+
+  function adjacent(d, a, b) {
+    for (var f = 0; f < d.f.length; f++) {
+      var seq = d.f[f];
+      for (var j = 1; j < seq.length; j++) if (seq[j - 1] === a && seq[j] === b) return true;
+    }
+    return false;
+  }
+
+  // rank returns every candidate for the query, of the given type ("" for
+  // all), best first: [{entry, score, tier, matched}].
+  function rank(query, kind) {
+    var q = parse(query), cand = new Set();
+    q.terms.forEach(function (t) { if (t.stem >= 0) (postings[t.stem] || []).forEach(function (i) { cand.add(i); }); });
+    var out = [];
+    for (var i = 0; i < docs.length; i++) {
+      var e = docs[i];
+      if (kind && e.type !== kind) continue;
+      var tier = 0;
+      if (q.whole && (q.whole === fold(e.id) || q.whole === fold(e.id.slice(e.id.indexOf(":") + 1)))) tier = 2;
+      else if (q.words && q.words === e.titleWords) tier = 1;
+      else if (!cand.has(i)) continue;
+      out.push(score(i, tier, q.terms));
+    }
+    out.sort(function (a, b) {
+      var x = docs[a.i], y = docs[b.i];
+      return b.tier - a.tier || (b.score > a.score ? 1 : b.score < a.score ? -1 : 0) || x.order - y.order || cmp(x.id, y.id);
+    });
+    return out.map(function (r) {
+      return { entry: docs[r.i], score: r.score, tier: r.tier, matched: q.terms.filter(function (t, k) { return r.matched[k]; }).map(function (t) { return t.word; }), terms: q.terms };
+    });
+  }
+
+  // The title words a node's exact-title tier compares with (synth's
+  // titles).
+  function addDocs(list) {
+    list.forEach(function (d) {
+      var i = docs.length;
+      d.order = TYPES.indexOf(d.type) < 0 ? TYPES.length : TYPES.indexOf(d.type);
+      d.titleWords = words(d.title).join(" ");
+      docs.push(d);
+      var seen = new Set();
+      d.f.forEach(function (seq) {
+        seq.forEach(function (s) {
+          if (seen.has(s)) return;
+          seen.add(s);
+          (postings[s] = postings[s] || []).push(i);
+        });
+      });
+    });
+  }
+
+  // Shards arrive in any order; nodes are added in shard order.
+  window.TRACEWIKI_SEARCH_SHARD = function (n, list) {
+    pending[n] = list;
+    while (pending[loaded]) { addDocs(pending[loaded]); pending[loaded] = null; loaded++; }
+    if (loaded === head.shards && window.tracewikiSearch.onready) window.tracewikiSearch.onready();
+  };
+  window.tracewikiSearch = { rank: rank, ready: function () { return loaded === head.shards; } };
+  for (var s = 0; s < head.shards; s++) {
+    var el = document.createElement("script");
+    el.src = root + "api/search-" + s + ".js";
+    document.head.appendChild(el);
+  }
 
   var input = document.getElementById("q");
   var results = document.getElementById("results");
@@ -127,11 +204,41 @@
   var params = new URLSearchParams(window.location.search);
   var kind = params.get("kind") || "";
 
+  // excerpt: the passage of 24 words with the most of the terms, with
+  // the matched words marked.
+  function excerpt(text, terms, into) {
+    var want = {};
+    terms.forEach(function (t) { if (t.stem >= 0) want[t.stem] = true; });
+    var re = /[\p{L}\p{N}]+/gu, m, ws = [];
+    while ((m = re.exec(text))) { var info = head.words[fold(m[0])]; ws.push({ at: m.index, end: m.index + m[0].length, stem: info ? info[0] : -3 }); }
+    var best = -1, bestScore = 0;
+    for (var i = 0; i < ws.length; i++) {
+      if (!want[ws[i].stem]) continue;
+      var seen = {}, sc = 0;
+      for (var j = i; j < Math.min(ws.length, i + 24); j++) if (want[ws[j].stem] && !seen[ws[j].stem]) { seen[ws[j].stem] = true; sc += head.idf[ws[j].stem]; }
+      if (sc > bestScore) { best = i; bestScore = sc; }
+    }
+    var start = best < 0 || ws[best].at < 80 ? 0 : ws[Math.max(0, best - 4)].at;
+    var end = Math.min(text.length, start + 240);
+    if (start > 0) into.appendChild(document.createTextNode("…"));
+    var pos = start;
+    ws.forEach(function (w) {
+      if (w.at < start || w.end > end || !want[w.stem]) return;
+      into.appendChild(document.createTextNode(text.slice(pos, w.at)));
+      var mark = document.createElement("mark");
+      mark.textContent = text.slice(w.at, w.end);
+      into.appendChild(mark);
+      pos = w.end;
+    });
+    into.appendChild(document.createTextNode(text.slice(pos, end) + (end < text.length ? "…" : "")));
+  }
+
   function render(q) {
     while (results.firstChild) results.removeChild(results.firstChild);
-    if (!terms(q).length) { status.textContent = "Type to search requirements, decisions, pages and code."; return; }
+    if (!white(q).length) { status.textContent = "Type to search requirements, decisions, pages and code."; return; }
+    if (loaded < head.shards) { status.textContent = "Loading the index…"; return; }
     var found = rank(q, kind);
-    status.textContent = found.length ? found.length + " result" + (found.length === 1 ? "" : "s") : "No results.";
+    status.textContent = found.length ? found.length + " result" + (found.length === 1 ? "" : "s") : "No results: check the spelling, or use other words.";
     found.slice(0, MAX).forEach(function (f) {
       var e = f.entry;
       var local = e.id.slice(e.id.indexOf(":") + 1);
@@ -152,11 +259,18 @@
         li.appendChild(document.createTextNode(" "));
         li.appendChild(b);
       }
+      if (e.text) {
+        var p = document.createElement("p");
+        p.className = "excerpt";
+        excerpt(e.text, f.terms, p);
+        li.appendChild(p);
+      }
       results.appendChild(li);
     });
   }
 
   input.addEventListener("input", function () { render(input.value); });
   if (params.get("q")) { input.value = params.get("q"); }
+  window.tracewikiSearch.onready = function () { render(input.value); };
   render(input.value);
 })();

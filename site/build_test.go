@@ -690,6 +690,8 @@ func TestRawHTMLEscaped(t *testing.T) {
 			want = append(want, "api/search.js", "assets/search.js")
 		case name == "requirements/index.html" || strings.HasPrefix(name, "requirements/filter/"):
 			want = append(want, "assets/matrix.js")
+		case name == "coverage/index.html":
+			want = append(want, "assets/sorttable.js")
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: scripts %q, want %q", name, got, want)

@@ -479,7 +479,13 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 	sum := [sha256.Size]byte(h.Sum(nil))
 	search := editedFile{parts: parts, sum: &sum}
 	files[render.SearchFile], files[render.SearchDir+"/index.json"] = search, search
-	files[render.SearchScriptFile] = editedFile{parts: render.SearchScript(parts)}
+	scripts, ok := editedSearchScripts(dir, idx, parts)
+	if !ok {
+		return nil, false
+	}
+	for name, data := range scripts {
+		files[name] = editedFile{parts: [][]byte{data}}
+	}
 	return files, true
 }
 

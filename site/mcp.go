@@ -319,7 +319,7 @@ type (
 // addTools registers the five tools. Each result is the JSON the command
 // prints, byte for byte, as one text content.
 func (s *MCPServer) addTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolSearch, Description: "Rank the wiki's requirements, decisions, pages, symbols, tests and files for a query: exact id, exact title, title words, other words, then substrings. The JSON of tracewiki search."},
+	mcp.AddTool(s.srv, &mcp.Tool{Name: ToolSearch, Description: "Rank the wiki's requirements, decisions, pages, symbols, tests and files for a question or keywords (stemmed, stop words dropped, typos corrected): exact id, exact title, then BM25F over id, title, headings, body and code names. Results carry matched words, coverage, stale, lines and an excerpt. The JSON of tracewiki search."},
 		func(_ context.Context, _ *mcp.CallToolRequest, a searchArgs) (*mcp.CallToolResult, any, error) {
 			st, err := s.knowledge()
 			if err != nil {

@@ -22,7 +22,7 @@ const schemaBase = "https://tracewiki.dev/schemas/"
 
 // schemaNames are the schemas shipped in assets/schemas, without
 // ".schema.json".
-var schemaNames = []string{"check", "coverage", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search"}
+var schemaNames = []string{"check", "coverage", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search", "searchindex"}
 
 // compileSchemas compiles the schemas embedded in assets.FS, the copies the
 // build ships, after checking that each has its $id, the 2020-12 dialect
@@ -152,13 +152,13 @@ func TestSchemas(t *testing.T) {
 					t.Errorf("no output file checked against %s.schema.json", n)
 				}
 			}
-			// api/search.js is api/search.json as a script.
+			// api/search.js is the ranking index as a script.
 			js, ok := bytes.CutPrefix(s.Files["api/search.js"], []byte("window.TRACEWIKI_SEARCH = "))
 			js, ok2 := bytes.CutSuffix(js, []byte(";\n"))
 			if !ok || !ok2 {
 				t.Errorf("api/search.js does not assign window.TRACEWIKI_SEARCH")
 			} else {
-				validate(t, schemas, "search", "api/search.js", js)
+				validate(t, schemas, "searchindex", "api/search.js", js)
 			}
 			// The shipped schemas are the embedded ones.
 			for _, n := range schemaNames {

@@ -87,12 +87,12 @@ func TestSearchAgreement(t *testing.T) {
 	for _, out := range sites {
 		var idx synth.SearchJSON
 		readJSON(t, filepath.Join(out, "api", "search.json"), &idx)
-		ix := synth.NewSearchIndex(idx.Entries)
+		ix := synth.NewSearchIndex(idx.Entries, "en")
 		u := "file://" + filepath.ToSlash(filepath.Join(out, "search", "index.html"))
 		b.open(t, u)
 		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[][]string](`(`+jsQueries(t, corpus)+`).map(q =>
-			window.tracewikiSearch.rank(q.query, q.kind).map(r => r.entry.id + "=" + r.score))`))
+			window.tracewikiSearch.rank(q.query, q.kind).map(r => r.entry.id + "=" + r.score.toFixed(6)))`))
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: run the page's search: %v", u, err)
@@ -101,7 +101,7 @@ func TestSearchAgreement(t *testing.T) {
 		for i, q := range corpus {
 			var want []string
 			for _, r := range ix.Rank(q.Query, q.Kind) {
-				want = append(want, idx.Entries[r.Index].ID.String()+"="+strconv.Itoa(r.Score))
+				want = append(want, idx.Entries[r.Index].ID.String()+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
 			}
 			matched += len(want)
 			if !slices.Equal(got[i], want) && !(len(got[i]) == 0 && len(want) == 0) {
@@ -118,7 +118,7 @@ func TestSearchAgreement(t *testing.T) {
 	// ahead of every symbol that merely contains the letters.
 	var own synth.SearchJSON
 	readJSON(t, filepath.Join(sites[0], "api", "search.json"), &own)
-	ranked := synth.NewSearchIndex(own.Entries).Search("lock", synth.SearchOptions{Limit: 3})
+	ranked := synth.NewSearchIndex(own.Entries, "en").Search("lock", synth.SearchOptions{Limit: 3})
 	if len(ranked.Results) == 0 || ranked.Results[0].Type != string(claims.NodeRequirement) || !strings.Contains(strings.ToLower(ranked.Results[0].Title), "lock") {
 		t.Errorf(`own wiki: search "lock" starts with %+v; want the lock-file requirement`, ranked.Results)
 	}

@@ -84,7 +84,8 @@ type SearchJSON struct {
 	Entries       []SearchEntry `json:"entries"` // in node order
 }
 
-// SearchEntry is one searchable node.
+// SearchEntry is one searchable node: the fields search ranks by (SPEC 5)
+// and what a result shows.
 type SearchEntry struct {
 	ID    NodeID          `json:"id"`
 	Type  claims.NodeType `json:"type"`
@@ -93,21 +94,36 @@ type SearchEntry struct {
 	// or page, the source file for code; "" for a run.
 	Path string `json:"path"`
 	Text string `json:"text"` // plain text, capped at MaxSearchText bytes
+	// Headings are a document's Markdown headings, Code the code names
+	// and paths a document links (a code node's own are its id).
+	Headings []string `json:"headings"`
+	Code     []string `json:"code"`
 	// URL is the node's page relative to the site root ("requirements/REQ-1/").
 	URL   string `json:"url"`
 	Stale bool   `json:"stale"`
+	Lines []int  `json:"lines,omitempty"` // a symbol's or test's [start, end]
 }
 
 // MaxSearchText caps the text of a search entry, so the index stays small.
-const MaxSearchText = 600
+const MaxSearchText = 6000
 
-// NewSearch indexes every node by id, title, path and text (the Markdown
-// body of a document, as plain text). url gives each node's page, relative
-// to the site root.
+// NewSearch indexes every node by id, title, path, headings, text (the
+// Markdown body of a document, as plain text) and code names. url gives
+// each node's page, relative to the site root.
 func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
-	type doc struct{ text, file string }
+	type doc struct {
+		text, file string
+		headings   []string
+	}
 	docs := map[NodeID]doc{}
-	each(m, func(id NodeID, d *claims.Doc) { docs[id] = doc{SearchText(d.Body), d.File} })
+	each(m, func(id NodeID, d *claims.Doc) { docs[id] = doc{SearchText(d.Body), d.File, MarkdownHeadings(d.Body)} })
+	linked := map[NodeID][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == Located || !KindOf(e.Dst.Type).Code || KindOf(e.Src.Type).Code || len(linked[e.Src]) >= MaxLinkedCode {
+			continue
+		}
+		linked[e.Src] = append(linked[e.Src], e.Dst.Key)
+	}
 	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: make([]SearchEntry, 0, len(g.Nodes))}
 	for _, n := range g.Nodes {
 		title := n.Title
@@ -119,9 +135,40 @@ func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
 		if d.file != "" {
 			p = d.file
 		}
-		s.Entries = append(s.Entries, SearchEntry{ID: n.ID, Type: n.Type, Title: title, Path: p, Text: d.text, URL: url(n.ID), Stale: n.Stale})
+		e := SearchEntry{ID: n.ID, Type: n.Type, Title: title, Path: p, Text: d.text, Headings: orEmpty(d.headings), Code: orEmpty(linked[n.ID]), URL: url(n.ID), Stale: n.Stale}
+		if KindOf(n.Type).Code && n.Start > 0 {
+			e.Lines = []int{n.Start, n.End}
+		}
+		s.Entries = append(s.Entries, e)
 	}
 	return s
+}
+
+// MarkdownHeadings are the ATX headings ("# Title") of a Markdown body,
+// outside fenced code, without their marks.
+func MarkdownHeadings(body []byte) []string {
+	var out []string
+	fence := ""
+	for line := range strings.SplitSeq(string(body), "\n") {
+		t := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		rest := strings.TrimLeft(t, "#")
+		if n := len(t) - len(rest); n >= 1 && n <= 6 && (rest == "" || rest[0] == ' ') {
+			if h := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), "#")); h != "" {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
 }
 
 // SearchText is a document body's search entry text: its Markdown with

@@ -41,7 +41,7 @@ type KnowledgeInput struct {
 
 // NewKnowledge prepares in for queries.
 func NewKnowledge(in KnowledgeInput) *Knowledge {
-	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries), check: NewCheckReport(NewFindings(in.Report, in.Model, in.Lang, "")), docOf: map[string]NodeID{}, fileOf: map[NodeID]string{},
+	k := &Knowledge{in: in, search: NewSearchIndex(in.Search.Entries, in.Lang), check: NewCheckReport(NewFindings(in.Report, in.Model, in.Lang, "")), docOf: map[string]NodeID{}, fileOf: map[NodeID]string{},
 		uris: codeURIs(in.Report, in.Graph.ProjectID)}
 	each(in.Model, func(id NodeID, d *claims.Doc) {
 		if d.File != "" {

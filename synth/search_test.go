@@ -3,6 +3,7 @@ package synth
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -46,15 +47,22 @@ func TestLockFile(t *testing.T) { lockFile() }
 
 func searchIndexOf(t testing.TB, files map[string]string) (*SearchIndex, *Graph) {
 	t.Helper()
-	g, _, m := buildGraph(t, files, slices.Sorted(maps.Keys(files)), codeanchors.NewLock())
-	idx := NewSearch(g, m, func(NodeID) string { return "" })
-	return NewSearchIndex(idx.Entries), g
+	return searchIndexIn(t, files, "en")
 }
 
+func searchIndexIn(t testing.TB, files map[string]string, lang string) (*SearchIndex, *Graph) {
+	t.Helper()
+	g, _, m := buildGraph(t, files, slices.Sorted(maps.Keys(files)), codeanchors.NewLock())
+	idx := NewSearch(g, m, func(NodeID) string { return "" })
+	return NewSearchIndex(idx.Entries, lang), g
+}
+
+// rankedIDs is the ranking's ids, the tier marked "!" (exact id) or "="
+// (exact title).
 func rankedIDs(ix *SearchIndex, q, kind string) []string {
 	var ids []string
 	for _, r := range ix.Rank(q, kind) {
-		ids = append(ids, fmt.Sprintf("%s=%d", ix.entries[r.Index].ID, r.Score))
+		ids = append(ids, ix.entries[r.Index].ID.String()+map[int]string{TierExactID: "!", TierExactTitle: "=", TierWords: ""}[r.Tier])
 	}
 	return ids
 }
@@ -63,21 +71,21 @@ func TestSearchRanking(t *testing.T) {
 	ix, _ := searchIndexOf(t, searchFixture)
 	for _, c := range []struct {
 		q    string
-		want []string // the ranking's head, id=score
+		want []string // the ranking's head
 	}{
-		// The page lock is an exact id; the requirement's title has the
-		// word, and so has lockFile's (camelCase); the confusable symbols
-		// only contain it.
-		{"lock", []string{"page:lock=5", "requirement:REQ-7=3", "symbol:walk/names.go@lockFile=3", "test:walk/names_test.go@TestLockFile=3", "requirement:REQ-10=2",
-			"decision:ADR-1=1", "symbol:walk/names.go@Blocklist=1", "symbol:walk/names.go@clock=1", "symbol:walk/names.go@mdWalker.block=1", "symbol:walk/names.go@unlockAll=1"}},
-		{"REQ-7", []string{"requirement:REQ-7=5"}},
-		{"requirement:req-7", []string{"requirement:REQ-7=5"}},
-		{"walk/names.go@mdWalker.block", []string{"symbol:walk/names.go@mdWalker.block=5", "page:walkers=2"}},
-		{"the lock file is never damaged", []string{"requirement:REQ-7=4"}},
-		{"  The   LOCK file  ", []string{"requirement:REQ-7=3", "page:lock=2"}},
-		{"walker", []string{"symbol:walk/names.go@mdWalker=3", "symbol:walk/names.go@mdWalker.block=3", "page:walkers=3"}},
-		{"clock", []string{"requirement:REQ-10=3", "symbol:walk/names.go@clock=3"}},
-		{"blocklist", []string{"symbol:walk/names.go@Blocklist=3", "decision:ADR-1=2"}},
+		// The page lock is an exact id; then what is about the lock file.
+		{"lock", []string{"page:lock!", "requirement:REQ-7"}},
+		{"REQ-7", []string{"requirement:REQ-7!"}},
+		{"requirement:req-7", []string{"requirement:REQ-7!"}},
+		{"walk/names.go@mdWalker.block", []string{"symbol:walk/names.go@mdWalker.block!"}},
+		{"the lock file is never damaged", []string{"requirement:REQ-7="}},
+		// Stemming: "damages" and "damaged" are one term; stop words go.
+		{"what damages the lock files", []string{"requirement:REQ-7"}},
+		// camelCase: a part of a name finds it, and the whole name too.
+		{"walker", []string{"page:walkers", "symbol:walk/names.go@mdWalker", "symbol:walk/names.go@mdWalker.block"}},
+		{"mdwalker", []string{"symbol:walk/names.go@mdWalker", "symbol:walk/names.go@mdWalker.block"}},
+		{"clock skew", []string{"requirement:REQ-10"}},
+		{"blocklist", []string{"symbol:walk/names.go@Blocklist", "decision:ADR-1"}},
 		{"nothing-like-this", nil},
 		{"", nil},
 	} {
@@ -89,19 +97,97 @@ func TestSearchRanking(t *testing.T) {
 			t.Errorf("Rank(%q) = %q, want nothing", c.q, got)
 		}
 	}
-	// Without the exact title page, "lock" puts the requirement first,
-	// ahead of every confusable symbol.
+	// Without the exact-id page, "lock" puts the requirement first; the
+	// confusable names that merely contain the letters are no candidates.
 	files := maps.Clone(searchFixture)
 	delete(files, "content/lock.md")
 	ix2, _ := searchIndexOf(t, files)
-	if got := rankedIDs(ix2, "lock", ""); got[0] != "requirement:REQ-7=3" {
+	got := rankedIDs(ix2, "lock", "")
+	if got[0] != "requirement:REQ-7" {
 		t.Errorf(`Rank("lock") = %q; want the lock-file requirement first`, got)
 	}
 	for _, confusable := range []string{"Blocklist", "unlockAll", "mdWalker.block", "clock"} {
-		for _, r := range ix2.Rank("lock", "") {
-			if e := ix2.entries[r.Index]; strings.HasSuffix(e.ID.Key, "@"+confusable) && r.Score != ScoreSubstring {
-				t.Errorf(`Rank("lock"): %s scores %d, want %d (a substring only)`, e.ID, r.Score, ScoreSubstring)
-			}
+		if slices.Contains(got, "symbol:walk/names.go@"+confusable) {
+			t.Errorf(`Rank("lock") = %q holds %s, which has no word "lock"`, got, confusable)
+		}
+	}
+}
+
+// TestSearchAdjacency: of two nodes with the same words, the one where
+// the query's terms stand next to each other ranks first.
+func TestSearchAdjacency(t *testing.T) {
+	ix, _ := searchIndexOf(t, map[string]string{
+		"content/a.md": "# Notes\n\nThe file is big. The lock is small.\n",
+		"content/b.md": "# Notes\n\nThe lock file is small. It is big.\n",
+	})
+	if got := rankedIDs(ix, "lock file", ""); !slices.Equal(got, []string{"page:b", "page:a"}) {
+		t.Errorf(`Rank("lock file") = %q, want page:b (adjacent) first`, got)
+	}
+	if got := rankedIDs(ix, "file lock", ""); !slices.Equal(got, []string{"page:a", "page:b"}) {
+		t.Errorf(`Rank("file lock") = %q, want ties by id: adjacency is in query order`, got)
+	}
+}
+
+// TestSearchStemming: English and Spanish stemming and stop words.
+func TestSearchStemming(t *testing.T) {
+	en, _ := searchIndexOf(t, map[string]string{"content/requirements/REQ-1.md": "---\ntitle: Each reason is translated once\n---\nThe reasons are verified.\n"})
+	out := en.Search("what verifies the translations of reasons", SearchOptions{})
+	// "verifies" is not in the wiki: the page has no stemmer, so it is
+	// corrected to the word one edit away, "verified" (the same stem).
+	if out.Count != 1 || !slices.Equal(out.Terms, []string{"verified", "translations", "reasons"}) || out.Results[0].Coverage != 0.67 || out.Corrected["verifies"] != "verified" {
+		t.Errorf("EN: %+v", out)
+	}
+	if !slices.Equal(out.Results[0].Matched, []string{"verified", "reasons"}) {
+		t.Errorf("EN: matched %q", out.Results[0].Matched)
+	}
+	if out := en.Search("the", SearchOptions{}); !slices.Equal(out.Terms, []string{"the"}) || out.Count != 0 || !strings.Contains(out.Hint, "stop words") {
+		t.Errorf("EN, stop words only: %+v", out)
+	}
+	es, _ := searchIndexIn(t, map[string]string{"content/requirements/REQ-1.md": "---\ntitle: Las razones se traducen\n---\nCada razón tiene su traducción.\n"}, "es")
+	out = es.Search("la razón de las traducción", SearchOptions{Explain: true})
+	if out.Count != 1 || !slices.Equal(out.Terms, []string{"razón", "traducción"}) || out.Results[0].Coverage != 1 || out.Results[0].Explain.Fields["title"] == 0 {
+		t.Errorf("ES: %+v", out) // "razón" is one stem with the title's "razones"
+	}
+	if es.words["razón"].Stem != es.words["razones"].Stem {
+		t.Errorf("ES stems: %+v", es.words)
+	}
+	// In English, "las" is no stop word and nothing matches it.
+	en2, _ := searchIndexIn(t, map[string]string{"content/requirements/REQ-1.md": "---\ntitle: Las razones\n---\nx\n"}, "en")
+	if out := en2.Search("las", SearchOptions{}); out.Count != 1 {
+		t.Errorf("EN, las: %+v", out)
+	}
+}
+
+// TestSearchTypos: a word found nowhere is corrected to the most frequent
+// vocabulary word one edit away (two for long words); nothing near gives
+// a hint, never a bare empty list.
+func TestSearchTypos(t *testing.T) {
+	ix, _ := searchIndexOf(t, searchFixture)
+	out := ix.Search("lokc flie", SearchOptions{})
+	if out.Corrected["lokc"] != "lock" || out.Corrected["flie"] != "file" || out.Results[0].ID != "requirement:REQ-7" || out.Hint != "" {
+		t.Errorf("lokc flie: %+v", out)
+	}
+	if out := ix.Search("damagedd", SearchOptions{}); out.Corrected["damagedd"] != "damaged" {
+		t.Errorf("damagedd: %+v", out)
+	}
+	// "xlock" is one edit from "lock", "block" and "clock": the most
+	// frequent wins.
+	if out := ix.Search("xlock", SearchOptions{}); out.Corrected["xlock"] != "lock" {
+		t.Errorf("xlock: %+v", out)
+	}
+	out = ix.Search("walkerzzz", SearchOptions{})
+	if out.Count != 0 || len(out.Results) != 0 || !strings.Contains(out.Hint, `"walkerzzz" is in no node; near words: walker`) {
+		t.Errorf("walkerzzz: %+v", out)
+	}
+	if out := ix.Search("skips", SearchOptions{Kind: "requirement"}); out.Count != 0 || !strings.Contains(out.Hint, "no requirement matches; 1 nodes of other types do") {
+		t.Errorf("skips, kind requirement: %+v", out)
+	}
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"lock", "lock", 0}, {"lokc", "lock", 1}, {"lck", "lock", 1}, {"locks", "lock", 1}, {"kcol", "lock", 3}, {"situación", "situacion", 1}} {
+		if got := editDistance(c.a, c.b, 3); got != min(c.d, 4) {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}
 }
@@ -112,43 +198,80 @@ func TestSearchKindFilter(t *testing.T) {
 	for _, q := range []string{"lock", "walk", "block", "the", "e"} {
 		all := ix.Rank(q, "")
 		for _, kind := range NodeTypes {
-			var want []Ranked
+			var want []string
 			for _, r := range all {
-				if string(ix.entries[r.Index].Type) == kind {
-					want = append(want, r)
+				if e := ix.entries[r.Index]; string(e.Type) == kind {
+					want = append(want, fmt.Sprint(e.ID, r.Score))
 				}
 			}
-			if got := ix.Rank(q, kind); !slices.Equal(got, want) {
+			var got []string
+			for _, r := range ix.Rank(q, kind) {
+				got = append(got, fmt.Sprint(ix.entries[r.Index].ID, r.Score))
+			}
+			if !slices.Equal(got, want) {
 				t.Errorf("Rank(%q, %s) = %v, want the unfiltered ranking's %v", q, kind, got, want)
 			}
 		}
 		// Ties: by type order, then id.
 		for i := 1; i < len(all); i++ {
 			a, b := ix.entries[all[i-1].Index], ix.entries[all[i].Index]
-			if all[i-1].Score == all[i].Score && (typeOrder(a.Type) > typeOrder(b.Type) || a.Type == b.Type && a.ID.Compare(b.ID) >= 0) {
-				t.Errorf("Rank(%q): %s before %s at score %d", q, a.ID, b.ID, all[i].Score)
+			if all[i-1].Tier == all[i].Tier && all[i-1].Score == all[i].Score && (typeOrder(a.Type) > typeOrder(b.Type) || a.Type == b.Type && a.ID.Compare(b.ID) >= 0) {
+				t.Errorf("Rank(%q): %s before %s at score %v", q, a.ID, b.ID, all[i].Score)
 			}
 		}
+	}
+}
+
+// TestStopWordLists: the stop lists the client gets are the library's.
+func TestStopWordLists(t *testing.T) {
+	for lang, words := range stopWordLists {
+		_, stop := stemmer(lang)
+		for _, w := range words {
+			if !stop(w) {
+				t.Errorf("%s: %q is no stop word of the library", lang, w)
+			}
+		}
+	}
+	if len(stopWordLists["en"]) != 127 || len(stopWordLists["es"]) != 313 {
+		t.Errorf("stop lists of %d and %d words; the library has 127 and 313", len(stopWordLists["en"]), len(stopWordLists["es"]))
 	}
 }
 
 func TestSearchJSON(t *testing.T) {
 	ix, _ := searchIndexOf(t, searchFixture)
 	out := ix.Search("walker", SearchOptions{Limit: 2, Explain: true})
-	if out.Type != SearchType || out.SchemaVersion != 1 || out.Count != 3 || out.Limit != 2 || len(out.Results) != 2 || out.Budget != nil {
+	if out.Type != SearchType || out.SchemaVersion != 2 || out.Count != 3 || out.Limit != 2 || len(out.Results) != 2 || out.Budget != nil {
 		t.Fatalf("Search(walker, limit 2) = %+v", out)
 	}
-	h := out.Results[0]
-	if h.ID != "symbol:walk/names.go@mdWalker" || h.Path != "walk/names.go" || h.Title != "names.go@mdWalker" || !slices.Equal(h.Matched, []string{FieldID, FieldTitle}) {
-		t.Errorf("first result %+v", h)
+	h := out.Results[1]
+	if h.ID != "symbol:walk/names.go@mdWalker" || h.Path != "walk/names.go" || h.Title != "names.go@mdWalker" || len(h.Lines) != 2 || h.Lines[0] < 1 ||
+		h.Explain == nil || h.Explain.Fields["id"] <= 0 || h.Explain.Fields["title"] <= 0 || h.Explain.Tier != "words" {
+		t.Errorf("first result %+v %+v", h, h.Explain)
 	}
-	out = ix.Search("skips", SearchOptions{Explain: true})
+	sum := h.Explain.Adjacency
+	for _, v := range h.Explain.Fields {
+		sum += v
+	}
+	if math.Abs(sum-h.Score) > 1e-5 {
+		t.Errorf("explain adds up to %v, score %v", sum, h.Score)
+	}
+	out = ix.Search("skips", SearchOptions{})
 	if len(out.Results) != 1 || out.Results[0].Path != "content/walkers.md" || !strings.Contains(out.Results[0].Excerpt, "walker skips a block") ||
-		!slices.Equal(out.Results[0].Matched, []string{FieldText}) {
+		!slices.Equal(out.Results[0].Matched, []string{"skips"}) || out.Results[0].Explain != nil {
 		t.Errorf("Search(skips) = %+v", out.Results)
 	}
-	if out := ix.Search("lock", SearchOptions{}); out.Results[0].Matched != nil {
-		t.Errorf("without explain, matched = %q", out.Results[0].Matched)
+}
+
+// TestSearchExcerpt: the excerpt is the passage with the most of the
+// query's terms, not the text's start.
+func TestSearchExcerpt(t *testing.T) {
+	long := strings.Repeat("Filler words about other things. ", 30)
+	ix, _ := searchIndexOf(t, map[string]string{
+		"content/p.md": "# P\n\nThe lock is mentioned here. " + long + "Drift reasons are translated once, in one table. " + long,
+	})
+	ex := ix.Search("drift reasons", SearchOptions{}).Results[0].Excerpt
+	if !strings.HasPrefix(ex, "…") || !strings.Contains(ex, "Drift reasons are translated once") || utf8.RuneCountInString(ex) > MaxExcerpt {
+		t.Errorf("excerpt %q", ex)
 	}
 }
 
@@ -157,10 +280,10 @@ func TestSearchJSON(t *testing.T) {
 // one but for the budget.
 func TestSearchBudget(t *testing.T) {
 	ix, _ := searchIndexOf(t, searchFixture)
-	free := ix.Search("e", SearchOptions{Limit: 50})
+	free := ix.Search("walk lock file block", SearchOptions{Limit: 50})
 	freeJSON, _ := MarshalCompact(free)
 	for tokens := 1; tokens < EstimateTokens(freeJSON)+200; tokens += 7 {
-		out := ix.Search("e", SearchOptions{Limit: 50, Budget: tokens})
+		out := ix.Search("walk lock file block", SearchOptions{Limit: 50, Budget: tokens})
 		data, _ := MarshalCompact(out)
 		b := out.Budget
 		if b == nil || b.Tokens != tokens || b.Estimate != EstimateTokens(data) || b.Estimator != Estimator {
@@ -169,7 +292,7 @@ func TestSearchBudget(t *testing.T) {
 		if b.Fits != (b.Estimate <= tokens) {
 			t.Errorf("budget %d: fits %t with estimate %d", tokens, b.Fits, b.Estimate)
 		}
-		if !b.Fits && len(out.Results) > 0 {
+		if !b.Fits && len(out.Results) != min(KeptResults, len(free.Results)) {
 			t.Errorf("budget %d: does not fit, yet %d results kept", tokens, len(out.Results))
 		}
 		if len(b.Shed) == 0 {
@@ -179,6 +302,8 @@ func TestSearchBudget(t *testing.T) {
 			}
 		} else if b.Shed[0] != "excerpts" {
 			t.Errorf("budget %d: shed %q; excerpts go first", tokens, b.Shed)
+		} else if len(out.Results) < KeptResults && b.Fits {
+			t.Errorf("budget %d: fits with %d results; the first %d are never shed", tokens, len(out.Results), KeptResults)
 		}
 	}
 }

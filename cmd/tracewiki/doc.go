@@ -384,20 +384,28 @@ what is wrong, exit code 2) and nothing is written. See docs/agents.md.
 
 Search ranks every node of the graph (requirements, decisions, pages, symbols,
 tests, runs, files) for the query and prints one line of JSON:
-{"type":"knowledge-search","schemaVersion":1,"query","count","limit",
-"results":[{"id","type","title","path","score","excerpt"}]}. count is every
-match; results are the best --limit (default 10). The ranking is the one of
-the site's search page: the exact id (5: "REQ-3", "src/a.go@F"), then the
-exact title (4), then every word of the query a whole word of the title (3),
-then a whole word of the id, title, path or text (2), then a substring of
-one of them (1); case does not matter, and camelCase and punctuation split
-words ("walker" is a word of mdWalker, "lock" is not a word of Blocklist).
-Ties go by node type (requirement, decision, symbol, test, run, page, file)
-then id, so --kind (requirement, decision, page, symbol, test, file, run,
-document) never changes the relative order. --explain adds "matched": the
-fields that matched. --budget-tokens fits the answer into N tokens,
+{"type":"knowledge-search","schemaVersion":2,"query","terms","corrected",
+"count","limit","results":[{"id","type","title","path","score","coverage",
+"matched","stale","lines","excerpt"}],"hint"}. Ask in words or sentences:
+the query is split into words (case, camelCase, snake_case and punctuation
+do not matter), stop words ("where", "is", "the") are dropped, and words are
+stemmed ("reasons" finds "reason"; Spanish when language = "es"). A word
+found nowhere is replaced by the most frequent word of the wiki one edit away
+(two for words of 8+ letters), and "corrected" says so. Every node holding
+any of the words is a candidate (count); results are the best --limit
+(default 10): an exact id ("REQ-3", "src/a.go@F") first, then an exact
+title, then by BM25F score over the fields id, title, headings, body (with
+claims) and code names and paths, with a bonus where two query words stand
+next to each other; ties by node type (requirement, decision, symbol, test,
+run, page, file) then id, so --kind (requirement, decision, page, symbol,
+test, file, run, document) never changes the relative order. Each result
+says which words it "matched", the share of the words it covers
+("coverage"), whether it is stale, a symbol's or test's "lines", and an
+"excerpt" around its best-matching passage. When nothing matches, "hint"
+says why and names near words. --explain adds each result's tier and each
+field's share of its score. --budget-tokens fits the answer into N tokens,
 estimated as the bytes of the printed JSON / 4: excerpts are shed first,
-then results from the end, and "budget" says what was shed.
+then results beyond the first 5, and "budget" says what was shed.
 
 # lookup
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
 
 	"github.com/tracewiki/tracewiki/assets"
 	"github.com/tracewiki/tracewiki/claims"
@@ -317,25 +316,15 @@ func (b *Renderer) writeSearch(put func(name string, data []byte) error) error {
 	if err := put(SearchFile, searchJSON); err != nil {
 		return err
 	}
-	return put(SearchScriptFile, slices.Concat(SearchScript([][]byte{searchJSON})...))
+	return putSearchScripts(put, searchJSON, b.lang)
 }
 
-// The search index, and the script that sets it.
+// The search index, and the script that sets the search page's ranking
+// index (see searchindex.go).
 const (
 	SearchFile       = "api/search.json"
 	SearchScriptFile = "api/search.js"
 )
-
-// SearchScript is the script that sets the search index, given and made
-// in parts (the index is megabytes): the search page loads it as a script,
-// so that it works from the file system, where fetch() of a local file is
-// refused. The index's white space at either end is left out.
-func SearchScript(index [][]byte) [][]byte {
-	index = slices.Clone(index)
-	index[0] = bytes.TrimLeftFunc(index[0], unicode.IsSpace)
-	index[len(index)-1] = bytes.TrimRightFunc(index[len(index)-1], unicode.IsSpace)
-	return slices.Concat([][]byte{[]byte("window.TRACEWIKI_SEARCH = ")}, index, [][]byte{[]byte(";\n")})
-}
 
 // addStatic adds the stylesheets, scripts, JSON artifacts and schemas
 // but the graph and the search index.

@@ -1,0 +1,36 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/tracewiki/tracewiki/site/render"
+)
+
+// editedSearchScripts are the search page's scripts
+// ([render.SearchScripts]) for an edited search index (given in parts), in
+// the language the last build's head script says; false when the last build's scripts are not all there or the
+// shards would be others (a whole build then writes them).
+func editedSearchScripts(dir string, idx *outputIndex, parts [][]byte) (map[string][]byte, bool) {
+	old, ok := readOutput(dir, idx, render.SearchScriptFile)
+	if !ok {
+		return nil, false
+	}
+	var head struct {
+		Language string `json:"language"`
+	}
+	old = bytes.TrimSuffix(bytes.TrimPrefix(old, []byte("window.TRACEWIKI_SEARCH = ")), []byte(";\n"))
+	if json.Unmarshal(old, &head) != nil {
+		return nil, false
+	}
+	scripts, err := render.SearchScripts(bytes.Join(parts, nil), head.Language)
+	if err != nil {
+		return nil, false
+	}
+	for name := range scripts {
+		if _, ok := idx.files[name]; !ok {
+			return nil, false
+		}
+	}
+	return scripts, true
+}
