@@ -445,7 +445,7 @@ func (f editedFile) write(full string) (outputFile, error) {
 // intact (see [outputIndex.intact]): its files are the ones recorded.
 func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]editedFile, bool) {
 	files := map[string]editedFile{}
-	text := map[synth.NodeID]string{}
+	bodies := map[synth.NodeID][]byte{}
 	for _, ed := range edits {
 		name := ed.e.dir + "/index.html"
 		old, ok := readOutput(dir, idx, name)
@@ -461,25 +461,21 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 			return nil, false
 		}
 		files[name] = editedFile{parts: [][]byte{html}}
-		text[claims.PageNode(ed.page.Path)] = synth.SearchText(ed.page.Doc.Body)
+		bodies[claims.PageNode(ed.page.Path)] = ed.page.Doc.Body
 	}
 	data, ok := readOutput(dir, idx, render.SearchFile)
 	if !ok {
 		return nil, false
 	}
-	parts, ok := synth.SetSearchTexts(data, text)
+	index, ok := synth.SetSearchBodies(data, bodies)
 	if !ok {
 		return nil, false
 	}
 	// The search page's twin is the index: its bytes are hashed once.
-	h := sha256.New()
-	for _, p := range parts {
-		h.Write(p)
-	}
-	sum := [sha256.Size]byte(h.Sum(nil))
-	search := editedFile{parts: parts, sum: &sum}
+	sum := sha256.Sum256(index)
+	search := editedFile{parts: [][]byte{index}, sum: &sum}
 	files[render.SearchFile], files[render.SearchDir+"/index.json"] = search, search
-	scripts, ok := editedSearchScripts(dir, idx, parts)
+	scripts, ok := editedSearchScripts(dir, idx, index)
 	if !ok {
 		return nil, false
 	}

@@ -8,10 +8,11 @@ import (
 )
 
 // editedSearchScripts are the search page's scripts
-// ([render.SearchScripts]) for an edited search index (given in parts), in
-// the language the last build's head script says; false when the last build's scripts are not all there or the
-// shards would be others (a whole build then writes them).
-func editedSearchScripts(dir string, idx *outputIndex, parts [][]byte) (map[string][]byte, bool) {
+// ([render.SearchScripts]) for an edited search index, in the language the
+// last build's head script says; false when the last build's scripts are
+// not all there or the shards would be others (a whole build then writes
+// them).
+func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string][]byte, bool) {
 	old, ok := readOutput(dir, idx, render.SearchScriptFile)
 	if !ok {
 		return nil, false
@@ -23,7 +24,7 @@ func editedSearchScripts(dir string, idx *outputIndex, parts [][]byte) (map[stri
 	if json.Unmarshal(old, &head) != nil {
 		return nil, false
 	}
-	scripts, err := render.SearchScripts(bytes.Join(parts, nil), head.Language)
+	scripts, err := render.SearchScripts(index, head.Language)
 	if err != nil {
 		return nil, false
 	}

@@ -116,7 +116,10 @@ func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
 		headings   []string
 	}
 	docs := map[NodeID]doc{}
-	each(m, func(id NodeID, d *claims.Doc) { docs[id] = doc{SearchText(d.Body), d.File, MarkdownHeadings(d.Body)} })
+	each(m, func(id NodeID, d *claims.Doc) {
+		text, headings := searchBody(d.Body)
+		docs[id] = doc{text, d.File, headings}
+	})
 	linked := map[NodeID][]string{}
 	for _, e := range g.Edges {
 		if e.Relation == Located || !KindOf(e.Dst.Type).Code || KindOf(e.Src.Type).Code || len(linked[e.Src]) >= MaxLinkedCode {
@@ -142,6 +145,12 @@ func NewSearch(g *Graph, m *claims.Model, url func(NodeID) string) SearchJSON {
 		s.Entries = append(s.Entries, e)
 	}
 	return s
+}
+
+// searchBody is what a search entry holds of a document's Markdown body:
+// its text and its headings.
+func searchBody(body []byte) (text string, headings []string) {
+	return SearchText(body), orEmpty(MarkdownHeadings(body))
 }
 
 // MarkdownHeadings are the ATX headings ("# Title") of a Markdown body,

@@ -238,53 +238,29 @@ func writeElements[T any](e *elementWriter, vs []T) {
 	e.w.WriteString("\n  ]")
 }
 
-// SetSearchTexts returns data, a search index as [MarshalJSON] encodes
-// [SearchJSON], with the text of each entry of texts (by id) set, in parts
-// to write one after the other: slices of data and the new texts. False
-// when data lacks one of the entries. An edit of a page's text changes its
-// entry only, and the index, megabytes at 11,000 pages, need not be
-// decoded, encoded or even copied again.
-//
-// An entry is found by its id: a key is the only place a quote and a line
-// break appear unescaped, so "id": "ID", and the next "text": key, are the
-// entry's.
-func SetSearchTexts(data []byte, texts map[NodeID]string) ([][]byte, bool) {
-	type span struct {
-		start, end int // the text's JSON string, quotes included
-		text       []byte
+// SetSearchBodies returns data, a search index as [MarshalJSON] encodes
+// [SearchJSON], with the entries of bodies (by id) made again from their
+// documents' new Markdown bodies: their text and headings, as [NewSearch]
+// makes them. False when data is no index or lacks one of the entries. An
+// edit of a page's text changes its entry only.
+func SetSearchBodies(data []byte, bodies map[NodeID][]byte) ([]byte, bool) {
+	var s SearchJSON
+	if json.Unmarshal(data, &s) != nil {
+		return nil, false
 	}
-	spans := make([]span, 0, len(texts))
-	textKey := []byte(`"text": "`)
-	for id, text := range texts {
-		key := slices.Concat([]byte(`"id": `), jsonString(id.String()), []byte(",\n"))
-		at := bytes.Index(data, key)
-		if at < 0 {
-			return nil, false
+	left := len(bodies)
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if body, ok := bodies[e.ID]; ok {
+			e.Text, e.Headings = searchBody(body)
+			left--
 		}
-		rel := bytes.Index(data[at:], textKey)
-		if rel < 0 {
-			return nil, false
-		}
-		start := at + rel + len(textKey) - 1 // the opening quote
-		end := start + 1
-		for ; end < len(data) && data[end] != '"'; end++ {
-			if data[end] == '\\' {
-				end++
-			}
-		}
-		if end >= len(data) {
-			return nil, false
-		}
-		spans = append(spans, span{start, end + 1, jsonString(text)})
 	}
-	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
-	var parts [][]byte
-	at := 0
-	for _, s := range spans {
-		parts = append(parts, data[at:s.start], s.text)
-		at = s.end
+	if left != 0 {
+		return nil, false
 	}
-	return append(parts, data[at:]), true
+	out, err := MarshalJSON(s)
+	return out, err == nil
 }
 
 // jsonString is s encoded as a JSON string, as [MarshalJSON] writes it.

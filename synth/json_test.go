@@ -149,51 +149,53 @@ func TestGraphWriteJSON(t *testing.T) {
 	}
 }
 
-// TestSetSearchTexts checks that setting entries' texts in an encoded
-// search index gives the bytes of the index encoded with those texts, for
-// texts and neighbors that hold what could mislead a search for the
-// entry: quotes, backslashes, escapes, keys inside strings.
-func TestSetSearchTexts(t *testing.T) {
+// TestSetSearchBodies checks that setting entries' bodies in an encoded
+// search index gives the bytes of the index encoded with the text and
+// headings of those bodies, for texts and neighbors that hold what could
+// mislead a search for the entry: quotes, backslashes, escapes, keys
+// inside strings.
+func TestSetSearchBodies(t *testing.T) {
 	entries := []SearchEntry{
-		{ID: claims.PageNode("a"), Type: claims.NodePage, Title: `"id": "page:b",` + "\n", Text: `"text": "x"`},
-		{ID: claims.PageNode("b"), Type: claims.NodePage, Title: `B \"text\": "`, Path: "content/b.md", Text: `ends with a backslash \`},
-		{ID: claims.RequirementNode("REQ-1"), Type: claims.NodeRequirement, Text: "plain"},
-		{ID: claims.PageNode("c"), Type: claims.NodePage, Text: ""},
+		{ID: claims.PageNode("a"), Type: claims.NodePage, Title: `"id": "page:b",` + "\n", Text: `"text": "x"`, Headings: []string{"Old"}},
+		{ID: claims.PageNode("b"), Type: claims.NodePage, Title: `B \"text\": "`, Path: "content/b.md", Text: `ends with a backslash \`, Headings: []string{}},
+		{ID: claims.RequirementNode("REQ-1"), Type: claims.NodeRequirement, Text: "plain", Headings: []string{}, Code: []string{"a.go@F"}},
+		{ID: claims.PageNode("c"), Type: claims.NodePage, Text: "", Headings: []string{}},
 	}
-	texts := []string{"", "new \"quoted\" text", `back\slash \n`, "tab\tand <html> & é \u2028", "\xff invalid"}
+	bodies := []string{"", "new \"quoted\" text", "# A heading\n\nback\\slash \\n\n## Another ##\n", "tab\tand <html> & é \u2028", "\xff invalid"}
 	for i := range entries {
-		for _, text := range texts {
+		for _, body := range bodies {
 			s := SearchJSON{SchemaVersion: SchemaVersion, Entries: slices.Clone(entries)}
 			data, err := MarshalJSON(s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Entries[i].Text = text
+			s.Entries[i].Text, s.Entries[i].Headings = SearchText([]byte(body)), orEmpty(MarkdownHeadings([]byte(body)))
 			want, err := MarshalJSON(s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			parts, ok := SetSearchTexts(data, map[NodeID]string{entries[i].ID: text})
-			if got := bytes.Join(parts, nil); !ok || !bytes.Equal(got, want) {
-				t.Errorf("entry %s, text %q: got %v\n%s\nwant\n%s", entries[i].ID, text, ok, got, want)
+			got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
+			if !ok || !bytes.Equal(got, want) {
+				t.Errorf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, got, want)
 			}
 		}
 	}
 	// Several at once.
 	s := SearchJSON{SchemaVersion: SchemaVersion, Entries: slices.Clone(entries)}
 	data, _ := MarshalJSON(s)
-	set := map[NodeID]string{}
+	set := map[NodeID][]byte{}
 	for i := range s.Entries {
 		if i != 2 {
-			set[entries[i].ID] = fmt.Sprintf("text %d \"%d\"", i, i)
-			s.Entries[i].Text = set[entries[i].ID]
+			body := fmt.Sprintf("# Part %d\n\ntext %d \"%d\"", i, i, i)
+			set[entries[i].ID] = []byte(body)
+			s.Entries[i].Text, s.Entries[i].Headings = SearchText([]byte(body)), []string{fmt.Sprintf("Part %d", i)}
 		}
 	}
 	want, _ := MarshalJSON(s)
-	if parts, ok := SetSearchTexts(data, set); !ok || !bytes.Equal(bytes.Join(parts, nil), want) {
-		t.Errorf("three texts at once: got %v\n%s\nwant\n%s", ok, bytes.Join(parts, nil), want)
+	if got, ok := SetSearchBodies(data, set); !ok || !bytes.Equal(got, want) {
+		t.Errorf("three bodies at once: got %v\n%s\nwant\n%s", ok, got, want)
 	}
-	if _, ok := SetSearchTexts(data, map[NodeID]string{claims.PageNode("missing"): "x"}); ok {
-		t.Error("set the text of an entry the index does not have")
+	if _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
+		t.Error("set the body of an entry the index does not have")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
 // kindTypes lists the types of the kinds that keep, in table order.
@@ -147,5 +148,15 @@ func TestDocOf(t *testing.T) {
 	}
 	if d := DocOf(m, Node{ID: claims.FileNode("a.go"), Type: claims.NodeFile}); d != nil {
 		t.Errorf("DocOf(file) = %p, want nil", d)
+	}
+}
+
+// TestRelocationsInSchema checks that check.schema.json (whose relocation
+// definition drift.schema.json shares) names every way a relocation
+// candidate is found, most certain first, as codeanchors orders them.
+func TestRelocationsInSchema(t *testing.T) {
+	want := []string{codeanchors.SameText, codeanchors.SameTokens, codeanchors.SameBody, codeanchors.SameName}
+	if got := schemaStrings(t, "check", "/$defs/relocation/properties/how/enum"); !slices.Equal(got, want) {
+		t.Errorf("check.schema.json relocation how = %v, codeanchors has %v", got, want)
 	}
 }
