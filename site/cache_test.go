@@ -350,7 +350,7 @@ func TestCacheEdits(t *testing.T) {
 		{name: "deleted source", edit: func(t *testing.T, dir string) { must(t, os.Remove(filepath.Join(dir, "pay", "pay.go"))) }},
 		{name: "tool version", edit: func(*testing.T, string) {}, version: "a later tracewiki"},
 		// Edits of one document that show on other pages, which a build
-		// keeps when their own inputs did not change (see outputPages).
+		// keeps when their own inputs did not change (see [render.PageStore]).
 		{name: "page title", edit: edit("content/guides/checkout.md", "title: Checkout", "title: Checking out")},
 		{name: "claims moved down", edit: edit("content/guides/checkout.md", "# Checkout\n", "# Checkout\n\nA new first line.\n")},
 		{name: "page another page links to", edit: edit("content/guides/checkout.md", "## Details", "## Details\n\nThe details.\n\n## More"),

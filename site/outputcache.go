@@ -39,7 +39,7 @@ func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, histo
 
 // siteKeyOf is [Project.siteKey] of a read digest and a judged lock.
 // history is what the build found in the git history
-// ([builder.recoverVerified]), which no workspace read holds.
+// ([Project.recoverVerified]), which no workspace read holds.
 func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, history []byte) []byte {
 	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), history)
 }

@@ -119,7 +119,7 @@ func (b *Renderer) pages() []Page {
 		out = append(out, Page{dir: dir, tmpl: tmpl, data: data})
 	}
 	// keyed marks the page just added as kept while its key holds: it
-	// shows no document's text (see outputPages).
+	// shows no document's text (see [PageStore]).
 	keyed := func() { out[len(out)-1].keyed = true }
 	add("", "home", (*Renderer).home) // shows the wiki's index page's text
 	out[0].keyed = true
