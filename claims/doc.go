@@ -54,7 +54,13 @@
 //	            cycle is bad-field, reported once, naming every requirement
 //	            on it and its file)
 //	tags        a string or a list of strings
-//	fields      a mapping of custom names to strings
+//	fields      a mapping of custom names to strings (or lists of
+//	            strings); [fields.NAME] in tracewiki.toml may type them
+//	            ([CheckFields], docs/policy.md); a needs field ("impl,
+//	            utest") is read by the built-in policy rule [NeedsRule]
+//	waivers     a list of {rule, reason, by, date}: each justifies the
+//	            violation of one policy rule ([Waiver]) until the text
+//	            changes; rule and reason required, date YYYY-MM-DD
 //	normative   true (default) or false for headings and notes
 //	derived     true: no parent expected
 //	imported    {from, hash}: written by tracewiki import

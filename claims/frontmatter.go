@@ -622,6 +622,8 @@ type fields struct {
 	parents   []IDRef
 	tags      []string
 	fields    map[string]string
+	fieldVals map[string]FieldValue
+	waivers   []Waiver
 	normative *bool
 	derived   bool
 	imported  *Imported
@@ -630,7 +632,7 @@ type fields struct {
 
 // knownKeys are the frontmatter keys of each kind, sorted.
 var knownKeys = map[fileKind][]string{
-	kindRequirement: {"claims", "derived", "fields", "id", "implements", "imported", "issues", "level", "normative", "params", "parent", "status", "tags", "tests", "title"},
+	kindRequirement: {"claims", "derived", "fields", "id", "implements", "imported", "issues", "level", "normative", "params", "parent", "status", "tags", "tests", "title", "waivers"},
 	kindDocument:    {"imported", "params", "prefix", "title"},
 	kindDecision:    {"claims", "date", "id", "params", "status", "supersedes", "title"},
 	kindPage:        {"claims", "params", "sources", "title", "type"},
@@ -707,7 +709,9 @@ func decodeFields(kind fileKind, root *value, file string, ds *Diagnostics) fiel
 				}
 			}
 		case "fields":
-			f.fields = d.stringMap(e)
+			f.fields, f.fieldVals = d.fieldMap(e)
+		case "waivers":
+			f.waivers = d.waivers(e)
 		case "normative":
 			b := d.boolean(e, true)
 			f.normative = &b

@@ -52,8 +52,15 @@ type Requirement struct {
 	// Parents are the requirements this one refines, as written.
 	Parents []IDRef
 	Tags    []string
-	// Fields are custom string fields, by name.
+	// Fields are custom fields, by name, as text: a list's items joined
+	// by ", ".
 	Fields map[string]string
+	// FieldValues are the same fields as written, with their types and
+	// places, for the typed fields of the config ([CheckFields]).
+	FieldValues map[string]FieldValue
+	// Waivers justify the violations of policy rules (SPEC 1.7), in the
+	// order written.
+	Waivers []Waiver
 	// Normative is false for headings and notes, which coverage skips.
 	Normative bool
 	// Derived marks a requirement that expects no parent.

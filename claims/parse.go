@@ -305,6 +305,8 @@ func parseDoc(prefix, name, rel string, kind fileKind, data []byte, r *fileResul
 			Parents:        fields.parents,
 			Tags:           fields.tags,
 			Fields:         fields.fields,
+			FieldValues:    fields.fieldVals,
+			Waivers:        fields.waivers,
 			Normative:      fields.normative == nil || *fields.normative,
 			Derived:        fields.derived,
 			Imported:       fields.imported,

@@ -35,6 +35,9 @@ type Lock struct {
 	// [ParentKey] (CHILD->PARENT); absent from a lock that has none.
 	Parents       map[string]ParentLink `json:"parents,omitempty"`
 	SchemaVersion int                   `json:"schemaVersion"`
+	// Waivers are the stamps of policy waivers, keyed by [WaiverKey]
+	// (REQ-1#RULE or PATH#RULE); absent from a lock that has none.
+	Waivers map[string]WaiverStamp `json:"waivers,omitempty"`
 }
 
 // ParentLink is the review stamp of one parent link: the parent's revision
@@ -169,6 +172,11 @@ func ParseLock(name string, data []byte) (*Lock, error) {
 			return nil, corrupt(keyOffset(data, key), "parent link %q: %s", key, msg)
 		}
 	}
+	for _, key := range slices.Sorted(maps.Keys(l.Waivers)) {
+		if msg := l.Waivers[key].invalid(key); msg != "" {
+			return nil, corrupt(keyOffset(data, key), "waiver %q: %s", key, msg)
+		}
+	}
 	return &l, nil
 }
 
@@ -275,6 +283,8 @@ func pointerSubject(p jsontext.Pointer) (subject, key string) {
 			subject = fmt.Sprintf("anchor %q", toks[1])
 		case "parents":
 			subject = fmt.Sprintf("parent link %q", toks[1])
+		case "waivers":
+			subject = fmt.Sprintf("waiver %q", toks[1])
 		case "evidence":
 			subject = "evidence entry " + nth(toks[1])
 			if len(toks) >= 4 && toks[2] == "tests" {

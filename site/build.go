@@ -176,7 +176,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if opts.Cache != nil && !opts.lazy {
 		key, digest = p.siteKey(c, baseURL, forge, verifiedSum), p.WS.ReadDigest()
 	}
-	findings := synth.NewFindings(a.Report, p.Model, p.Config.Language, p.Config.Lock)
+	findings := p.newFindings(a)
 	in := render.Input{
 		Graph: g, Model: p.Model, Report: a.Report, Findings: findings,
 		Pages:   synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report}),
@@ -192,7 +192,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		}
 		s.Reused = true
 	} else {
-		in.Coverage = p.codeCoverage(g)
+		if in.Coverage, err = p.codeCoverage(g, a.Lock); err != nil {
+			return nil, err
+		}
 		if b.r, err = render.New(in); err != nil {
 			return nil, err
 		}

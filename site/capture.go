@@ -30,6 +30,9 @@ type CaptureResult struct {
 	// Stamped lists the parent links seen for the first time (CHILD->PARENT),
 	// stamped with their parent's current revision.
 	Stamped []string
+	// Waivers lists the waivers seen for the first time (REQ-1#RULE,
+	// PATH#RULE), stamped with the hash of what they justify.
+	Waivers []string
 }
 
 // Capture resolves targets and records their anchors in the lock file. A
@@ -122,6 +125,10 @@ func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit
 		res.Captured = append(res.Captured, ref)
 	}
 	res.Stamped = stampNew(p.Model, l, at, by)
+	var err error
+	if res.Waivers, err = p.stampWaivers(l, at, by); err != nil {
+		return nil, err
+	}
 	if err := p.locate(lost, l, sources); err != nil {
 		return nil, err
 	}
@@ -184,6 +191,9 @@ func (r *CaptureResult) String() string {
 	}
 	for _, k := range r.Stamped {
 		fmt.Fprintf(&b, "stamped parent link %s\n", k)
+	}
+	for _, k := range r.Waivers {
+		fmt.Fprintf(&b, "stamped waiver %s\n", k)
 	}
 	return b.String()
 }

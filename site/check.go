@@ -14,9 +14,15 @@ import (
 // reference, unless a target is missing: then every other code file too,
 // to relocate it.
 func (p *Project) Check() (*codeanchors.Report, error) {
+	rep, _, err := p.check()
+	return rep, err
+}
+
+// check is [Project.Check], also returning the lock it judged against.
+func (p *Project) check() (*codeanchors.Report, *codeanchors.Lock, error) {
 	l, err := p.ReadLock()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	paths := p.targetPaths()
 	// The code a live entry vouched for; a superseded entry is not judged.
@@ -33,13 +39,13 @@ func (p *Project) Check() (*codeanchors.Report, error) {
 	}
 	sources, err := p.Sources(paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rep := p.judge(l, sources)
 	if err := p.locate(rep, l, sources); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rep, nil
+	return rep, l, nil
 }
 
 // locate fills the relocation candidates and suggestions of rep's missing
@@ -69,14 +75,16 @@ func (p *Project) locate(rep *codeanchors.Report, l *codeanchors.Lock, sources m
 // for every view of check (text, JSON, SARIF, GitHub annotations), with
 // whys in lang ("" means the config's language).
 func (p *Project) Findings(lang string) (*synth.Findings, error) {
-	rep, err := p.Check()
+	rep, l, err := p.check()
 	if err != nil {
 		return nil, err
 	}
 	if lang == "" {
 		lang = p.Config.Language
 	}
-	return synth.NewFindings(rep, p.Model, lang, p.Config.Lock), nil
+	f := synth.NewFindings(rep, p.Model, lang, p.Config.Lock)
+	f.Policy = p.policyOf(rep, l)
+	return f, nil
 }
 
 // targetPaths lists the file of every code target the content references.

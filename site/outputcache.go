@@ -47,7 +47,7 @@ func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, history
 // asRead reports whether the lock c judged against is the lock file as
 // read: the build captured and stamped nothing into it.
 func (c *Captured) asRead() bool {
-	return c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0
+	return c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0 && len(c.Result.Waivers) == 0
 }
 
 // judgedLock is what a key needs of the lock a build judged against: the

@@ -137,6 +137,11 @@ func (p *Project) WriteCapture(c *Captured, notes io.Writer) error {
 				l.Parents[key] = c.Lock.Parents[key]
 			}
 		}
+		for _, key := range c.Result.Waivers {
+			if _, ok := l.Waivers[key]; !ok {
+				l.StampWaiver(key, c.Lock.Waivers[key])
+			}
+		}
 		return nil
 	})
 }

@@ -89,6 +89,7 @@ func loadIn(ws *workspace.Workspace, walks *walkMemo, parser *claims.Parser) (*P
 		return nil, err
 	}
 	model, diags := parser.Parse(p.Config.Content, files)
+	diags = append(diags, p.checkPolicyContent(model)...)
 	if len(diags) == 0 {
 		p.images, diags = p.readImages(model)
 	}

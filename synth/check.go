@@ -21,7 +21,12 @@ type CheckReport struct {
 	Targets       []CheckTarget      `json:"targets"`
 	Requirements  []CheckRequirement `json:"requirements"`
 	Totals        map[string]int     `json:"totals"` // per state; encoding/json sorts map keys
-	lang          string             // of the whys, for [CheckReport.Text]
+	// Policy lists every requirement that does not meet a policy rule
+	// (SPEC 1.7): violated, justified or waiver_expired. Nil, and left out
+	// of the JSON, when the workspace has no policy (no rules, no needs
+	// fields): such a workspace's report is the one it always was.
+	Policy []PolicyEntry `json:"policy,omitzero"`
+	lang   string        // of the whys, for [CheckReport.Text]
 }
 
 // CheckTarget is one link target: a code target (ref PATH@SYMBOL, PATH or
@@ -90,7 +95,22 @@ func NewCheckReport(f *Findings) *CheckReport {
 	for _, r := range f.Requirements {
 		out.Requirements = append(out.Requirements, CheckRequirement{ID: r.ID, Implemented: r.Implemented, Tested: r.Tested, Verified: r.Verified})
 	}
+	if f.Policy != nil && len(f.Policy.Rules) > 0 {
+		out.Policy = orEmpty(f.Policy.Entries)
+	}
 	return out
+}
+
+// CountPolicy returns how many policy entries count against the policy:
+// violated, or with a waiver that expired (--fail-on policy).
+func (c *CheckReport) CountPolicy() int {
+	n := 0
+	for _, e := range c.Policy {
+		if e.Problem() {
+			n++
+		}
+	}
+	return n
 }
 
 // checkStates are the states of check's entries, in the order the text
@@ -191,6 +211,7 @@ func (c *CheckReport) Text(all bool) string {
 			}
 		}
 	}
+	c.policyText(&b, all)
 	for _, r := range c.Requirements {
 		fmt.Fprintf(&b, "%s: implemented=%t tested=%t verified=%t\n", r.ID, r.Implemented, r.Tested, r.Verified)
 	}
@@ -204,6 +225,33 @@ func (c *CheckReport) Text(all bool) string {
 		fmt.Fprintln(&b, words[5])
 	}
 	return b.String()
+}
+
+// policyText lists the policy entries that count against the policy
+// (and with all the justified ones too), each with its why, its waiver
+// and what to do, then one line of counts when there are entries.
+func (c *CheckReport) policyText(b *strings.Builder, all bool) {
+	counts := map[string]int{}
+	for _, e := range c.Policy {
+		counts[e.State]++
+		if !e.Problem() && !all {
+			continue
+		}
+		fmt.Fprintf(b, "%-8s %s: policy rule %s\n         %s", e.State, e.Node, printable(e.Rule), printable(e.Why))
+		if w := e.Waiver; w != nil {
+			fmt.Fprintf(b, "\n         waiver: %s", printable(w.Reason))
+			if w.By != "" {
+				fmt.Fprintf(b, " (by %s)", printable(w.By))
+			}
+		}
+		if todo := WaiverToDo(e); todo != "" {
+			fmt.Fprintf(b, "\n         to do: %s", printable(todo))
+		}
+		b.WriteString("\n")
+	}
+	if len(c.Policy) > 0 {
+		fmt.Fprintf(b, "policy: %d violated, %d waiver expired, %d justified\n", counts[PolicyViolated], counts[PolicyWaiverExpired], counts[PolicyJustified])
+	}
 }
 
 // printable escapes what a terminal or a CI log would interpret in text

@@ -24,6 +24,10 @@ type Findings struct {
 	Requirements []codeanchors.RequirementStatus
 	// Lang is the language of the whys.
 	Lang string
+	// Policy is the policy judged against these links' requirements
+	// ([EvaluatePolicy]); nil when it was not judged (no rules, no needs
+	// fields: an empty policy).
+	Policy *Policy
 }
 
 // LinkKind says what a [Finding] is a link to.

@@ -40,6 +40,16 @@ func GitHubAnnotations(fs *Findings) string {
 		}
 		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))
 	}
+	if fs.Policy != nil {
+		for _, e := range fs.Policy.Entries {
+			if !e.Problem() {
+				continue
+			}
+			props := []string{"file=" + escapeProperty(e.At.Path), fmt.Sprintf("line=%d", max(e.At.Start, 1)),
+				"title=" + escapeProperty("tracewiki: policy "+e.Rule)}
+			fmt.Fprintf(&b, "::warning %s::%s\n", strings.Join(props, ","), escapeData(e.message()))
+		}
+	}
 	return b.String()
 }
 

@@ -82,6 +82,13 @@ type sarifResult struct {
 	Locations           []sarifLocation   `json:"locations"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"` // one key
+	// Suppressions mark a policy violation that a waiver justifies.
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+type sarifSuppression struct {
+	Kind          string `json:"kind"` // "external": the waiver is in the content
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -159,6 +166,7 @@ func NewSARIF(f *Findings) *SARIF {
 		}
 		run.Results = append(run.Results, r)
 	}
+	addPolicy(&run, f.Policy)
 	return &SARIF{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
 }
 

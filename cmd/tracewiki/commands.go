@@ -44,15 +44,32 @@ func runCapture(e *env, args []string) int {
 	var opts site.CaptureOptions
 	fs.BoolVar(&opts.Stale, "stale", false, "also recapture every referenced target that is not linked")
 	fs.StringVar(&opts.By, "by", "", "who vouches for the capture (default: git's user.email)")
+	waivers := fs.Bool("waivers", false, "re-arm the expired waivers of the requirement ids and code paths given (default: all), instead of capturing targets")
 	if code, ok := e.parse(fs, args); !ok {
 		return code
 	}
 	opts.Refs = fs.Args()
+	if *waivers && opts.Stale {
+		return e.usage("capture: --waivers and --stale do not go together")
+	}
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if *waivers {
+		keys, err := p.RearmWaivers(opts.Refs, opts.By, e.stderr)
+		if err != nil {
+			return e.fail(err)
+		}
+		for _, k := range keys {
+			fmt.Fprintf(e.stdout, "re-armed waiver %s\n", k)
+		}
+		if len(keys) == 0 {
+			fmt.Fprintln(e.stdout, "no waiver to re-arm: every waiver matches what it justifies")
+		}
+		return exitOK
+	}
 	res, err := p.Capture(opts, e.stderr)
 	if err != nil {
 		return e.fail(err)
@@ -70,7 +87,7 @@ func runCheck(e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
 	all := fs.Bool("all", false, "text format: list the linked links too, after the problems")
-	failOn := failOnFlag(fs, failOnCoverage)
+	failOn := failOnFlag(fs, failOnCoverage, failOnPolicy)
 	cov := coverageFlags(fs)
 	if code, ok := e.parse(fs, args); !ok {
 		return code
@@ -109,14 +126,29 @@ func runCheck(e *env, args []string) int {
 	return max(e.failOn(out, *failOn), covCode)
 }
 
+// failOnPolicy is the --fail-on name of the policy's findings (SPEC 1.7):
+// violated entries and expired waivers. Only check judges the policy.
+const failOnPolicy = "policy"
+
 // failOnFlag declares --fail-on: the link states and reasons that make the
-// command exit 1, and the command's own gates (extra: check's coverage).
+// command exit 1, and the command's own gates (extra: check's coverage
+// and policy).
 func failOnFlag(fs *flag.FlagSet, extra ...string) *[]string {
 	var names []string
-	fs.Func("fail-on", "exit 1 when a link has one of these states or reasons, a comma `list` (stale, unknown, target_missing, ...; repeatable)", func(s string) error {
+	usage := "exit 1 when a link has one of these states or reasons, a comma `list` (stale, unknown, target_missing, ...; repeatable)"
+	if slices.Contains(extra, failOnPolicy) {
+		usage += "; policy: when a requirement violates a policy rule or its waiver expired"
+	}
+	if slices.Contains(extra, failOnCoverage) {
+		usage += "; coverage: when the covered share of the code is below [coverage] min or --base-coverage's"
+	}
+	fs.Func("fail-on", usage, func(s string) error {
 		for v := range strings.SplitSeq(s, ",") {
 			v = strings.TrimSpace(v)
-			if slices.Contains(extra, v) {
+			if v == failOnPolicy || v == failOnCoverage {
+				if !slices.Contains(extra, v) {
+					return fmt.Errorf("%q is judged by check: use tracewiki check --fail-on %s", v, v)
+				}
 				names = append(names, v)
 				continue
 			}
@@ -154,6 +186,13 @@ type counter interface {
 func (e *env) failOn(rep counter, names []string) int {
 	code := exitOK
 	for _, s := range slices.Compact(slices.Sorted(slices.Values(names))) {
+		if p, ok := rep.(interface{ CountPolicy() int }); ok && s == failOnPolicy {
+			if n := p.CountPolicy(); n > 0 {
+				fmt.Fprintf(e.stderr, "tracewiki: %d policy finding%s (violated or waiver expired)\n", n, plural(n))
+				code = exitFindings
+			}
+			continue
+		}
 		n, what := rep.Count(codeanchors.State(s)), " link"
 		if _, ok := codeanchors.ParseReason(s); ok {
 			n, what = rep.CountReason(codeanchors.Reason(s)), " link"

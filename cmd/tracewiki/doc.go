@@ -87,6 +87,7 @@ error naming file:line:col.
 # capture
 
 	tracewiki capture [--stale] [--by WHO] [REF...]
+	tracewiki capture --waivers [--by WHO] [ID|PATH...]
 
 Capture resolves code targets and records their anchors in the lock file:
 path, symbol, line range, text and token hashes, parser, captured text, when
@@ -97,9 +98,18 @@ target that is not linked. --by defaults to git's user.email. A target that
 cannot be captured is named with its reason and gets no anchor; the exit code
 is then 2.
 
+Capture (and build) also stamps every policy waiver it sees for the first
+time: the lock records the requirement's revision (or, for a
+[[coverage.waivers]] entry, the file's hash) under REQ-1#RULE (PATH#RULE).
+When that text changes, the waiver expires. --waivers re-arms the expired
+(or never stamped) waivers of the given requirement ids and code paths, or
+of every waiver without any, and captures nothing else: the explicit "I
+reviewed this waiver against the new text" action. An id or path with no
+waiver is exit 2. See docs/policy.md.
+
 # check
 
-	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS,coverage] [--base-coverage FILE] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
@@ -135,6 +145,16 @@ text format ends with the figures ("coverage: 812 of 1000 symbols covered
 (81.2%), min 80.0%"); the other formats print them on standard error. With
 neither a min nor a base, --fail-on coverage is refused (exit 2). The gate
 reads every code file, as a build does.
+
+With [[policy.rules]] in tracewiki.toml (or requirements imported from
+OpenFastTrace with a needs field), check also judges the policy: after the
+link problems the text lists each requirement that violates a rule or whose
+waiver expired (--all: the justified ones too), with why and what to do,
+then a count; the JSON's "policy" lists every entry {rule, node, state
+(violated, justified, waiver_expired), why, waiver}; SARIF has a result per
+entry (a justified one suppressed) and github a warning per finding.
+--fail-on policy exits 1 on violated entries and expired waivers (check
+only: build refuses it). See docs/policy.md.
 
 --format sarif prints a SARIF 2.1.0 log for code scanning: one rule per
 reason, one result per stale (level warning) or unknown (level note) link,

@@ -142,6 +142,7 @@ func (b *Renderer) pages() []Page {
 	keyed()
 	add(coverageDir, "codecov", (*Renderer).coveragePage)
 	keyed()
+	out = append(out, b.policyPages()...)
 	add(SearchDir, "search", func(b *Renderer, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err

@@ -22,6 +22,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
@@ -53,6 +54,11 @@ type Config struct {
 	Forge    string         `toml:"forge"`
 	Code     CodeConfig     `toml:"code"`
 	Evidence EvidenceConfig `toml:"evidence"`
+	// Fields declares the types of custom fields, by name ([fields.NAME]);
+	// nil means every field is free text.
+	Fields map[string]claims.FieldSpec `toml:"fields"`
+	// Policy is what complete traceability means here (SPEC 1.7).
+	Policy   PolicyConfig   `toml:"policy"`
 	Coverage CoverageConfig `toml:"coverage"`
 }
 
@@ -65,6 +71,9 @@ type CoverageConfig struct {
 	// Min is the covered share (0 to 1) below which check --fail-on
 	// coverage fails; zero sets no minimum.
 	Min float64 `toml:"min"`
+	// Waivers justify a code file's gaps ([[coverage.waivers]]): the lock
+	// stamps the file's hash when a build or capture first sees one.
+	Waivers []CoverageWaiver `toml:"waivers"`
 }
 
 // EvidenceConfig is the [evidence] table.
@@ -171,6 +180,7 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 	if c.Coverage.Min < 0 || c.Coverage.Min > 1 {
 		errs = append(errs, fmt.Errorf("%s:%d: coverage min = %v: want a share from 0 to 1, such as 0.8", name, keyLine(data, toml.Key{"coverage", "min"}), c.Coverage.Min))
 	}
+	errs = append(errs, c.checkPolicy(name, data)...)
 	if err := c.checkForge(); err != nil {
 		key := "forge"
 		if c.Forge == "" {

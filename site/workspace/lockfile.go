@@ -155,7 +155,7 @@ func (f *Lockfile) update(notes io.Writer, renew bool, fn func(*codeanchors.Lock
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(data, old) || (old == nil && len(l.Anchors) == 0 && len(l.Evidence) == 0 && len(l.Parents) == 0) {
+	if bytes.Equal(data, old) || (old == nil && len(l.Anchors) == 0 && len(l.Evidence) == 0 && len(l.Parents) == 0 && len(l.Waivers) == 0) {
 		return nil // nothing changed: keep the file, and its mtime, as it is
 	}
 	return f.ws.writeAtomic(name, data)
