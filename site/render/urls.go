@@ -117,6 +117,10 @@ func symbolAnchor(n synth.Node) string {
 	return "range-" + segment(strings.TrimPrefix(n.Ref(), n.Path+"#"))
 }
 
+// folderAnchor is the HTML id of a code folder's section on the coverage
+// page.
+func folderAnchor(folder string) string { return "folder-" + segment(folder) }
+
 // rel returns the relative prefix from a page folder to the site root:
 // "" for the root, "../../" for "requirements/REQ-1".
 func rel(dir string) string {
@@ -187,6 +191,3 @@ func escapeSegment(s string) string {
 	}
 	return b.String()
 }
-
-// folderAnchor is the id of a code folder's section on the coverage page.
-func folderAnchor(folder string) string { return "folder-" + escapeSegment(folder) }
