@@ -58,6 +58,7 @@ var allowed = map[string][]string{
 	"bench/gen":              {}, // a standalone generator of benchmark workspaces
 	"bench/floor":            {}, // the cold-build yardstick: goldmark and chroma only
 	"bench/latency":          {}, // times tracewiki serve over HTTP, as a user would
+	"bench/search":           {}, // scores and times tracewiki search through the command, against a plain BM25
 }
 
 func TestDependencyPolicy(t *testing.T) {
