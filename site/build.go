@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
@@ -97,12 +98,12 @@ type Site struct {
 	// rendered, their inputs unchanged (see [render.PageStore]).
 	Kept int
 
-	key, digest []byte       // the site key and the read digest it was made from
-	edits       *editRecord  // for [BuildEdited]; nil without a build cache
-	forge       render.Forge // the forge links' commit
-	historyRead bool         // the git history was searched for verified texts
-	gitHead     string       // at this HEAD ("" in no repository)
-	lazy        *lazyFiles   // a lazy build's files, rendered on demand
+	key, digest []byte            // the site key and the read digest it was made from
+	edits       *buildcache.Edits // for [buildcache.BuildEdited]; nil without a build cache
+	forge       render.Forge      // the forge links' commit
+	historyRead bool              // the git history was searched for verified texts
+	gitHead     string            // at this HEAD ("" in no repository)
+	lazy        *lazyFiles        // a lazy build's files, rendered on demand
 }
 
 // file returns one file of the site by slash path; false when there is
@@ -176,13 +177,14 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if opts.Cache != nil && !opts.lazy {
 		key, digest = p.siteKey(c, baseURL, forge, verifiedSum), p.WS.ReadDigest()
 	}
+	b.key = key
 	findings := p.newFindings(a)
 	in := render.Input{
 		Graph: g, Model: p.Model, Report: a.Report, Findings: findings,
 		Pages:   synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report}),
 		Sources: a.Sources, Index: a.Index, CoverageMin: p.Config.Coverage.Min,
 		Title: p.Config.Title, BaseURL: baseURL, Language: p.Config.Language, Repo: p.Config.Slug(),
-		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.fragments()),
+		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.Fragments()),
 		Images: p.images, Verified: verified, Parallel: p.parallel,
 	}
 	s := &Site{Files: map[string][]byte{}, Report: a.Report, Check: synth.NewCheckReport(findings), Findings: findings, Graph: g}
@@ -206,9 +208,6 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
 	s.key, s.digest, s.forge = key, digest, forge
 	s.historyRead, s.gitHead = verified != nil, gitHead
-	if s.edits != nil {
-		s.edits.siteKey = key
-	}
 	return s, nil
 }
 
@@ -225,7 +224,8 @@ type siteBuild struct {
 	// verifiedSum is the digest of the texts read from the git history
 	// ([Project.recoverVerified]), in the site's and the pages' keys.
 	verifiedSum []byte
-	outlined    *outlined // the outline of the shared key; nil without one
+	key         []byte              // the site's key; nil without a build cache
+	outlined    *buildcache.Outline // the outline of the shared key; nil without one
 }
 
 // build renders the site into s: lazily (see [lazyFiles]), into the sink
@@ -253,7 +253,9 @@ func (b *siteBuild) build(s *Site, opts BuildOptions) error {
 	}
 	s.Kept = kept
 	if shared != nil {
-		s.edits = b.editRecord(shared)
+		s.edits = buildcache.NewEdits(b.r, b.graph, b.outlined, b.editable, buildcache.EditsSite{
+			SiteKey: b.key, Shared: shared, Content: b.p.Config.Content, BaseURL: b.baseURL, Forge: b.forge, History: b.verifiedSum,
+		})
 	}
 	return nil
 }

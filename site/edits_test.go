@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracewiki/tracewiki/site/buildcache"
 )
 
 // refundsPage is a wiki page of the shop fixture with everything a body can
@@ -33,7 +35,7 @@ The test covers it ([code](code:pay/refund_test.go@TestRefund)).
 // editedBuild runs BuildEdited for a frozen build of dir into out.
 func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 	t.Helper()
-	_, ok, err := BuildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
+	_, ok, err := buildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
 	must(t, err)
 	return ok
 }
@@ -44,8 +46,8 @@ func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 // a whole build find the output holding its very site: the records an
 // edited build leaves are those of the whole build.
 func TestBuildEdited(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0 // the fixture was written a moment ago
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	writeFixtureFile(t, dir, "content/guides/returns.md", []byte("# Returns\n\nReturns follow the [refund steps](refunds.md#steps).\n"))
@@ -163,8 +165,8 @@ func TestBuildEdited(t *testing.T) {
 // the output is as it was, it is, and the next edited build, with nothing
 // failing, makes what a cold build makes.
 func TestBuildEditedFails(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	cache := mustCache(t, t.TempDir())
@@ -172,21 +174,21 @@ func TestBuildEditedFails(t *testing.T) {
 	buildCached(t, dir, out, cache)
 	old := readTree(t, out)
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage+"\nMore text.\n"))
-	defer func() { patchHook = nil }()
-	patchHook = func(at string, i, n int) error {
+	defer func() { buildcache.PatchHook = nil }()
+	buildcache.PatchHook = func(at string, i, n int) error {
 		if at == "between" && i == n-1 {
 			return errors.New("disk full")
 		}
 		return nil
 	}
-	_, ok, err := BuildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
+	_, ok, err := buildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
 	if ok || err == nil || !strings.Contains(err.Error(), "the output is as it was") {
 		t.Fatalf("edited build with a failing patch: ok %v, error %v", ok, err)
 	}
 	if diff := firstDiffFile(old, readTree(t, out)); diff != "" {
 		t.Fatalf("the failed edited build changed the output: %s", diff)
 	}
-	patchHook = nil
+	buildcache.PatchHook = nil
 	if !editedBuild(t, dir, out, cache) {
 		t.Fatal("no edited build after the failed one")
 	}
@@ -222,7 +224,7 @@ func BenchmarkBuildEdited(b *testing.B) {
 	opts := BuildOptions{Frozen: true, Cache: cache}
 	for i := 0; b.Loop(); i++ {
 		fmt.Fprintf(page, "\nSentence %d.\n", i)
-		if _, ok, err := BuildEdited(dir, out, opts, nil); err != nil || !ok {
+		if _, ok, err := buildEdited(dir, out, opts, nil); err != nil || !ok {
 			b.Fatalf("edit %d: edited build %v, %v", i, ok, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"bufio"
@@ -33,7 +33,7 @@ import (
 // heading another page may link to is gone, [BuildEdited] renders the edited bodies into their
 // pages' last HTML, updates the search index and patches the output,
 // without loading the workspace. The last build's up-to-date record says
-// which files changed; its edit record ([editRecord]) says what each
+// which files changed; its edit record ([Edits]) says what each
 // page's body shows of the rest of the site: the state of the code its
 // claims link and the pages its links lead to.
 //
@@ -47,20 +47,21 @@ import (
 // record and under the same key.
 const editsStage = "edits"
 
-// editRecord is what [BuildEdited] needs of the last build besides its
-// up-to-date record: the site's settings, and each wiki page's outline and
-// what its body shows of the rest of the site.
-type editRecord struct {
+// Edits is the edit record: what [BuildEdited] needs of the last build
+// besides its up-to-date record: the site's settings, and each wiki page's
+// outline and what its body shows of the rest of the site. [NewEdits]
+// makes it; [Cache.Record] stores it.
+type Edits struct {
 	siteKey []byte // the key of the site it describes
-	shared  []byte // the pages' shared key ([siteBuild.pagesKey])
+	shared  []byte // the pages' shared key ([render.PageKey])
 	content string // the content folder
 	baseURL string
 	forge   render.Forge
 	history []byte // what the build found in the git history, in the site key
-	pages   []byte // the pages' lines, by file (see [editRecord.encode])
+	pages   []byte // the pages' lines, by file (see [Edits.encode])
 }
 
-// editPage is one wiki page of an [editRecord]: where its page is, what
+// editPage is one wiki page of an [Edits]: where its page is, what
 // the shared key saw of it, and the answers its body's rendering got:
 // how its claims show (by target) and where its links lead (by node id).
 // It is the [render.BodyContext] that renders the page's edited body.
@@ -121,53 +122,60 @@ func (e *editPage) placesKept(places [sha256.Size]byte) bool {
 	return true
 }
 
-// editable reports whether an edit of the page's text can be applied by
-// [BuildEdited]: a [render.Page.Editable] page read from its own file,
-// which the shared key has only through its outline.
-func (b *siteBuild) editable(pg render.Page) bool {
-	return pg.Editable() && b.outlined != nil && b.bodyOnly(pg.Wiki().Doc.File)
+// EditsSite is what the edit record needs of the build beside its pages:
+// the settings the edited pages are rendered with, and the keys.
+type EditsSite struct {
+	SiteKey []byte // the site's key ([SiteKey])
+	Shared  []byte // the pages' shared key ([render.PageKey])
+	Content string // the content folder
+	BaseURL string
+	Forge   render.Forge
+	History []byte // what the build found in the git history, in the site key
 }
 
-// editRecord records the build's editable pages. They are encoded as
+// NewEdits records the build's editable pages: those of r's pages for
+// which editable says yes (a [render.Page.Editable] page read from its
+// own file, which the shared key has only through its outline ol), with
+// what the renderer r showed of the graph g on them. They are encoded as
 // they are answered, never held as maps: at 11,000 pages that is 50,000
 // answers, made after the pages rendered, when the build's memory is at
 // its peak.
-func (b *siteBuild) editRecord(shared []byte) *editRecord {
-	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge, history: b.verifiedSum}
-	var editable []render.Page
-	for _, pg := range b.r.Pages() {
-		if b.editable(pg) {
-			editable = append(editable, pg)
+func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
+	rec := &Edits{siteKey: site.SiteKey, shared: site.Shared, content: site.Content, baseURL: site.BaseURL, forge: site.Forge, history: site.History}
+	var pages []render.Page
+	for _, pg := range r.Pages() {
+		if editable(pg) {
+			pages = append(pages, pg)
 		}
 	}
-	slices.SortFunc(editable, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
+	slices.SortFunc(pages, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
 	var buf bytes.Buffer
 	q := strconv.Quote
 	var lines []string
-	for _, pg := range editable {
+	for _, pg := range pages {
 		p := pg.Wiki()
-		n, _ := b.graph.Node(claims.PageNode(p.Path))
+		n, _ := g.Node(claims.PageNode(p.Path))
 		places, texts := claimSums(&p.Doc)
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), b.outlined.pages[p.Doc.File],
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
 			places, texts, q(strings.Join(p.Doc.Headings, "\n")))
 		lines = lines[:0]
 		for _, c := range p.Doc.Claims {
 			if c.HasTarget {
-				s := b.r.ClaimShown(c.Target)
+				s := r.ClaimShown(c.Target)
 				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
 			}
 		}
 		for _, l := range p.Doc.Links {
 			id := synth.LinkNodeID(l)
-			lines = append(lines, "url\t"+q(id.String())+"\t"+q(b.r.URLOf(id))+"\n")
+			lines = append(lines, "url\t"+q(id.String())+"\t"+q(r.URLOf(id))+"\n")
 		}
 		slices.Sort(lines)
 		for _, l := range slices.Compact(lines) {
 			buf.WriteString(l)
 		}
 	}
-	r.pages = buf.Bytes()
-	return r
+	rec.pages = buf.Bytes()
+	return rec
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
@@ -177,7 +185,7 @@ const editsMagic = "tracewiki-edits 3"
 // quoted: a header, then each page followed by its answers, a claim's by
 // target (claim REF STATE WHY URL) and a link's by node id (url ID URL),
 // sorted.
-func (r *editRecord) encode() []byte {
+func (r *Edits) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
 	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\n", editsMagic, r.siteKey, r.shared,
@@ -186,15 +194,15 @@ func (r *editRecord) encode() []byte {
 	return b.Bytes()
 }
 
-// A parsed edit record holds its header only; [editRecord.page] finds a
+// A parsed edit record holds its header only; [Edits.page] finds a
 // page's lines in the record's bytes when it is asked for: a record of
 // 5,000 pages is megabytes, and an edit needs one.
 
 var errBadEdits = errors.New("bad edit record")
 
 // parseEditHeader reads the header encode wrote.
-func parseEditHeader(data []byte) (*editRecord, error) {
-	r := &editRecord{}
+func parseEditHeader(data []byte) (*Edits, error) {
+	r := &Edits{}
 	lines := bytes.SplitN(data, []byte("\n"), 6)
 	if len(lines) < 5 || string(lines[0]) != editsMagic {
 		return nil, errBadEdits
@@ -234,7 +242,7 @@ func parseEditHeader(data []byte) (*editRecord, error) {
 
 // page finds the page read from file in data, the record's bytes; false
 // when the record has none (or a bad one).
-func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
+func (r *Edits) page(data []byte, file string) (*editPage, bool) {
 	start := bytes.Index(data, []byte("\npage\t"+strconv.Quote(file)+"\t"))
 	if start < 0 {
 		return nil, false
@@ -295,12 +303,12 @@ type pageEdit struct {
 // other change, and wrote nothing: the caller builds the whole site.
 // restored gets what the cleanup of killed runs restored. An error means
 // a write failed and the output is as it was.
-func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*Summary, bool, error) {
-	rec, key := loadUpToDate(root, flag, opts)
+func BuildEdited(c *Cache, root, flag string, opts Options, hl *render.Highlighter, restored func(string)) (*Summary, bool, error) {
+	rec, key := loadUpToDate(c, root, flag, opts)
 	if rec == nil {
 		return nil, false, nil
 	}
-	data, ok := opts.Cache.Get(editsStage, key)
+	data, ok := c.Get(editsStage, key)
 	if !ok {
 		return nil, false, nil
 	}
@@ -315,17 +323,17 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	defer ws.Close()
 	// The output is locked first, so that it is walked (is it exactly
 	// what the index records?) while the edits are parsed and rendered.
-	o := &Output{Folder: output.Folder{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output)}, flag: flag}
+	o := &output.Folder{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output)}
 	unlock, err := o.Lock()
 	if err != nil {
 		return nil, false, nil // the whole build says why
 	}
 	defer unlock()
-	w, err := o.Begin(restored, undoLeftPatch)
+	w, err := o.Begin(restored, UndoLeftPatch)
 	if err != nil {
 		return nil, false, err
 	}
-	idx := loadOutputIndex(opts.Cache, rec.out)
+	idx := loadOutputIndex(c, rec.out)
 	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) {
 		w.Abort()
 		return nil, false, nil
@@ -337,7 +345,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	changed, fresh := rec.changed(ws, root, true)
 	ok = len(changed) > 0 // else the output changed, or nothing did
 	if ok {
-		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.Highlighter(opts.Cache.fragments()))
+		edits, ok = er.parseEdits(data, changed, ws, hl)
 	}
 	if ok {
 		files, ok = editedFiles(rec.out, idx, edits)
@@ -374,17 +382,17 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	}
 	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
-	idx.key = siteKeyOf(workspace.DigestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.history)
-	idx.store(opts.Cache, rec.out)
+	idx.key = SiteKey(workspace.DigestOf(rec.sums, nil), nil, er.baseURL, er.forge, er.history)
+	idx.store(c, rec.out)
 	rec.siteKey, rec.start = idx.key, ws.Opened()
-	opts.Cache.Put(upToDateStage, key, rec.encode())
-	opts.Cache.Put(editsStage, key, er.withSiteKey(data, idx.key))
+	c.Put(upToDateStage, key, rec.encode())
+	c.Put(editsStage, key, er.withSiteKey(data, idx.key))
 	return &rec.summary, true, nil
 }
 
 // parseEdits reads and parses each changed file as an edited wiki page of
 // the record, and renders its body; false when one is not.
-func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *render.Highlighter) ([]pageEdit, bool) {
+func (r *Edits) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *render.Highlighter) ([]pageEdit, bool) {
 	var edits []pageEdit
 	for _, name := range changed {
 		e, ok := r.page(data, name)
@@ -495,7 +503,7 @@ func readOutput(dir string, idx *outputIndex, name string) ([]byte, bool) {
 }
 
 // withSiteKey returns the record's bytes data with the site key key.
-func (r *editRecord) withSiteKey(data, key []byte) []byte {
+func (r *Edits) withSiteKey(data, key []byte) []byte {
 	old := fmt.Sprintf("\nsitekey\t%x\n", r.siteKey)
 	return bytes.Replace(data, []byte(old), fmt.Appendf(nil, "\nsitekey\t%x\n", key), 1)
 }
