@@ -215,6 +215,13 @@ func TestCacheEdits(t *testing.T) {
 			setup: edit("content/notes/raw.md", "goes nowhere.", "goes nowhere. See [the details](../guides/checkout.md#details).")},
 		{name: "decision mentions a path", edit: edit("content/decisions/DEC-2.md", "goes through pay/pay.go.", "goes through pay/pay.go and cart/cart.go.")},
 		{name: "claim record", edit: edit("content/claims/cart.yaml", "Items carry a SKU", "Items carry an SKU")},
+		{name: "claim record on a page", edit: edit("content/claims/cart.yaml", "Checkout validates before charging.", "Checkout validates first.")},
+		// A claim's text shows in its page's claims table too; a
+		// frontmatter claim's on the pages of what it links.
+		{name: "claim text", edit: edit("content/guides/checkout.md", "Refunds go back to the card", "Refunds go back to the same card")},
+		{name: "frontmatter claim text", edit: edit("content/decisions/DEC-2.md", "The gateway call is Charge.", "The gateway call is pay.Charge.")},
+		{name: "frontmatter claim text of a page", edit: edit("content/notes/raw.md", "text: Raw pages stay text.", "text: Raw pages stay plain text."),
+			setup: edit("content/notes/raw.md", "title: Raw HTML\n", "title: Raw HTML\nclaims:\n  - text: Raw pages stay text.\n    target: {ref: pay/pay.go@Charge}\n")},
 		{name: "decision date", edit: edit("content/decisions/DEC-1.md", "date: 2026-01-10", "date: 2026-01-11")},
 		{name: "page sources", edit: edit("content/notes/raw.md", "title: Raw HTML\n", "title: Raw HTML\nsources: [docs/raw.txt]\n")},
 		{name: "requirement tags", edit: edit("content/requirements/REQ-2.md", "status: accepted\n", "status: accepted\ntags: [money]\n")},

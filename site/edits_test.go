@@ -32,6 +32,19 @@ The test covers it ([code](code:pay/refund_test.go@TestRefund)).
 
 ` + "```go\nrefund := -amount\n```\n\n```python\ndef refund(x):\n    return -x\n```\n\n```nosuchlanguage\n<b>as text</b>\n```\n"
 
+// feesPage is a wiki page with a claim in its frontmatter and one in its
+// text.
+const feesPage = `---
+title: Fees
+claims:
+  - text: A fee is charged once.
+    target: {ref: pay/pay.go@Charge}
+---
+# Fees
+
+A cart is checked before it is paid ([code](code:cart/cart.go@Cart.Validate)).
+`
+
 // editedBuild runs BuildEdited for a frozen build of dir into out.
 func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 	t.Helper()
@@ -54,6 +67,9 @@ func TestBuildEdited(t *testing.T) {
 	// A page whose one claim is linked: only the drift list shows a
 	// claim's line, and only a problem's.
 	writeFixtureFile(t, dir, "content/guides/carts.md", []byte("# Carts\n\nA cart is checked first ([code](code:cart/cart.go@Cart.Validate)).\n"))
+	// A page with a claim in its frontmatter beside one in its text: both
+	// show in its claims table, the frontmatter's on other pages too.
+	writeFixtureFile(t, dir, "content/guides/fees.md", []byte(feesPage))
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
 	buildCached(t, dir, out, cache)
@@ -82,7 +98,7 @@ func TestBuildEdited(t *testing.T) {
 	both := func(a, b func(t *testing.T)) func(t *testing.T) {
 		return func(t *testing.T) { a(t); b(t) }
 	}
-	const refunds = "content/guides/refunds.md"
+	const refunds, fees = "content/guides/refunds.md", "content/guides/fees.md"
 	cases := []struct {
 		name   string
 		change func(t *testing.T)
@@ -100,7 +116,12 @@ func TestBuildEdited(t *testing.T) {
 		{"beside it, an Emacs lock", both(appendTo(refunds, "\nLocked.\n"), func(t *testing.T) {
 			must(t, os.Symlink("alice@host.42:1700000000", file("content/guides/.#refunds.md"))) // dangling
 		}), false},
-		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), false},
+		// A claim's text shows in its page's body and claims table only.
+		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), true},
+		{"a claim's sentence beside a frontmatter claim", edit(fees, "checked before it is paid", "checked before anything is paid"), true},
+		{"a claim's sentence and text around it", both(edit(fees, "A cart is checked", "Every cart is checked"), appendTo(fees, "\nMore.\n")), true},
+		{"a frontmatter claim's text", edit(fees, "A fee is charged once.", "A fee is charged only once."), false},
+		{"a claim record's text", edit("content/claims/cart.yaml", "Checkout validates before charging.", "Checkout validates first."), false},
 		{"two pages", both(appendTo(refunds, "\nMore.\n"), appendTo("content/notes/raw.md", "\nAnd <b>this</b>.\n")), true},
 		{"again after a whole build", appendTo(refunds, "\nOnce more.\n"), true},
 		{"saved by renaming a new file over it", func(t *testing.T) {

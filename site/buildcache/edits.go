@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
-	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
@@ -26,20 +25,23 @@ import (
 )
 
 // An edit of a wiki page's text shows in two places of the site: the
-// page's own HTML, where its body is, and the search index, which holds
-// every page's text. Nothing else shows a page's body (see pagecache.go).
-// So when the outline of each edited page is what it was (title,
-// frontmatter, claims and links: all but the text around them), and no
-// heading another page may link to is gone, [BuildEdited] renders the edited bodies into their
-// pages' last HTML, updates the search index and patches the output,
-// without loading the workspace. The last build's up-to-date record says
-// which files changed; its edit record ([Edits]) says what each
-// page's body shows of the rest of the site: the state of the code its
+// page's own HTML, where its body and its claims table are (a Markdown
+// claim's text is a sentence of the body), and the search index, which
+// holds every page's text. Nothing else shows a page's body (see
+// outline.go). So when the outline of each edited page is what it was
+// (title, frontmatter, claims and links: all but the text around them
+// and the text of its Markdown claims), and no heading another page may
+// link to is gone, [BuildEdited] renders the edited bodies (and, when a
+// claim's text changed, the claims tables) into their pages' last HTML,
+// updates the search index and patches the output, without loading the
+// workspace. The last build's up-to-date record says which files
+// changed; its edit record ([Edits]) says what each page's body and
+// claims table show of the rest of the site: the state of the code its
 // claims link and the pages its links lead to.
 //
 // Text added above a claim moves its line, which only the drift list
-// shows, and only for a claim whose link is a problem: such a page's
-// claims must keep their places ([editPage.placesKept]). Anything else (a
+// shows, and only for a claim whose link is a problem: such claims must
+// keep their places ([claimSums]). Anything else (a
 // new or removed file, an edited requirement, a renamed heading) takes a
 // whole build, whose keys then decide what to render again.
 
@@ -67,11 +69,12 @@ type Edits struct {
 // It is the [render.BodyContext] that renders the page's edited body.
 type editPage struct {
 	file, dir, title string
-	outline, places  [sha256.Size]byte
+	outline, places  [sha256.Size]byte // places: of its claims shown as problems ([claimSums])
 	texts            [sha256.Size]byte // its Markdown claims' texts: its claims table shows them
 	headings         []string          // the ids of its headings
 	claims           map[string]render.ClaimShown
 	urls             map[string]string
+	rows             []render.ClaimRow // its claims table, in its claims' order, without their texts
 
 	hl         *render.Highlighter
 	unanswered bool // the body asked what the last build did not answer
@@ -94,28 +97,27 @@ func (e *editPage) URLOf(id synth.NodeID) string {
 // Fence is a fenced code block highlighted.
 func (e *editPage) Fence(lang string, code []byte) template.HTML { return e.hl.Fence(lang, code) }
 
+// claimRows is the page's claims table with the texts of cs, the page's
+// claims as edited: they are the claims the record's rows are of, in the
+// same order, as the outline is the same. Nil when the record has not a
+// row for each.
+func (e *editPage) claimRows(cs []claims.Claim) []render.ClaimRow {
+	if len(cs) == 0 || len(cs) != len(e.rows) {
+		return nil
+	}
+	rows := slices.Clone(e.rows)
+	for i, c := range cs {
+		rows[i].Text = c.Text
+	}
+	return rows
+}
+
 // headingsKept reports whether every heading id of the page's last build
 // is still among ids: other pages' links to them are checked when the
 // content is parsed, and a heading added breaks none.
 func (e *editPage) headingsKept(ids []string) bool {
 	for _, id := range e.headings {
 		if !slices.Contains(ids, id) {
-			return false
-		}
-	}
-	return true
-}
-
-// placesKept reports whether the page's claims may be where the document
-// d has them: where they were, or anywhere when none of the claims shows
-// as a problem, since the drift list is the only place that shows a
-// claim's line, and it lists only problems.
-func (e *editPage) placesKept(places [sha256.Size]byte) bool {
-	if places == e.places {
-		return true
-	}
-	for _, c := range e.claims {
-		if c.State != string(codeanchors.Linked) {
 			return false
 		}
 	}
@@ -155,9 +157,14 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 	for _, pg := range pages {
 		p := pg.Wiki()
 		n, _ := g.Node(claims.PageNode(p.Path))
-		places, texts := claimSums(&p.Doc)
+		places, texts := claimSums(&p.Doc, r.ClaimShown)
 		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
 			places, texts, q(strings.Join(p.Doc.Headings, "\n")))
+		// Its claims table's rows, in order, but for the claims' texts,
+		// which the edit brings.
+		for _, row := range r.ClaimRows(pg) {
+			fmt.Fprintf(&buf, "row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", q(row.Ref), q(row.URI), q(row.URL), q(row.Captured), q(row.State), q(row.Why), q(row.Detail))
+		}
 		lines = lines[:0]
 		for _, c := range p.Doc.Claims {
 			if c.HasTarget {
@@ -179,12 +186,13 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
-const editsMagic = "tracewiki-edits 3"
+const editsMagic = "tracewiki-edits 4"
 
 // encode writes the record as lines of tab-separated fields, strings
-// quoted: a header, then each page followed by its answers, a claim's by
-// target (claim REF STATE WHY URL) and a link's by node id (url ID URL),
-// sorted.
+// quoted: a header, then each page followed by its claims table's rows in
+// order (row REF URI URL CAPTURED STATE WHY DETAIL), and its answers, a
+// claim's by target (claim REF STATE WHY URL) and a link's by node id (url
+// ID URL), sorted.
 func (r *Edits) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
@@ -273,6 +281,9 @@ func (r *Edits) page(data []byte, file string) (*editPage, bool) {
 			}
 		case f[0] == "page" && !first:
 			return e, !bad
+		case f[0] == "row" && len(f) == 8:
+			e.rows = append(e.rows, render.ClaimRow{Ref: str(f[1]), URI: str(f[2]), URL: str(f[3]), Captured: str(f[4]),
+				State: str(f[5]), Why: str(f[6]), Detail: str(f[7])})
 		case f[0] == "claim" && len(f) == 5:
 			e.claims[str(f[1])] = render.ClaimShown{State: str(f[2]), Why: str(f[3]), URL: str(f[4])}
 		case f[0] == "url" && len(f) == 3:
@@ -287,11 +298,13 @@ func (r *Edits) page(data []byte, file string) (*editPage, bool) {
 	return e, sc.Err() == nil && !bad
 }
 
-// pageEdit is an edited page: its record, its new parse and body.
+// pageEdit is an edited page: its record, its new parse and body, and its
+// claims table's rows when their texts changed (else nil).
 type pageEdit struct {
 	e    *editPage
 	page *claims.Page
 	body string
+	rows []render.ClaimRow
 }
 
 // BuildEdited updates the output of the last build of the workspace root
@@ -407,17 +420,24 @@ func (r *Edits) parseEdits(data []byte, changed []string, ws *workspace.Workspac
 		if pg == nil || len(diags) > 0 {
 			return nil, false // the whole build reports them
 		}
-		places, texts := claimSums(&pg.Doc)
-		if sum, err := pageOutline(pg); err != nil || sum != e.outline || texts != e.texts ||
-			!e.headingsKept(pg.Doc.Headings) || !e.placesKept(places) {
+		places, texts := claimSums(&pg.Doc, e.ClaimShown)
+		if sum, err := pageOutline(pg); err != nil || sum != e.outline ||
+			!e.headingsKept(pg.Doc.Headings) || places != e.places {
 			return nil, false
+		}
+		// Its Markdown claims' texts show in its claims table too.
+		var rows []render.ClaimRow
+		if texts != e.texts {
+			if rows = e.claimRows(pg.Doc.Claims); rows == nil {
+				return nil, false
+			}
 		}
 		e.hl = hl
 		body, err := render.RenderBody(e, &pg.Doc, e.dir, e.title)
 		if err != nil || e.unanswered || body == "" {
 			return nil, false
 		}
-		edits = append(edits, pageEdit{e: e, page: pg, body: body})
+		edits = append(edits, pageEdit{e: e, page: pg, body: body, rows: rows})
 	}
 	return edits, ws.Stable()
 }
@@ -464,10 +484,11 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 		if !ok {
 			return nil, false
 		}
-		html, ok := render.SpliceBody(old, span, ed.body)
+		html, span, ok := render.SpliceBody(old, span, ed.body, ed.rows)
 		if !ok {
 			return nil, false
 		}
+		idx.bodies[ed.e.dir+"/"] = span
 		files[name] = editedFile{parts: [][]byte{html}}
 		bodies[claims.PageNode(ed.page.Path)] = ed.page.Doc.Body
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/render"
 )
 
 // A build into an output folder it wrote before renders again only the
@@ -93,12 +95,17 @@ func (ol *Outline) Sum() []byte { return ol.sum }
 func (ol *Outline) Holds(p string) bool { return ol.files[p] }
 
 // claimSums hashes what [strip] leaves out of a document's outline of its
-// claims: their places, and the texts of its Markdown claims (sentences
-// of its body).
-func claimSums(d *claims.Doc) (places, texts [sha256.Size]byte) {
+// claims: the places of those whose link shows as a problem (shown says
+// how a link to a target shows), which the drift list shows, and the
+// texts of its Markdown claims (sentences of its body). A claim whose
+// link is linked shows its place nowhere: text added above it or in its
+// sentence moves it freely.
+func claimSums(d *claims.Doc, shown func(claims.Target) render.ClaimShown) (places, texts [sha256.Size]byte) {
 	ph, th := sha256.New(), sha256.New()
 	for _, c := range d.Claims {
-		fmt.Fprintf(ph, "%s:%d:%d\n", c.Pos.File, c.Pos.Line, c.Pos.Col)
+		if c.HasTarget && shown(c.Target).State != string(codeanchors.Linked) {
+			fmt.Fprintf(ph, "%s %s:%d:%d\n", c.Target, c.Pos.File, c.Pos.Line, c.Pos.Col)
+		}
 		if c.Origin == claims.OriginMarkdown {
 			fmt.Fprintf(th, "%q\n", c.Text)
 		}

@@ -63,7 +63,7 @@ type outputIndex struct {
 	key    []byte
 	files  map[string]outputFile
 	pages  map[string][]byte          // page prefix → the key it was built from
-	bodies map[string]render.BodySpan // page prefix → where its body is in its index.html
+	bodies map[string]render.BodySpan // page prefix → where its body and claims' rows are in its index.html
 }
 
 func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }
@@ -102,6 +102,17 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 				}
 				idx.bodies[f[0]] = render.BodySpan{Head: head, Tail: tail}
 			}
+			continue
+		}
+		if len(f) == 3 { // its claims table's rows, after its line: prefix, head, tail
+			b, ok := idx.bodies[f[0]]
+			head, e1 := strconv.Atoi(f[1])
+			tail, e2 := strconv.Atoi(f[2])
+			if !ok || e1 != nil || e2 != nil {
+				return nil
+			}
+			b.RowsHead, b.RowsTail = head, tail
+			idx.bodies[f[0]] = b
 			continue
 		}
 		if len(f) != 6 {
@@ -157,11 +168,18 @@ func (idx *outputIndex) store(c *Cache, dir string) {
 	for _, prefix := range slices.Sorted(maps.Keys(idx.pages)) {
 		buf = append(append(buf, prefix...), '\t')
 		buf = hex.AppendEncode(buf, idx.pages[prefix])
-		if b, ok := idx.bodies[prefix]; ok {
+		b, ok := idx.bodies[prefix]
+		if ok {
 			buf = strconv.AppendInt(append(buf, '\t'), int64(b.Head), 10)
 			buf = strconv.AppendInt(append(buf, '\t'), int64(b.Tail), 10)
 		}
 		buf = append(buf, '\n')
+		if ok && b.RowsHead > 0 {
+			buf = append(append(buf, prefix...), '\t')
+			buf = strconv.AppendInt(buf, int64(b.RowsHead), 10)
+			buf = strconv.AppendInt(append(buf, '\t'), int64(b.RowsTail), 10)
+			buf = append(buf, '\n')
+		}
 	}
 	c.Put(outputStage, outputIndexKey(dir), buf)
 }
