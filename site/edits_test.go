@@ -118,6 +118,10 @@ func TestBuildEdited(t *testing.T) {
 		}), false},
 		// A claim's text shows in its page's body and claims table only.
 		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), true},
+		// The output shows the edited sentence; the record, the whole
+		// build's: the table is rendered again all the same.
+		{"the claim's sentence back, and text appended", both(edit(refunds, "checkout.md#details) as well.", "checkout.md#details) too."),
+			appendTo(refunds, "\nBack.\n")), true},
 		{"a claim's sentence beside a frontmatter claim", edit(fees, "checked before it is paid", "checked before anything is paid"), true},
 		{"a claim's sentence and text around it", both(edit(fees, "A cart is checked", "Every cart is checked"), appendTo(fees, "\nMore.\n")), true},
 		{"a frontmatter claim's text", edit(fees, "A fee is charged once.", "A fee is charged only once."), false},

@@ -41,7 +41,7 @@ import (
 //
 // Text added above a claim moves its line, which only the drift list
 // shows, and only for a claim whose link is a problem: such claims must
-// keep their places ([claimSums]). Anything else (a
+// keep their places ([problemPlaces]). Anything else (a
 // new or removed file, an edited requirement, a renamed heading) takes a
 // whole build, whose keys then decide what to render again.
 
@@ -69,8 +69,7 @@ type Edits struct {
 // It is the [render.BodyContext] that renders the page's edited body.
 type editPage struct {
 	file, dir, title string
-	outline, places  [sha256.Size]byte // places: of its claims shown as problems ([claimSums])
-	texts            [sha256.Size]byte // its Markdown claims' texts: its claims table shows them
+	outline, places  [sha256.Size]byte // places: of its claims shown as problems ([problemPlaces])
 	headings         []string          // the ids of its headings
 	claims           map[string]render.ClaimShown
 	urls             map[string]string
@@ -157,9 +156,8 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 	for _, pg := range pages {
 		p := pg.Wiki()
 		n, _ := g.Node(claims.PageNode(p.Path))
-		places, texts := claimSums(&p.Doc, r.ClaimShown)
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
-			places, texts, q(strings.Join(p.Doc.Headings, "\n")))
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
+			problemPlaces(&p.Doc, r.ClaimShown), q(strings.Join(p.Doc.Headings, "\n")))
 		// Its claims table's rows, in order, but for the claims' texts,
 		// which the edit brings.
 		for _, row := range r.ClaimRows(pg) {
@@ -273,10 +271,10 @@ func (r *Edits) page(data []byte, file string) (*editPage, bool) {
 	for first := true; sc.Scan(); first = false {
 		f := strings.Split(sc.Text(), "\t")
 		switch {
-		case f[0] == "page" && first && len(f) == 8:
+		case f[0] == "page" && first && len(f) == 7:
 			e.file, e.dir, e.title = str(f[1]), str(f[2]), str(f[3])
-			e.outline, e.places, e.texts = sum(f[4]), sum(f[5]), sum(f[6])
-			if h := str(f[7]); h != "" {
+			e.outline, e.places = sum(f[4]), sum(f[5])
+			if h := str(f[6]); h != "" {
 				e.headings = strings.Split(h, "\n")
 			}
 		case f[0] == "page" && !first:
@@ -299,7 +297,7 @@ func (r *Edits) page(data []byte, file string) (*editPage, bool) {
 }
 
 // pageEdit is an edited page: its record, its new parse and body, and its
-// claims table's rows when their texts changed (else nil).
+// claims table's rows (nil when it has no claims).
 type pageEdit struct {
 	e    *editPage
 	page *claims.Page
@@ -420,14 +418,15 @@ func (r *Edits) parseEdits(data []byte, changed []string, ws *workspace.Workspac
 		if pg == nil || len(diags) > 0 {
 			return nil, false // the whole build reports them
 		}
-		places, texts := claimSums(&pg.Doc, e.ClaimShown)
 		if sum, err := pageOutline(pg); err != nil || sum != e.outline ||
-			!e.headingsKept(pg.Doc.Headings) || places != e.places {
+			!e.headingsKept(pg.Doc.Headings) || problemPlaces(&pg.Doc, e.ClaimShown) != e.places {
 			return nil, false
 		}
-		// Its Markdown claims' texts show in its claims table too.
+		// Its Markdown claims' texts show in its claims table too, which
+		// is rendered again from the record (an earlier edit may have
+		// changed the texts the output shows).
 		var rows []render.ClaimRow
-		if texts != e.texts {
+		if len(pg.Doc.Claims) > 0 {
 			if rows = e.claimRows(pg.Doc.Claims); rows == nil {
 				return nil, false
 			}

@@ -94,23 +94,19 @@ func (ol *Outline) Sum() []byte { return ol.sum }
 // all of it but its body is in the outline.
 func (ol *Outline) Holds(p string) bool { return ol.files[p] }
 
-// claimSums hashes what [strip] leaves out of a document's outline of its
-// claims: the places of those whose link shows as a problem (shown says
-// how a link to a target shows), which the drift list shows, and the
-// texts of its Markdown claims (sentences of its body). A claim whose
-// link is linked shows its place nowhere: text added above it or in its
+// problemPlaces hashes the places of a document's claims whose link shows
+// as a problem (shown says how a link to a target shows), which [strip]
+// leaves out of its outline: the drift list shows them. A claim whose link
+// is linked shows its place nowhere, so text added above it or in its
 // sentence moves it freely.
-func claimSums(d *claims.Doc, shown func(claims.Target) render.ClaimShown) (places, texts [sha256.Size]byte) {
-	ph, th := sha256.New(), sha256.New()
+func problemPlaces(d *claims.Doc, shown func(claims.Target) render.ClaimShown) [sha256.Size]byte {
+	h := sha256.New()
 	for _, c := range d.Claims {
 		if c.HasTarget && shown(c.Target).State != string(codeanchors.Linked) {
-			fmt.Fprintf(ph, "%s %s:%d:%d\n", c.Target, c.Pos.File, c.Pos.Line, c.Pos.Col)
-		}
-		if c.Origin == claims.OriginMarkdown {
-			fmt.Fprintf(th, "%q\n", c.Text)
+			fmt.Fprintf(h, "%s %s:%d:%d\n", c.Target, c.Pos.File, c.Pos.Line, c.Pos.Col)
 		}
 	}
-	return [sha256.Size]byte(ph.Sum(nil)), [sha256.Size]byte(th.Sum(nil))
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // pageOutline hashes a wiki page without its body ([strip]).
