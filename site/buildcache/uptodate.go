@@ -120,8 +120,11 @@ type Built struct {
 // same); the caller records only a build that captured or stamped nothing
 // into the lock.
 func (c *Cache) Record(b Built) {
+	if c == nil {
+		return
+	}
 	st, stable := b.WS.Stamps()
-	if c == nil || !stable {
+	if !stable {
 		return
 	}
 	key, err := upToDateKey(b.WS.Dir, b.Flag, b.Options)
