@@ -220,7 +220,7 @@ func changedFields(old, cur *claims.Requirement) []string {
 		"level":      old.Level != cur.Level,
 		"document":   old.Document != cur.Document,
 		"tags":       !slices.Equal(old.Tags, cur.Tags),
-		"fields":     !maps.Equal(old.Fields, cur.Fields),
+		"fields":     !maps.EqualFunc(old.Fields, cur.Fields, sameText),
 		"normative":  old.Normative != cur.Normative,
 		"derived":    old.Derived != cur.Derived,
 		"issues":     !slices.Equal(idsOf(old.Issues), idsOf(cur.Issues)),
@@ -236,6 +236,14 @@ func changedFields(old, cur *claims.Requirement) []string {
 		}
 	}
 	return out
+}
+
+// sameText reports whether two field values are the same text as a
+// requirement's revision sees a body: a multi-line field re-wrapped (as
+// StrictDoc 0.26 re-wrapped its RATIONALE and COMMENT fields) is not a
+// change.
+func sameText(a, b string) bool {
+	return a == b || claims.Revision("", []byte(a)) == claims.Revision("", []byte(b))
 }
 
 // reqText is what the diff of a changed requirement compares: its title,
