@@ -91,7 +91,8 @@ type ChangedLinks struct {
 	Removed []string `json:"removed"`
 }
 
-// Verification is a requirement whose verification state changed.
+// Verification is a requirement newly verified or no longer verified
+// (one never verified that was added or removed is not listed).
 type Verification struct {
 	ID   string `json:"id"`
 	From string `json:"from"`
@@ -168,7 +169,7 @@ func NewChangelog(in ChangelogInput) *Changelog {
 			c.Links = append(c.Links, *l)
 		}
 		from, to := stateOf(baseStates, old), stateOf(headStates, cur)
-		if from.state != to.state {
+		if from.state != to.state && (from.state == VerifiedState || to.state == VerifiedState) {
 			why := to.why
 			if cur == nil {
 				why = "removed"
