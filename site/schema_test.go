@@ -82,7 +82,7 @@ func schemaOf(name string) string {
 		return ""
 	case name == "api/graph.json":
 		return "graph"
-	case name == synth.CoverageFile, name == coverageDir+"/index.json":
+	case name == synth.CoverageFile, name == "coverage/index.json":
 		return "coverage"
 	case name == "api/drift.json", name == "drift/index.json":
 		return "drift"
