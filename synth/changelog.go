@@ -54,19 +54,18 @@ type ChangelogInput struct {
 // (SPEC 5): the changelog command's JSON and each baseline's entry in
 // api/changelog.json.
 type Changelog struct {
-	Type          string            `json:"type"`
-	SchemaVersion int               `json:"schemaVersion"`
-	Base          string            `json:"base"`
-	Head          string            `json:"head"`
-	Added         []ChangelogReq    `json:"added"`
-	Removed       []ChangelogReq    `json:"removed"`
-	Changed       []ChangedReq      `json:"changed"`
-	Parents       []ChangedLinks    `json:"parents"`
-	Links         []ChangedLinks    `json:"links"`
-	Verification  []Verification    `json:"verification"`
-	Policy        *PolicyDelta      `json:"policy"`   // nil when neither side has a rule
-	Coverage      *CoverageDelta    `json:"coverage"` // nil when neither side has code
-	states        map[string]string // head's verification state by id, for [Changelog.StateAtHead]
+	Type          string         `json:"type"`
+	SchemaVersion int            `json:"schemaVersion"`
+	Base          string         `json:"base"`
+	Head          string         `json:"head"`
+	Added         []ChangelogReq `json:"added"`
+	Removed       []ChangelogReq `json:"removed"`
+	Changed       []ChangedReq   `json:"changed"`
+	Parents       []ChangedLinks `json:"parents"`
+	Links         []ChangedLinks `json:"links"`
+	Verification  []Verification `json:"verification"`
+	Policy        *PolicyDelta   `json:"policy"`   // nil when neither side has a rule
+	Coverage      *CoverageDelta `json:"coverage"` // nil when neither side has code
 }
 
 // ChangelogReq is a requirement added or removed.
@@ -135,10 +134,6 @@ func NewChangelog(in ChangelogInput) *Changelog {
 	}
 	base, head := reqsByID(in.Base.Model), reqsByID(in.Head.Model)
 	baseStates, headStates := verificationStates(in.Base, in.Lang), verificationStates(in.Head, in.Lang)
-	c.states = map[string]string{}
-	for id, v := range headStates {
-		c.states[id] = v.state
-	}
 	ids := slices.Collect(maps.Keys(base))
 	for id := range head {
 		if base[id] == nil {
@@ -180,15 +175,6 @@ func NewChangelog(in ChangelogInput) *Changelog {
 	c.Policy = policyDelta(in.Base.Policy, in.Head.Policy)
 	c.Coverage = coverageDelta(in.Base.Coverage, in.Head.Coverage)
 	return c
-}
-
-// StateAtHead is a requirement's verification state at the head
-// revision: [VerifiedState], [UnverifiedState] or [AbsentState].
-func (c *Changelog) StateAtHead(id string) string {
-	if s, ok := c.states[id]; ok {
-		return s
-	}
-	return AbsentState
 }
 
 // Empty reports whether nothing changed in the requirements.
@@ -429,4 +415,77 @@ func coverageDelta(base, head *CoverageJSON) *CoverageDelta {
 		return nil
 	}
 	return &d
+}
+
+// Baselines is api/changelog.json (SPEC 4): the baselines of [baselines]
+// tags, oldest first, each with its changelog to the one before.
+type Baselines struct {
+	Type          string     `json:"type"`
+	SchemaVersion int        `json:"schemaVersion"`
+	Baselines     []Baseline `json:"baselines"`
+}
+
+// Baseline is one tagged revision.
+type Baseline struct {
+	Tag       string      `json:"tag"`
+	Commit    string      `json:"commit"`
+	Date      string      `json:"date"`
+	Changelog *Changelog  `json:"changelog"` // from the previous baseline; nil for the first
+	Matrix    []MatrixRow `json:"matrix"`
+}
+
+// MatrixRow is a requirement's row of the matrix at a baseline.
+type MatrixRow struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Status      string `json:"status"`
+	Implemented bool   `json:"implemented"`
+	Tested      bool   `json:"tested"`
+	Verified    bool   `json:"verified"`
+}
+
+// NewBaselines makes the artifact of baselines (nil: none).
+func NewBaselines(bs []Baseline) *Baselines {
+	return &Baselines{Type: "baselines", SchemaVersion: ChangelogSchemaVersion, Baselines: orEmpty(bs)}
+}
+
+// MatrixOf is a side's matrix: its requirements in model order with
+// their derived fields.
+func MatrixOf(s ChangelogSide) []MatrixRow {
+	out := []MatrixRow{}
+	if s.Model == nil {
+		return out
+	}
+	status := map[string]codeanchors.RequirementStatus{}
+	if s.Report != nil {
+		for _, rs := range s.Report.Requirements {
+			status[rs.ID] = rs
+		}
+	}
+	for _, r := range s.Model.Requirements {
+		rs := status[r.ID]
+		out = append(out, MatrixRow{ID: r.ID, Title: r.Title, Status: r.Status, Implemented: rs.Implemented, Tested: rs.Tested, Verified: rs.Verified})
+	}
+	return out
+}
+
+// ChangedIn is, for each requirement, the last baseline whose changelog
+// lists it as added or changed: a requirement page's "changed in v1.3".
+func (b *Baselines) ChangedIn() map[string]string {
+	out := map[string]string{}
+	if b == nil {
+		return out
+	}
+	for _, bl := range b.Baselines {
+		if bl.Changelog == nil {
+			continue
+		}
+		for _, r := range bl.Changelog.Added {
+			out[r.ID] = bl.Tag
+		}
+		for _, r := range bl.Changelog.Changed {
+			out[r.ID] = bl.Tag
+		}
+	}
+	return out
 }

@@ -306,36 +306,40 @@ func (s *Snapshot) Read(paths []string) map[string][]byte {
 	return out
 }
 
-// GitTags lists the repository's tags that match the glob pattern (as
-// git's refname patterns match), oldest first: ordered by the date of the
-// tag (an annotated tag's own date, a lightweight tag's commit date), then
-// by name.
-func (w *Workspace) GitTags(pattern string) ([]string, error) {
-	out, err := w.git("for-each-ref", "--format=%(creatordate:unix) %(refname:strip=2)", "--", "refs/tags/"+pattern)
+// Tag is a tag of the repository.
+type Tag struct {
+	Name   string
+	Commit string // the commit it names (an annotated tag peeled)
+	Date   string // the tag's date (an annotated tag's own, a lightweight tag's commit's), RFC 3339
+	at     int64
+}
+
+// GitTags lists the repository's tags whose names match the glob pattern
+// (as git for-each-ref matches refs/tags/PATTERN), oldest first: ordered
+// by the tag's date, then by name. One git for-each-ref: no history is
+// read.
+func (w *Workspace) GitTags(pattern string) ([]Tag, error) {
+	out, err := w.git("for-each-ref", "--format=%(creatordate:unix) %(creatordate:iso-strict) %(objectname) %(*objectname) %(refname:strip=2)", "--", "refs/tags/"+pattern)
 	if err != nil {
 		return nil, err
 	}
-	type tag struct {
-		at   int64
-		name string
-	}
-	var tags []tag
+	var tags []Tag
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
-		at, name, ok := strings.Cut(line, " ")
-		if !ok {
+		f := strings.SplitN(line, " ", 5)
+		if len(f) != 5 {
 			continue
 		}
-		n, _ := strconv.ParseInt(at, 10, 64)
-		tags = append(tags, tag{n, name})
+		at, _ := strconv.ParseInt(f[0], 10, 64)
+		t := Tag{Name: f[4], Commit: f[2], Date: f[1], at: at}
+		if f[3] != "" {
+			t.Commit = f[3]
+		}
+		tags = append(tags, t)
 	}
-	slices.SortFunc(tags, func(a, b tag) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), strings.Compare(a.name, b.name))
+	slices.SortFunc(tags, func(a, b Tag) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), strings.Compare(a.Name, b.Name))
 	})
-	names := make([]string, len(tags))
-	for i, t := range tags {
-		names[i] = t.name
-	}
-	return names, nil
+	return tags, nil
 }
 
 // GitCalls counts the git processes the workspace ran: a test's way to
