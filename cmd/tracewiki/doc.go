@@ -30,6 +30,7 @@ Commands:
 	serve       preview the site with live reload
 	diff        what changed between two builds, as a PR comment or JSON
 	impact      what relies on changed paths: claims, pages, requirements, tests
+	changelog   what changed in the requirements between two git revisions
 	relink      follow moved code: rewrite links to relocated targets
 	search      rank requirements, decisions, pages and code for a query, as JSON
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
@@ -319,6 +320,28 @@ JSON (--format json) has every item, each list sorted: by ref, requirement
 id, src/kind/ref, and node order. A missing or unreadable artifact is
 reported as file: message, exit code 2. Diff always exits 0 otherwise.
 Flags may come before or after the two folders.
+
+# changelog
+
+	tracewiki changelog --base REV [--head REV] [--format text|markdown|json]
+
+Changelog compares the requirements at two git revisions (--head defaults
+to HEAD), each read from git's object store: nothing is checked out and
+the working tree is not read. It lists requirements added, removed and
+changed (the fields that changed, with a unified diff of title and body; a
+re-wrapped paragraph or field is no change), parents and links
+(implements, tests) added or removed, verification changes (newly
+verified, no longer verified, and why: each revision judged against its
+own lock and code), and the policy and coverage deltas when there are
+rules or code. Markdown suits a release note or a PR comment; JSON is
+changelog.schema.json's shape, every list sorted by id. A revision git
+does not have (a typo, or a tag a shallow clone lacks) is exit code 2
+naming it.
+
+With [baselines] tags = "v*" in tracewiki.toml, build makes a Releases
+page: each matching tag (ordered by tag date, then name) with its
+changelog to the previous one and the matrix at that tag, and
+api/changelog.json. Baselines are kept in the build cache by commit.
 
 # impact
 

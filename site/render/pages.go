@@ -143,6 +143,7 @@ func (b *Renderer) pages() []Page {
 	add(coverageDir, "codecov", (*Renderer).coveragePage)
 	keyed()
 	out = append(out, b.policyPages()...)
+	out = append(out, b.releasesPages()...)
 	add(SearchDir, "search", func(b *Renderer, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
