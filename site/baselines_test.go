@@ -87,6 +87,15 @@ func TestReleasesPage(t *testing.T) {
 	if !strings.Contains(string(s.Files["index.html"]), `href="releases/index.html"`) {
 		t.Error("the home page does not link the Releases page")
 	}
+	// A requirement's page says which baseline last changed it: REQ-2 its
+	// text in v1.2; REQ-1's re-wrap in v1.1 is no change.
+	for id, want := range map[string]string{"REQ-1": "", "REQ-2": "v1.2"} {
+		page := string(s.Files["requirements/"+id+"/index.html"])
+		got := strings.Contains(page, "changed in")
+		if got != (want != "") || want != "" && !strings.Contains(page, `href="../../releases/index.html">`+want+`</a>`) {
+			t.Errorf("%s's page: changed in %q wanted; the page has it: %v", id, want, got)
+		}
+	}
 	schemas := compileSchemas(t)
 	validate(t, schemas, "changelog", "api/changelog.json", s.Files["api/changelog.json"])
 
