@@ -27,7 +27,7 @@ func xlsxFixture() *Export {
 			{ID: "SYS-1", Document: "sys", Level: "1.0", Title: "Overview", Status: "", Normative: false, Text: "A heading's text.",
 				Parents: []Link{}, Implements: []Link{}, Tests: []Link{}, Tags: []string{}, Fields: map[string]string{}, Reasons: []string{}},
 			{ID: "SYS-2", Document: "sys", Level: "1.1", Title: formulaTexts[0], Status: "approved", Normative: true, Derived: true,
-				Text: "- a list item\n  continued\n\n" + strings.Join(formulaTexts, "\n"),
+				Text:    "- a list item\n  continued\n\n" + strings.Join(formulaTexts, "\n"),
 				Parents: []Link{}, Implements: []Link{{Ref: "src/a.go@Run", State: "stale", Reason: "changed"}},
 				Tests: []Link{{Ref: "src/a_test.go@TestRun", State: "linked"}}, Tags: []string{"safety", "-1"},
 				Fields: map[string]string{"status": "=1+1", "Owner": "@bob", "Rationale": "+because"}, Verified: true, Stale: true,
