@@ -349,7 +349,8 @@ const maxXLSXUnzip = 1 << 30
 // ImportXLSX reads workbooks as [Export.XLSX] writes them (.xlsx files;
 // other files are skipped). Every sheet is a requirement sheet but the
 // matrix and coverage (computed: skipped) and the documents sheet (the
-// documents' titles). A requirement sheet's columns are found by their
+// documents' titles; a document listed there is part of the import even
+// when no row is left in it, so the files of its deleted rows go). A requirement sheet's columns are found by their
 // header, in any order: those of [XLSXColumns] map to the item, the
 // computed ones (verified, implemented, tested, stale, reasons) are read
 // past, and any other column is a custom field (a "fields." prefix
@@ -382,8 +383,17 @@ func ImportXLSX(files []File) (*Result, error) {
 				continue // computed: a build derives them again
 			case strings.EqualFold(sheet, DocumentsSheet):
 				for _, r := range plainRows(rows)[min(1, len(rows)):] {
-					if len(r) >= 2 && r[0] != "" {
-						titles[r[0]] = r[1]
+					if len(r) == 0 || strings.Trim(r[0], "/") == "" {
+						continue
+					}
+					p := strings.Trim(r[0], "/")
+					if len(r) >= 2 {
+						titles[p] = r[1]
+					}
+					// A document listed stays part of the import without
+					// rows: its items were deleted, and their files go.
+					if docs[p] == nil {
+						docs[p] = &Document{Path: p, Title: path.Base(p), From: "xlsx:" + file.Name}
 					}
 				}
 				continue
