@@ -192,7 +192,11 @@ func (e *Export) coverage() [][]string {
 	}
 	out := [][]string{row("(all)", e.ProjectID, all)}
 	for _, d := range order {
-		out = append(out, row(d, titles[d], per[d]))
+		name := d
+		if d == "" {
+			name = "(top level)" // requirements in no document
+		}
+		out = append(out, row(name, titles[d], per[d]))
 	}
 	return out
 }
@@ -343,8 +347,9 @@ func (w *workbook) sheet(name string, header []string, rows [][]string) error {
 }
 
 // maxXLSXUnzip bounds what an import unpacks of a workbook, against zip
-// bombs: far above any requirements workbook.
-const maxXLSXUnzip = 1 << 30
+// bombs: far above any requirements workbook (StrictDoc's 1,049
+// requirements unpack to 1.8 MB).
+const maxXLSXUnzip = 256 << 20
 
 // ImportXLSX reads workbooks as [Export.XLSX] writes them (.xlsx files;
 // other files are skipped). Every sheet is a requirement sheet but the

@@ -42,12 +42,18 @@ func codeCoverageTable(c synth.CoverageJSON) interchange.Table {
 		t.Rows = append(t.Rows, count("folder", f.Folder, f.CoverageCount))
 	}
 	for _, f := range c.Files {
-		share := 1.0
-		if f.Symbols > 0 {
-			share = float64(f.Covered) / float64(f.Symbols)
+		// A file's counts as synth.CoverageCount's: a waived file's
+		// uncovered symbols are justified, out of its share.
+		n := synth.CoverageCount{Files: 1, Symbols: f.Symbols, Covered: f.Covered, Uncovered: f.Symbols - f.Covered, Share: 1}
+		if f.Waived {
+			n.Justified, n.Uncovered = n.Uncovered, 0
 		}
-		t.Rows = append(t.Rows, []string{"file", f.Path, "1", strconv.Itoa(f.Symbols), strconv.Itoa(f.Covered), "",
-			strconv.Itoa(f.Symbols - f.Covered), synth.Percent(share), strconv.FormatBool(f.Waived), strings.Join(f.Uncovered, ";")})
+		if d := n.Symbols - n.Justified; d > 0 {
+			n.Share = float64(n.Covered) / float64(d)
+		}
+		row := count("file", f.Path, n)
+		row[8], row[9] = strconv.FormatBool(f.Waived), strings.Join(f.Uncovered, ";")
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

@@ -5,8 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // xlsxRoundTrip imports src with format into a new workspace, exports it
@@ -169,5 +172,30 @@ RELATIONS:
 	}
 	if got, _ := os.ReadFile(edited); !strings.Contains(string(got), "Edited.") {
 		t.Errorf("the edited file was overwritten:\n%s", got)
+	}
+}
+
+// TestCodeCoverageTable: the code coverage sheet has the totals, each
+// folder and each file with its uncovered symbols; a waived file's
+// uncovered symbols are justified, out of its share, as in
+// api/coverage.json's folders.
+func TestCodeCoverageTable(t *testing.T) {
+	c := synth.CoverageJSON{
+		Totals:  synth.CoverageCount{Files: 2, Symbols: 5, Covered: 2, Justified: 2, Uncovered: 1, Share: 2.0 / 3},
+		Folders: []synth.CoverageFolder{{Folder: "src", CoverageCount: synth.CoverageCount{Files: 2, Symbols: 5, Covered: 2, Justified: 2, Uncovered: 1, Share: 2.0 / 3}}},
+		Files: []synth.CoverageOfFile{
+			{Path: "src/a.go", Symbols: 3, Covered: 1, Waived: true, Uncovered: []string{"A", "B"}},
+			{Path: "src/b.go", Symbols: 2, Covered: 1, Uncovered: []string{"C"}},
+		},
+	}
+	got := codeCoverageTable(c)
+	want := [][]string{
+		{"total", ".", "2", "5", "2", "2", "1", "66.6%", "", ""},
+		{"folder", "src", "2", "5", "2", "2", "1", "66.6%", "", ""},
+		{"file", "src/a.go", "1", "3", "1", "2", "0", "100.0%", "true", "A;B"},
+		{"file", "src/b.go", "1", "2", "1", "0", "1", "50.0%", "false", "C"},
+	}
+	if got.Name != "Code coverage" || !reflect.DeepEqual(got.Rows, want) {
+		t.Errorf("rows = %q, want %q", got.Rows, want)
 	}
 }
