@@ -1,7 +1,7 @@
 // Package interchange reads and writes requirements in the formats of other
 // requirements tools: Doorstop trees, StrictDoc .sdoc documents, ReqIF
-// (.reqif, .reqifz) and OpenFastTrace Markdown specifications for import;
-// CSV, ReqIF and JSON for export.
+// (.reqif, .reqifz), OpenFastTrace Markdown specifications and XLSX
+// workbooks for import; CSV, ReqIF, JSON and XLSX for export.
 //
 // Like the parsers of claims, it takes bytes and names and never opens a
 // file: site reads the source tree, hands the files here, and writes what

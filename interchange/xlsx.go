@@ -403,6 +403,7 @@ func ImportXLSX(files []File) (*Result, error) {
 				}
 				continue
 			}
+			res.formulas(f, file.Name, sheet, rows)
 			res.readSheet(file.Name, sheet, plainRows(rows), docs)
 		}
 		f.Close()
@@ -420,6 +421,24 @@ func ImportXLSX(files []File) (*Result, error) {
 	}
 	res.finish()
 	return res, nil
+}
+
+// formulas reports the cells of a requirement sheet that hold a formula
+// (someone typed one; an export never writes them): the import reads the
+// value the spreadsheet last computed, which may not be what the formula
+// gives now.
+func (res *Result) formulas(f *excelize.File, file, sheet string, rows [][]string) {
+	for i, r := range rows {
+		for j := range r {
+			ref, err := excelize.CoordinatesToCellName(j+1, i+1)
+			if err != nil {
+				continue
+			}
+			if fx, err := f.GetCellFormula(sheet, ref); err == nil && fx != "" {
+				res.unmapped(fmt.Sprintf("%s:%s!%s", file, sheet, ref), "formula ="+fx, "read as the value it last computed, %q", r[j])
+			}
+		}
+	}
 }
 
 // plainRows is rows with every cell through [PlainCell].

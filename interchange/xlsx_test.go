@@ -282,6 +282,9 @@ func TestImportXLSXByHand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := f.SetCellFormula("Sheet1", "C3", `CONCAT("b","ob")`); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.NewSheet("Notes"); err != nil {
 		t.Fatal(err)
 	}
@@ -310,8 +313,14 @@ func TestImportXLSXByHand(t *testing.T) {
 	}
 	want := []string{
 		"hand.xlsx:Notes | sheet Notes | no id column in its first row: not a requirement sheet",
+		`hand.xlsx:Sheet1!C3 | formula =CONCAT("b","ob") | read as the value it last computed, `,
 		"hand.xlsx:Sheet1:4 | row | no id",
 		"xlsx:hand.xlsx:Sheet1:2 | normative yes? | not true or false: normative kept as true",
+	}
+	// The cached value is whatever excelize left in the cell: compare the
+	// formula's line up to it.
+	if len(got) > 1 && strings.HasPrefix(got[1], want[1]) {
+		got[1] = want[1]
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("unmapped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
