@@ -224,7 +224,7 @@ stamped by the first build or capture that sees it.
 
 # import
 
-	tracewiki import doorstop|strictdoc|reqif|openfasttrace PATH [--force] [--by WHO]
+	tracewiki import doorstop|strictdoc|reqif|openfasttrace|xlsx PATH [--force] [--by WHO]
 
 Import reads another tool's requirements (PATH, a folder or a file, is
 relative to the current folder) and writes them as Markdown files under
@@ -244,7 +244,10 @@ title, description, Rationale and Comment as body, the artifact type as
 fields.type, Needs as fields.needs (what the policy asks of it), Covers as
 parent links, Depends as fields.depends, Status (approved -> accepted,
 draft and proposed -> proposed, rejected), Tags, and forwards
-(arch --> dsn : req~x~1) as items arch~x~1. Parent
+(arch --> dsn : req~x~1) as items arch~x~1. XLSX: a workbook as export
+xlsx writes it; each sheet's columns are found by their header row, in any
+order; the computed columns and the Matrix and Coverage sheets are read
+past, and any column tracewiki does not know becomes a custom field. Parent
 links are stamped in the lock; a link the source calls suspect stays
 suspect (parent_changed) until "tracewiki review". Each file records
 imported: {from, hash}; a second import writes only what changed, and a
@@ -258,7 +261,7 @@ why.
 
 # export
 
-	tracewiki export csv|reqif|json [--out FILE]
+	tracewiki export csv|reqif|json|xlsx [--out FILE] [--document ID]
 
 Export prints (or writes to --out) every requirement with its document,
 level, parents, implements and tests with their states, tags, fields, and
@@ -269,7 +272,15 @@ are joined with ";"; a cell starting with =, +, -, @, TAB or CR gets a
 leading ' so that no spreadsheet reads it as a formula. JSON follows
 api/schemas/export.schema.json. A ReqIF export nests its SPEC-HIERARCHY by
 document and level and imports back into the same requirements, levels and
-parent links.
+parent links. An XLSX export (--out is required) is a workbook with one
+sheet per document (the CSV columns with text and derived, then one per
+custom field), a Matrix sheet, a Coverage sheet (per document), a Code
+coverage sheet (as api/coverage.json) and a Documents sheet; header rows are
+frozen with filters, every cell is a text cell through the same leading '
+rule, and two exports of the same content are the same bytes (the date
+recorded is SOURCE_DATE_EPOCH, else a fixed one). "import xlsx" reads it
+back. --document ID keeps the requirements of one document (a folder under
+requirements/) and those nested in it.
 
 --out FILE is relative to the current folder. Export refuses what build
 refuses to replace (the lock, the config, the workspace, a source file,
