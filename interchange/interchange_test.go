@@ -211,6 +211,11 @@ func TestReqIFRoundTrip(t *testing.T) {
 	if !bytes.Equal(data, again) {
 		t.Error("two ReqIF exports of the same requirements differ")
 	}
+	// Without a date, a fixed one: never the clock's.
+	undated, _ := e.ReqIF("")
+	if want := `CREATION-TIME>` + exportEpoch + `<`; !bytes.Contains(undated, []byte(want)) {
+		t.Errorf("an undated ReqIF export has no %s:\n%s", want, undated)
+	}
 	r, err := ImportReqIF([]File{{Name: "x.reqif", Data: data}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)

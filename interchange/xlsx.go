@@ -44,10 +44,11 @@ const maxSheetName = 31
 // rather than lose text.
 const maxCellChars = excelize.TotalCellChars
 
-// xlsxEpoch is the date the workbook's properties record when none is
-// given: a fixed one, so two exports of the same content are the same
-// bytes (the zip entries carry no time: excelize leaves them zero).
-const xlsxEpoch = "1980-01-01T00:00:00Z"
+// exportEpoch is the date an export records when none is given (the
+// workbook's properties, ReqIF's times): a fixed one, so two exports of
+// the same content are the same bytes (a workbook's zip entries carry no
+// time: excelize leaves them zero).
+const exportEpoch = "1980-01-01T00:00:00Z"
 
 // Table is a sheet of computed rows the caller adds to a workbook (the
 // coverage): a name, a header and rows of cells.
@@ -70,7 +71,7 @@ type Table struct {
 // spreadsheet holds is an error naming the requirement.
 func (e *Export) XLSX(at string, tables ...Table) ([]byte, error) {
 	if at == "" {
-		at = xlsxEpoch
+		at = exportEpoch
 	}
 	f := excelize.NewFile()
 	defer f.Close()

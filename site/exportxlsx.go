@@ -13,19 +13,24 @@ import (
 // ExportXLSX is the workbook of export xlsx (SPEC 5): the requirements of
 // x (one sheet per document), the matrix and the document coverage
 // ([interchange.Export.XLSX]), and the code coverage of the workspace
-// ([Project.Coverage], as api/coverage.json has it). The workbook records
-// SOURCE_DATE_EPOCH as its date when set, else a fixed one, so that two
-// exports of the same content are the same bytes.
+// ([Project.Coverage], as api/coverage.json has it), dated [ExportTime].
 func (p *Project) ExportXLSX(x *interchange.Export) ([]byte, error) {
 	cov, err := p.Coverage()
 	if err != nil {
 		return nil, err
 	}
-	at := ""
-	if strings.TrimSpace(os.Getenv("SOURCE_DATE_EPOCH")) != "" {
-		at = Now().Format(time.RFC3339)
+	return x.XLSX(ExportTime(), codeCoverageTable(cov))
+}
+
+// ExportTime is the date an export records: SOURCE_DATE_EPOCH's when set,
+// else "", the format's fixed date, so that two exports of the same
+// content are the same bytes (a wall-clock time would make every export
+// differ).
+func ExportTime() string {
+	if strings.TrimSpace(os.Getenv("SOURCE_DATE_EPOCH")) == "" {
+		return ""
 	}
-	return x.XLSX(at, codeCoverageTable(cov))
+	return Now().Format(time.RFC3339)
 }
 
 // codeCoverageTable is the code coverage sheet: the totals, each folder

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tracewiki/tracewiki/site"
 )
@@ -101,7 +100,7 @@ func runExport(e *env, args []string) int {
 	case "json":
 		data, err = x.JSON()
 	case "reqif":
-		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
+		data, err = x.ReqIF(site.ExportTime())
 	case "xlsx":
 		data, err = p.ExportXLSX(x)
 	}
