@@ -111,6 +111,7 @@ type Site struct {
 	forge       render.Forge // the forge links' commit
 	historyRead bool         // the git history was searched for verified texts
 	gitHead     string       // at this HEAD ("" in no repository)
+	revision    string       // the commit built, which the bundle names ([bundleRevision])
 	lazy        *lazyFiles   // a lazy build's files, rendered on demand
 }
 
@@ -154,6 +155,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	a := p.analyzeLoaded(ld, c.Lock)
 	g := p.draw(a)
+	code := publishedCode(a, opts.Release) // before the tokens go
 	if opts.Release {
 		for _, s := range ld.Sources {
 			s.ReleaseTokens()
@@ -181,6 +183,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		p:     p, graph: g, a: a, lang: p.Config.Language, repo: p.Config.Slug(), title: p.Config.Title,
 		baseURL: baseURL, hl: opts.Highlight.Highlighter(opts.Cache.fragments()),
 		lazy: opts.lazy, kept: opts.pages, stream: opts.stream, captured: c,
+		code: code, revision: bundleRevision(forge, opts.Commit, p.WS.Dir),
 	}
 	b.models = synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report})
 	b.targets = b.models.Targets
@@ -195,7 +198,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	b.verified, b.verifiedSum, b.gitHead = b.recoverVerified()
 	var key, digest []byte
 	if opts.Cache != nil && !opts.lazy {
-		key, digest = p.siteKey(c, baseURL, forge, b.verifiedSum), p.WS.ReadDigest()
+		key, digest = p.siteKey(c, baseURL, forge, b.revision, b.verifiedSum), p.WS.ReadDigest()
 	}
 	var s *Site
 	if opts.reuse != nil && opts.reuse(key) {
@@ -205,7 +208,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
 	s.key, s.digest, s.forge = key, digest, forge
-	s.historyRead, s.gitHead = b.verified != nil, b.gitHead
+	s.historyRead, s.gitHead, s.revision = b.verified != nil, b.gitHead, b.revision
 	if s.edits != nil {
 		s.edits.siteKey = key
 	}
@@ -246,6 +249,10 @@ type builder struct {
 	verified    map[verifiedKey]*verifiedText
 	verifiedSum []byte
 	gitHead     string
+	// code is the current hashes of the code, for the bundle; revision
+	// the commit built (see bundle.go).
+	code     func() *codeanchors.Published
+	revision string
 
 	// What the manifest reports, known before pages render.
 	pageCount int
@@ -275,7 +282,7 @@ func (b *builder) build(sink func(name string, data []byte) error) (*Site, error
 	b.driftStale = slices.ContainsFunc(b.drift.Links, func(l synth.DriftLink) bool { return l.State == string(codeanchors.Stale) })
 	pages := b.pages()
 	b.pageCount = len(pages)
-	b.artifacts = []string{synth.CoverageFile, "api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
+	b.artifacts = []string{synth.BundleFile, synth.CoverageFile, "api/drift.json", "api/graph.json", "api/manifest.json", "api/search.json"}
 	if ix := b.a.Index; ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}
@@ -525,6 +532,9 @@ func (b *builder) addStatic(put func(name string, data []byte) error, driftJSON 
 		return err
 	}
 	if err := b.writeCoverage(put); err != nil {
+		return err
+	}
+	if err := b.writeBundle(put); err != nil {
 		return err
 	}
 	manifest, err := synth.MarshalJSON(synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated))

@@ -72,7 +72,7 @@ func runExport(e *env, args []string) int {
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json"}
+	formats := []string{"csv", "reqif", "json", "bundle"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
 	}
@@ -81,19 +81,7 @@ func runExport(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
-	x, err := p.Export()
-	if err != nil {
-		return e.fail(err)
-	}
-	var data []byte
-	switch rest[0] {
-	case "csv":
-		data, err = x.CSV()
-	case "json":
-		data, err = x.JSON()
-	case "reqif":
-		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
-	}
+	data, err := exportData(p, rest[0])
 	if err != nil {
 		return e.fail(err)
 	}
@@ -106,4 +94,24 @@ func runExport(e *env, args []string) int {
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// exportData is the export in format: the requirements with their links
+// and states (csv, json, reqif), or the repository's bundle, the bytes a
+// build writes to api/bundle.json.
+func exportData(p *site.Project, format string) ([]byte, error) {
+	if format == "bundle" {
+		return p.Bundle()
+	}
+	x, err := p.Export()
+	if err != nil {
+		return nil, err
+	}
+	switch format {
+	case "csv":
+		return x.CSV()
+	case "json":
+		return x.JSON()
+	}
+	return x.ReqIF(site.Now().Format(time.RFC3339))
 }
