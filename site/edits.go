@@ -59,7 +59,7 @@ type editRecord struct {
 	history []byte // what the build found in the git history, in the site key
 	// revision is the commit built, in the site key (the bundle names it).
 	revision string
-	pages   []byte // the pages' lines, by file (see [editRecord.encode])
+	pages    []byte // the pages' lines, by file (see [editRecord.encode])
 }
 
 // editPage is one wiki page of an [editRecord]: where its page is, what
