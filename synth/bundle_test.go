@@ -32,7 +32,7 @@ import "testing"
 
 func TestAdd(t *testing.T) { (&Cart{}).Add() }
 `,
-	"util/util.go": "package util\n\nfunc Helper() {}\n\nfunc Unlinked() {}\n",
+	"util/util.go":                  "package util\n\nfunc Helper() {}\n\nfunc Unlinked() {}\n",
 	"content/requirements/SYS-1.md": "---\ntitle: Carts\n---\nThe system keeps carts.\n",
 	"content/requirements/REQ-2.md": "---\ntitle: Add to cart\nparent: [SYS-1]\nfields: {color: blue}\n" +
 		"implements: [cart/cart.go@Cart, util/util.go#L3-L3, cart/cart.go@Cart]\ntests: [cart/cart_test.go@TestAdd]\n---\n" +
