@@ -37,6 +37,10 @@
     }
     return out;
   }
+  // vocab is a word's [stem, frequency], or undefined: only the
+  // vocabulary's own keys count ("constructor" is no word of every index).
+  var OWN = Object.prototype.hasOwnProperty;
+  function vocab(w) { return OWN.call(head.words, w) ? head.words[w] : undefined; }
   function words(s) { return fold(s).split(NONWORD).filter(Boolean); }
   function white(s) { return s.split(/[ \t\n\r\f\v]+/).filter(Boolean); }
   function runes(s) { return Array.from(s); }
@@ -89,15 +93,16 @@
   // parse: the query's terms [{word, stem}] as synth's parse makes them.
   function parse(query) {
     var q = { whole: white(fold(query)).join(" "), words: words(query).join(" "), terms: [], corrected: {} };
-    var content = [], stops = [], seen = {}, unknown = {};
+    var content = [], stops = [], seen = {}, unknown = new Set();
+    q.unknown = [];
     words(query).forEach(function (w) {
-      var info = head.words[w];
+      var info = vocab(w);
       if (!info && !STOP.has(w) && runes(w).length >= 4) {
         var c = correct(w);
-        if (c) { q.corrected[w] = c; w = c; info = head.words[c]; }
+        if (c) { q.corrected[w] = c; w = c; info = vocab(c); }
       }
       if (!info && STOP.has(w)) stops.push({ word: w, stem: -1 });
-      else if (!info) { if (!unknown[w]) { unknown[w] = true; content.push({ word: w, stem: -2 }); } }
+      else if (!info) { if (!unknown.has(w)) { unknown.add(w); q.unknown.push(w); content.push({ word: w, stem: -2 }); } }
       else if (info[0] < 0) stops.push({ word: w, stem: -1 });
       else if (!seen[info[0]]) { seen[info[0]] = true; content.push({ word: w, stem: info[0] }); }
     });
@@ -142,8 +147,10 @@
 
   // rank returns every candidate for the query, of the given type ("" for
   // all), best first: [{entry, score, tier, matched}].
-  function rank(query, kind) {
-    var q = parse(query), cand = new Set();
+  function rank(query, kind) { return rankParsed(parse(query), kind); }
+
+  function rankParsed(q, kind) {
+    var cand = new Set();
     q.terms.forEach(function (t) { if (t.stem >= 0) (postings[t.stem] || []).forEach(function (i) { cand.add(i); }); });
     var out = [];
     for (var i = 0; i < docs.length; i++) {
@@ -162,6 +169,48 @@
     return out.map(function (r) {
       return { entry: docs[r.i], score: r.score, tier: r.tier, matched: q.terms.filter(function (t, k) { return r.matched[k]; }).map(function (t) { return t.word; }), terms: q.terms };
     });
+  }
+
+  // near: up to n vocabulary words (no stop words) within 3 edits of w,
+  // or that start with its first 4 letters, nearest first, then the most
+  // frequent (synth's near).
+  function near(w, n) {
+    var prefix = runes(w).slice(0, 4).join(""), long = runes(prefix).length === 4, cs = [];
+    for (var v in head.words) {
+      var info = head.words[v];
+      if (info[0] < 0) continue;
+      var d = editDistance(w, v, 3);
+      if (d > 3 && !(long && v.startsWith(prefix))) continue;
+      cs.push({ word: v, dist: d, freq: info[1] });
+    }
+    cs.sort(function (a, b) { return a.dist - b.dist || b.freq - a.freq || cmp(a.word, b.word); });
+    return cs.slice(0, n).map(function (c) { return c.word; });
+  }
+
+  // hint says why nothing matched, in the words of synth's hint.
+  function hint(q, kind) {
+    if (kind) {
+      var n = rankParsed(q, "").length;
+      if (n > 0) return "no " + kind + " matches; " + n + " nodes of other types do: search without --kind";
+    }
+    if (!q.terms.length) return "the query has no words: search for names, titles or words of the wiki";
+    if (q.terms[0].stem === -1) {
+      return "the query has only stop words (" + q.terms.map(function (t) { return t.word; }).join(", ") + "): add a word that names what you look for";
+    }
+    return "nothing matches: " + q.unknown.map(function (w) {
+      var ws = near(w, 3);
+      return ws.length ? JSON.stringify(w) + " is in no node; near words: " + ws.join(", ") : JSON.stringify(w) + " is in no node and near no word of the wiki";
+    }).join("; ");
+  }
+
+  // search answers as "tracewiki search" does (without excerpts): the
+  // terms searched, the corrections, how many nodes match, the best limit
+  // of them and, when none does, the hint.
+  function search(query, kind, limit) {
+    var q = parse(query), found = rankParsed(q, kind);
+    var out = { terms: q.terms.map(function (t) { return t.word; }), corrected: q.corrected, count: found.length, results: found.slice(0, limit || 10), hint: "" };
+    if (!found.length) out.hint = hint(q, kind);
+    return out;
   }
 
   // The title words a node's exact-title tier compares with (synth's
@@ -189,7 +238,7 @@
     while (pending[loaded]) { addDocs(pending[loaded]); pending[loaded] = null; loaded++; }
     if (loaded === head.shards && window.tracewikiSearch.onready) window.tracewikiSearch.onready();
   };
-  window.tracewikiSearch = { rank: rank, ready: function () { return loaded === head.shards; } };
+  window.tracewikiSearch = { rank: rank, search: search, ready: function () { return loaded === head.shards; } };
   for (var s = 0; s < head.shards; s++) {
     var el = document.createElement("script");
     el.src = root + "api/search-" + s + ".js";
@@ -210,7 +259,7 @@
     var want = {};
     terms.forEach(function (t) { if (t.stem >= 0) want[t.stem] = true; });
     var re = /[\p{L}\p{N}]+/gu, m, ws = [];
-    while ((m = re.exec(text))) { var info = head.words[fold(m[0])]; ws.push({ at: m.index, end: m.index + m[0].length, stem: info ? info[0] : -3 }); }
+    while ((m = re.exec(text))) { var info = vocab(fold(m[0])); ws.push({ at: m.index, end: m.index + m[0].length, stem: info ? info[0] : -3 }); }
     var best = -1, bestScore = 0;
     for (var i = 0; i < ws.length; i++) {
       if (!want[ws[i].stem]) continue;
@@ -237,9 +286,11 @@
     while (results.firstChild) results.removeChild(results.firstChild);
     if (!white(q).length) { status.textContent = "Type to search requirements, decisions, pages and code."; return; }
     if (loaded < head.shards) { status.textContent = "Loading the index…"; return; }
-    var found = rank(q, kind);
-    status.textContent = found.length ? found.length + " result" + (found.length === 1 ? "" : "s") : "No results: check the spelling, or use other words.";
-    found.slice(0, MAX).forEach(function (f) {
+    var answer = search(q, kind, MAX);
+    var fixes = Object.keys(answer.corrected).map(function (w) { return w + " → " + answer.corrected[w]; });
+    status.textContent = answer.count ? answer.count + " result" + (answer.count === 1 ? "" : "s") +
+      (fixes.length ? " (corrected: " + fixes.join(", ") + ")" : "") : "No results: " + answer.hint + ".";
+    answer.results.forEach(function (f) {
       var e = f.entry;
       var local = e.id.slice(e.id.indexOf(":") + 1);
       var li = document.createElement("li");

@@ -14,10 +14,12 @@ type Model struct {
 	Documents []*Document
 }
 
-// TargetRef is a code target as written at one place in the content.
+// TargetRef is a code target as written at one place in the content, or
+// in a code comment (Marker: Pos is then the marker's PATH:LINE, SPEC 1.6).
 type TargetRef struct {
 	Target Target
 	Pos    Pos
+	Marker bool
 }
 
 // IDRef is a requirement or decision id as written at one place.

@@ -353,6 +353,10 @@ func sortClaims(cs []Claim) {
 // maxIDLen bounds an id: ids become file names and URL path segments.
 const maxIDLen = 128
 
+// ValidID reports whether s is a requirement or decision id ([validID]):
+// what code markers may name.
+func ValidID(s string) bool { return validID(s) }
+
 // validID reports whether s is a requirement or decision id: a letter or
 // digit, then letters, digits, '.', '_', '-' and '~', at most maxIDLen
 // bytes (ASCII only, so that ids are safe as file names and in URLs; '~'

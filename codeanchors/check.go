@@ -13,6 +13,9 @@ type Use struct {
 	Node claims.NodeID
 	Role string // implements, tests, claims
 	Pos  claims.Pos
+	// Marker is true for a link a code marker declares: Pos is the
+	// marker's PATH:LINE (SPEC 1.6).
+	Marker bool
 }
 
 // Link roles.
@@ -70,10 +73,10 @@ func Targets(m *claims.Model) []Referenced {
 	for _, r := range m.Requirements {
 		node := claims.RequirementNode(r.ID)
 		for _, t := range r.Implements {
-			add(t.Target, Use{Node: node, Role: RoleImplements, Pos: t.Pos})
+			add(t.Target, Use{Node: node, Role: RoleImplements, Pos: t.Pos, Marker: t.Marker})
 		}
 		for _, t := range r.Tests {
-			add(t.Target, Use{Node: node, Role: RoleTests, Pos: t.Pos})
+			add(t.Target, Use{Node: node, Role: RoleTests, Pos: t.Pos, Marker: t.Marker})
 		}
 		addClaims(node, r.Doc)
 	}
@@ -158,6 +161,10 @@ type Report struct {
 	Evidence     []EvidenceStatus    // in lock order: requirement, run
 	Requirements []RequirementStatus // in model order
 	Parents      []ParentStatus      // by child in model order, then as written
+	// Markers are the code markers naming requirements that do not exist
+	// ([JudgeMarkers]), in the order they are written; the caller that
+	// read the markers fills them.
+	Markers []MarkerStatus
 }
 
 // Check judges every link of m against the lock and the current sources.

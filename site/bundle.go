@@ -11,7 +11,8 @@ import (
 )
 
 // The repository's bundle, api/bundle.json (SPEC 1.8), made by
-// [synth.NewBundle]: a build writes it among its artifacts, and
+// [synth.NewBundle]: a build writes it among its artifacts (render's
+// [render.Input.Bundle]), and
 // `tracewiki export bundle` writes the same bytes.
 
 // publishedCode returns the current hashes of the analysis's code index
@@ -26,14 +27,11 @@ func publishedCode(a *Analysis, releasing bool) func() *codeanchors.Published {
 	return f
 }
 
-// writeBundle writes api/bundle.json (every write path goes through
-// [builder.addStatic]).
-func (b *builder) writeBundle(put func(name string, data []byte) error) error {
-	data, err := b.p.bundleJSON(b.graph, b.a, b.code(), b.codeCov.Totals, b.revision, b.baseURL)
-	if err != nil {
-		return err
-	}
-	return put(synth.BundleFile, data)
+// bundleFunc is [render.Input.Bundle]: the bundle of a drawn graph and
+// its analysis, encoded when the artifacts are written. code gives the
+// code's hashes ([publishedCode]).
+func (p *Project) bundleFunc(g *synth.Graph, a *Analysis, code func() *codeanchors.Published, cov synth.CoverageCount, revision, baseURL string) func() ([]byte, error) {
+	return func() ([]byte, error) { return p.bundleJSON(g, a, code(), cov, revision, baseURL) }
 }
 
 // bundleJSON encodes the bundle of a drawn graph and its analysis.

@@ -48,6 +48,9 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 		}
 		explicit = append(explicit, t)
 	}
+	if err := p.readMarkers(); err != nil {
+		return nil, err
+	}
 	paths := p.targetPaths()
 	for _, t := range explicit {
 		paths = append(paths, t.Path)

@@ -24,6 +24,9 @@ func (p *Project) check() (*codeanchors.Report, *codeanchors.Lock, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := p.readMarkers(); err != nil {
+		return nil, nil, err
+	}
 	paths := p.targetPaths()
 	// The code a live entry vouched for; a superseded entry is not judged.
 	newest := codeanchors.NewestEvidence(l.Evidence)

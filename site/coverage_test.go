@@ -22,8 +22,8 @@ func TestCoveragePage(t *testing.T) {
 	if c.Totals.Symbols == 0 || c.Totals.Uncovered == 0 || c.Totals.Covered == 0 {
 		t.Fatalf("the shop fixture should have covered and uncovered symbols: %+v", c.Totals)
 	}
-	page := string(s.Files[coverageDir+"/index.html"])
-	if twin := s.Files[coverageDir+"/index.json"]; string(twin) != string(s.Files[synth.CoverageFile]) {
+	page := string(s.Files["coverage/index.html"])
+	if twin := s.Files["coverage/index.json"]; string(twin) != string(s.Files[synth.CoverageFile]) {
 		t.Error("the coverage page's twin is not api/coverage.json")
 	}
 	if want := c.Totals.String(); !strings.Contains(page, want) {

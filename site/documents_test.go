@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"github.com/tracewiki/tracewiki/site/render"
 	"strings"
 	"testing"
 
@@ -128,14 +129,14 @@ func TestDocuments(t *testing.T) {
 	}
 	for _, c := range []struct {
 		folder string
-		want   DocumentCoverage
+		want   render.DocumentCoverage
 	}{
-		{"", DocumentCoverage{Normative: 5, Implemented: 1, Suspect: 1}},
-		{"software", DocumentCoverage{Document: "software", Normative: 3, Implemented: 1, Suspect: 1}},
-		{"software/ui", DocumentCoverage{Document: "software/ui", Normative: 1}},
-		{"system", DocumentCoverage{Document: "system", Normative: 2}},
+		{"", render.DocumentCoverage{Normative: 5, Implemented: 1, Suspect: 1}},
+		{"software", render.DocumentCoverage{Document: "software", Normative: 3, Implemented: 1, Suspect: 1}},
+		{"software/ui", render.DocumentCoverage{Document: "software/ui", Normative: 1}},
+		{"system", render.DocumentCoverage{Document: "system", Normative: 2}},
 	} {
-		if got := Coverage(p.Model, rep, c.folder); got != c.want {
+		if got := render.Coverage(p.Model, rep, c.folder); got != c.want {
 			t.Errorf("Coverage(%q) = %+v, want %+v", c.folder, got, c.want)
 		}
 	}

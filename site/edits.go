@@ -52,7 +52,7 @@ const editsStage = "edits"
 // what its body shows of the rest of the site.
 type editRecord struct {
 	siteKey []byte // the key of the site it describes
-	shared  []byte // the pages' shared key ([builder.pagesKey])
+	shared  []byte // the pages' shared key ([siteBuild.pagesKey])
 	content string // the content folder
 	baseURL string
 	forge   render.Forge
@@ -65,32 +65,35 @@ type editRecord struct {
 // editPage is one wiki page of an [editRecord]: where its page is, what
 // the shared key saw of it, and the answers its body's rendering got:
 // how its claims show (by target) and where its links lead (by node id).
-// It is the [bodyContext] that renders the page's edited body.
+// It is the [render.BodyContext] that renders the page's edited body.
 type editPage struct {
 	file, dir, title string
 	outline, places  [sha256.Size]byte
 	texts            [sha256.Size]byte // its Markdown claims' texts: its claims table shows them
 	headings         []string          // the ids of its headings
-	claims           map[string]claimShown
+	claims           map[string]render.ClaimShown
 	urls             map[string]string
 
 	hl         *render.Highlighter
 	unanswered bool // the body asked what the last build did not answer
 }
 
-func (e *editPage) claimShown(t claims.Target) claimShown {
+// ClaimShown is how the last build showed a claim's link to t.
+func (e *editPage) ClaimShown(t claims.Target) render.ClaimShown {
 	c, ok := e.claims[t.String()]
 	e.unanswered = e.unanswered || !ok
 	return c
 }
 
-func (e *editPage) urlOf(id synth.NodeID) string {
+// URLOf is the URL the last build gave the page of the node id.
+func (e *editPage) URLOf(id synth.NodeID) string {
 	u, ok := e.urls[id.String()]
 	e.unanswered = e.unanswered || !ok
 	return u
 }
 
-func (e *editPage) fence(lang string, code []byte) template.HTML { return e.hl.Fence(lang, code) }
+// Fence is a fenced code block highlighted.
+func (e *editPage) Fence(lang string, code []byte) template.HTML { return e.hl.Fence(lang, code) }
 
 // headingsKept reports whether every heading id of the page's last build
 // is still among ids: other pages' links to them are checked when the
@@ -121,46 +124,44 @@ func (e *editPage) placesKept(places [sha256.Size]byte) bool {
 }
 
 // editable reports whether an edit of the page's text can be applied by
-// [BuildEdited]: a wiki page read from its own file, which the shared key
-// has only through its outline, and which is not the home page's text.
-func (b *builder) editable(pg page) bool {
-	p := pg.wiki
-	return p != nil && b.outlined != nil && p.Path != "index" && !p.Synthesized && p.Doc.BodyLine > 0 &&
-		pg.tmpl == "node" && b.bodyOnly(p.Doc.File)
+// [BuildEdited]: a [render.Page.Editable] page read from its own file,
+// which the shared key has only through its outline.
+func (b *siteBuild) editable(pg render.Page) bool {
+	return pg.Editable() && b.outlined != nil && b.bodyOnly(pg.Wiki().Doc.File)
 }
 
 // editRecord records the build's editable pages. They are encoded as
 // they are answered, never held as maps: at 11,000 pages that is 50,000
 // answers, made after the pages rendered, when the build's memory is at
 // its peak.
-func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
+func (b *siteBuild) editRecord(shared []byte) *editRecord {
 	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge, history: b.verifiedSum, revision: b.revision}
-	var editable []page
-	for _, pg := range pages {
+	var editable []render.Page
+	for _, pg := range b.r.Pages() {
 		if b.editable(pg) {
 			editable = append(editable, pg)
 		}
 	}
-	slices.SortFunc(editable, func(x, y page) int { return strings.Compare(x.wiki.Doc.File, y.wiki.Doc.File) })
+	slices.SortFunc(editable, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
 	var buf bytes.Buffer
 	q := strconv.Quote
 	var lines []string
 	for _, pg := range editable {
-		p := pg.wiki
+		p := pg.Wiki()
 		n, _ := b.graph.Node(claims.PageNode(p.Path))
 		places, texts := claimSums(&p.Doc)
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.dir), q(n.Title), b.outlined.pages[p.Doc.File],
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), b.outlined.pages[p.Doc.File],
 			places, texts, q(strings.Join(p.Doc.Headings, "\n")))
 		lines = lines[:0]
 		for _, c := range p.Doc.Claims {
 			if c.HasTarget {
-				s := b.claimShown(c.Target)
+				s := b.r.ClaimShown(c.Target)
 				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
 			}
 		}
 		for _, l := range p.Doc.Links {
 			id := synth.LinkNodeID(l)
-			lines = append(lines, "url\t"+q(id.String())+"\t"+q(b.urlOf(id))+"\n")
+			lines = append(lines, "url\t"+q(id.String())+"\t"+q(b.r.URLOf(id))+"\n")
 		}
 		slices.Sort(lines)
 		for _, l := range slices.Compact(lines) {
@@ -169,39 +170,6 @@ func (b *builder) editRecord(pages []page, shared []byte) *editRecord {
 	}
 	r.pages = buf.Bytes()
 	return r
-}
-
-// The HTML around a node page's body ("node.html").
-const (
-	bodyOpen  = `<div class="body">`
-	bodyClose = `</div>`
-)
-
-// findBody returns where the body is in a page's HTML: the one place the
-// body appears between bodyOpen and bodyClose. False when it is empty or
-// appears more than once: the template writes it once, so a body found
-// once is the body.
-func findBody(html []byte, body template.HTML) (bodySpan, bool) {
-	if body == "" {
-		return bodySpan{}, false
-	}
-	needle := []byte(bodyOpen + string(body) + bodyClose)
-	i := bytes.Index(html, needle)
-	if i < 0 || bytes.Contains(html[i+1:], needle) {
-		return bodySpan{}, false
-	}
-	return bodySpan{head: i + len(bodyOpen), tail: len(html) - i - len(needle) + len(bodyClose)}, true
-}
-
-// spliceBody returns the page's HTML old with body in place of its body at
-// span; false when span does not fit old.
-func spliceBody(old []byte, span bodySpan, body string) ([]byte, bool) {
-	end := len(old) - span.tail
-	if span.head < len(bodyOpen) || span.tail < len(bodyClose) || end < span.head ||
-		string(old[span.head-len(bodyOpen):span.head]) != bodyOpen || !bytes.HasPrefix(old[end:], []byte(bodyClose)) {
-		return nil, false
-	}
-	return slices.Concat(old[:span.head], []byte(body), old[end:]), true
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
@@ -274,7 +242,7 @@ func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
 	if start < 0 {
 		return nil, false
 	}
-	e := &editPage{claims: map[string]claimShown{}, urls: map[string]string{}}
+	e := &editPage{claims: map[string]render.ClaimShown{}, urls: map[string]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(data[start+1:]))
 	sc.Buffer(nil, 16<<20)
 	bad := false
@@ -301,7 +269,7 @@ func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
 		case f[0] == "page" && !first:
 			return e, !bad
 		case f[0] == "claim" && len(f) == 5:
-			e.claims[str(f[1])] = claimShown{State: str(f[2]), Why: str(f[3]), URL: str(f[4])}
+			e.claims[str(f[1])] = render.ClaimShown{State: str(f[2]), Why: str(f[3]), URL: str(f[4])}
 		case f[0] == "url" && len(f) == 3:
 			e.urls[str(f[1])] = str(f[2])
 		default:
@@ -403,7 +371,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	// The records, as the whole build would have left them.
 	reads := ws.ReadSums()
 	for _, ed := range edits {
-		idx.pages[ed.e.dir+"/"] = pageKey(er.shared, page{dir: ed.e.dir, tmpl: "node", doc: &ed.page.Doc})
+		idx.pages[ed.e.dir+"/"] = render.PageKey(er.shared, render.WikiPageAt(ed.e.dir, ed.page))
 		rec.paths[ed.e.file], _ = ws.StampOfPath(ed.e.file)
 		rec.sums[ed.e.file] = reads[ed.e.file]
 	}
@@ -440,7 +408,7 @@ func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Wor
 			return nil, false
 		}
 		e.hl = hl
-		body, err := renderBody(e, &pg.Doc, rel(e.dir), e.title)
+		body, err := render.RenderBody(e, &pg.Doc, e.dir, e.title)
 		if err != nil || e.unanswered || body == "" {
 			return nil, false
 		}
@@ -491,14 +459,14 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 		if !ok {
 			return nil, false
 		}
-		html, ok := spliceBody(old, span, ed.body)
+		html, ok := render.SpliceBody(old, span, ed.body)
 		if !ok {
 			return nil, false
 		}
 		files[name] = editedFile{parts: [][]byte{html}}
 		bodies[claims.PageNode(ed.page.Path)] = ed.page.Doc.Body
 	}
-	data, ok := readOutput(dir, idx, searchFile)
+	data, ok := readOutput(dir, idx, render.SearchFile)
 	if !ok {
 		return nil, false
 	}
@@ -509,7 +477,7 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 	// The search page's twin is the index: its bytes are hashed once.
 	sum := sha256.Sum256(index)
 	search := editedFile{parts: [][]byte{index}, sum: &sum}
-	files[searchFile], files[searchDir+"/index.json"] = search, search
+	files[render.SearchFile], files[render.SearchDir+"/index.json"] = search, search
 	scripts, ok := editedSearchScripts(dir, idx, index)
 	if !ok {
 		return nil, false

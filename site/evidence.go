@@ -56,6 +56,9 @@ func (p *Project) RecordEvidence(run, reportName string, report []byte, by strin
 	if by == "" {
 		by = p.gitEmail()
 	}
+	if err := p.readMarkers(); err != nil {
+		return nil, err
+	}
 	var paths []string
 	for _, r := range p.Model.Requirements {
 		for _, t := range slices.Concat(r.Implements, r.Tests) {

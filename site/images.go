@@ -70,13 +70,3 @@ func (p *Project) readImages(m *claims.Model) (map[string][]byte, claims.Diagnos
 	}
 	return images, diags
 }
-
-// addImages publishes the content's images (see [Project.readImages]).
-func (b *builder) addImages(put func(name string, data []byte) error) error {
-	for _, name := range slices.Sorted(maps.Keys(b.p.images)) {
-		if err := put(imageURL(name), b.p.images[name]); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -16,7 +17,7 @@ func (p *Project) Knowledge() (*synth.Knowledge, error) {
 		Graph: g, Model: p.Model, Report: a.Report, Sources: a.Sources, Lang: p.Config.Language,
 		Search: synth.NewSearch(g, p.Model, func(id synth.NodeID) string {
 			if n, ok := g.Node(id); ok {
-				return nodeURL(n)
+				return render.NodeURL(n)
 			}
 			return ""
 		}),

@@ -1,22 +1,21 @@
 package site
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
-	"github.com/tracewiki/tracewiki/synth"
+	"github.com/tracewiki/tracewiki/site/render"
 )
 
 // lazyFiles is a site whose files are rendered when first asked for, once:
 // serve publishes a rebuild as soon as the analysis is done, and a request
-// then costs the one page it asks for, not the whole site. The builder is
+// then costs the one page it asks for, not the whole site. The renderer is
 // read-only, so pages render concurrently.
 type lazyFiles struct {
-	b        *builder
-	pages    []page
-	prefixes []string
+	r        *render.Renderer
+	parallel func(n int, fn func(i int) error) error // renders every page ([lazyFiles.all])
+	pages    []render.Page
 	byPath   map[string]int // a page's folder prefix ("" or "x/y/") to its index
 	done     []lazyPage
 
@@ -31,10 +30,11 @@ type lazyPage struct {
 	err        error
 }
 
-func (b *builder) lazyFiles(pages []page, prefixes []string) *lazyFiles {
-	l := &lazyFiles{b: b, pages: pages, prefixes: prefixes, byPath: make(map[string]int, len(pages)), done: make([]lazyPage, len(pages))}
-	for i, p := range prefixes {
-		l.byPath[p] = i
+func newLazyFiles(r *render.Renderer, parallel func(n int, fn func(i int) error) error) *lazyFiles {
+	pages := r.Pages()
+	l := &lazyFiles{r: r, parallel: parallel, pages: pages, byPath: make(map[string]int, len(pages)), done: make([]lazyPage, len(pages))}
+	for i, pg := range pages {
+		l.byPath[pg.Prefix()] = i
 	}
 	return l
 }
@@ -48,7 +48,7 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 	}
 	if i, ok := l.byPath[dir]; ok && (base == "index.html" || base == "index.json") {
 		p := &l.done[i]
-		p.once.Do(func() { p.html, p.json, p.err = l.b.render(l.pages[i], newRenderBuffers()) })
+		p.once.Do(func() { p.html, p.json, p.err = l.r.RenderPage(l.pages[i]) })
 		if p.err != nil {
 			return nil, true, p.err
 		}
@@ -59,19 +59,10 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 	}
 	l.staticOnce.Do(func() {
 		l.static = map[string][]byte{}
-		driftJSON, err := synth.MarshalJSON(l.b.drift)
-		if err == nil {
-			l.static[graphFile], err = synth.MarshalJSON(l.b.graph.JSON())
-		}
-		if err != nil {
-			l.staticErr = err
-			return
-		}
-		put := func(name string, data []byte) error {
+		l.staticErr = l.r.WriteArtifacts(func(name string, data []byte) error {
 			l.static[name] = data
 			return nil
-		}
-		l.staticErr = errors.Join(l.b.addStatic(put, driftJSON), l.b.addImages(put), l.b.writeSearch(put))
+		})
 	})
 	if l.staticErr != nil {
 		return nil, true, l.staticErr
@@ -84,8 +75,8 @@ func (l *lazyFiles) file(name string) ([]byte, bool, error) {
 func (l *lazyFiles) all() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	var mu sync.Mutex
-	err := l.b.p.parallel(len(l.pages), func(i int) error {
-		prefix := l.prefixes[i]
+	err := l.parallel(len(l.pages), func(i int) error {
+		prefix := l.pages[i].Prefix()
 		html, _, err := l.file(prefix + "index.html")
 		if err != nil {
 			return err

@@ -21,7 +21,6 @@ import (
 
 	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
-	"github.com/tracewiki/tracewiki/synth"
 )
 
 // outputStage names the build cache's record of what a build last wrote
@@ -40,7 +39,7 @@ func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, revis
 
 // siteKeyOf is [Project.siteKey] of a read digest and a judged lock.
 // history is what the build found in the git history
-// ([builder.recoverVerified]), which no workspace read holds; revision
+// ([Project.recoverVerified]), which no workspace read holds; revision
 // the commit built, which the bundle names.
 func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, revision string, history []byte) []byte {
 	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), []byte(revision), history)
@@ -68,14 +67,6 @@ func judgedLock(c *Captured) []byte {
 	return lock
 }
 
-// reusedSite is the value of a build whose output folder already holds its
-// site: nothing rendered, nothing written.
-func (b *builder) reusedSite() *Site {
-	b.findings = b.newFindings()
-	return &Site{Files: map[string][]byte{}, Report: b.a.Report, Check: synth.NewCheckReport(b.findings), Findings: b.findings,
-		Pages: len(b.pages()), Graph: b.graph, Reused: true}
-}
-
 // outputFile is what the cache remembers of one file a build wrote: enough
 // to tell that the file in the output folder is still the one written
 // (size, mode, mtime and inode, as a backup tool would), and its bytes'
@@ -93,13 +84,9 @@ type outputFile struct {
 type outputIndex struct {
 	key    []byte
 	files  map[string]outputFile
-	pages  map[string][]byte   // page prefix → the key it was built from
-	bodies map[string]bodySpan // page prefix → where its body is in its index.html
+	pages  map[string][]byte          // page prefix → the key it was built from
+	bodies map[string]render.BodySpan // page prefix → where its body is in its index.html
 }
-
-// bodySpan is where a page's body is in its index.html: how many bytes
-// come before it and after it (see [findBody]).
-type bodySpan struct{ head, tail int }
 
 func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }
 
@@ -109,7 +96,7 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 	if !ok {
 		return nil
 	}
-	idx := &outputIndex{files: map[string]outputFile{}, pages: map[string][]byte{}, bodies: map[string]bodySpan{}}
+	idx := &outputIndex{files: map[string]outputFile{}, pages: map[string][]byte{}, bodies: map[string]render.BodySpan{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	if !sc.Scan() {
@@ -135,7 +122,7 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 				if e1 != nil || e2 != nil {
 					return nil
 				}
-				idx.bodies[f[0]] = bodySpan{head, tail}
+				idx.bodies[f[0]] = render.BodySpan{Head: head, Tail: tail}
 			}
 			continue
 		}
@@ -175,8 +162,8 @@ func (idx *outputIndex) store(c *Cache, dir string) {
 		buf = append(append(buf, prefix...), '\t')
 		buf = hex.AppendEncode(buf, idx.pages[prefix])
 		if b, ok := idx.bodies[prefix]; ok {
-			buf = strconv.AppendInt(append(buf, '\t'), int64(b.head), 10)
-			buf = strconv.AppendInt(append(buf, '\t'), int64(b.tail), 10)
+			buf = strconv.AppendInt(append(buf, '\t'), int64(b.Head), 10)
+			buf = strconv.AppendInt(append(buf, '\t'), int64(b.Tail), 10)
 		}
 		buf = append(buf, '\n')
 	}
@@ -267,7 +254,7 @@ func dirsOf(files map[string]outputFile) map[string]bool {
 // whose bytes equal those of the same file in the output folder (as the
 // index recorded it, and still unchanged there): an unchanged file keeps
 // its inode and mtime. A page whose key is the one recorded is kept
-// without being rendered ([outputWriter.reusePage]). It records the new
+// without being rendered ([outputWriter.ReusePage]). It records the new
 // index.
 //
 // When the whole output folder is still what the index records (intact),
@@ -282,9 +269,9 @@ type outputWriter struct {
 	intact   func() bool // whether the output is exactly what prev records
 	mu       sync.Mutex
 	next     map[string]outputFile
-	written  []string            // the files written into the swap folder
-	pages    map[string][]byte   // page prefix → key, for the new index
-	bodies   map[string]bodySpan // page prefix → its body's place, for the new index
+	written  []string                   // the files written into the swap folder
+	pages    map[string][]byte          // page prefix → key, for the new index
+	bodies   map[string]render.BodySpan // page prefix → its body's place, for the new index
 	linked   int
 	dirs     sync.Map // folders of the swap folder made so far
 }
@@ -432,7 +419,7 @@ func (w *outputWriter) link(name string, o outputFile) bool {
 // pageFiles are the files of a page, after its prefix.
 var pageFiles = [...]string{"index.html", "index.json"}
 
-func (w *outputWriter) reusePage(prefix string, key []byte) bool {
+func (w *outputWriter) ReusePage(prefix string, key []byte) bool {
 	var names [len(pageFiles)]string
 	for i, f := range pageFiles {
 		names[i] = prefix + f
@@ -440,7 +427,7 @@ func (w *outputWriter) reusePage(prefix string, key []byte) bool {
 	return w.reuse(prefix, names[:], key)
 }
 
-func (w *outputWriter) reuseFile(name string, key []byte) bool {
+func (w *outputWriter) ReuseFile(name string, key []byte) bool {
 	return w.reuse(name, []string{name}, key)
 }
 
@@ -462,7 +449,7 @@ func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
 		for i, name := range names {
 			w.record(name, olds[i], true)
 		}
-		w.keyPage(id, key)
+		w.KeyPage(id, key)
 		w.keepBody(id)
 		return true
 	}
@@ -480,7 +467,7 @@ func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
 			return false
 		}
 	}
-	w.keyPage(id, key)
+	w.KeyPage(id, key)
 	w.keepBody(id)
 	return true
 }
@@ -489,15 +476,15 @@ func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
 // prefix is, for the same file.
 func (w *outputWriter) keepBody(prefix string) {
 	if b, ok := w.prev.bodies[prefix]; ok {
-		w.spanBody(prefix, b)
+		w.SpanBody(prefix, b)
 	}
 }
 
-func (w *outputWriter) spanBody(prefix string, b bodySpan) {
+func (w *outputWriter) SpanBody(prefix string, b render.BodySpan) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.bodies == nil {
-		w.bodies = map[string]bodySpan{}
+		w.bodies = map[string]render.BodySpan{}
 	}
 	w.bodies[prefix] = b
 }
@@ -567,7 +554,7 @@ func createFile(full string, write func(io.Writer) error) (outputFile, error) {
 	return o, nil
 }
 
-func (w *outputWriter) keyPage(prefix string, key []byte) {
+func (w *outputWriter) KeyPage(prefix string, key []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.pages == nil {

@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/tracewiki/tracewiki/claims"
 )
 
 // A build into an output folder it wrote before renders again only the
 // pages whose inputs changed; the others are hard-linked from the last
-// build (see [outputWriter.reusePage]). A page's inputs are named by its
-// key: what every page may read, the same for all pages of a build
-// ([builder.pagesKey]), and the page's own Markdown body.
+// build (see [outputWriter.ReusePage]). A page's inputs are named by its
+// key ([render.PageKey]): what every page may read, the same for all pages
+// of a build ([siteBuild.pagesKey]), and the page's own Markdown body.
 //
 // Every node page reads the text of at most its own document (the home
 // page the wiki's index page's; a requirement document's page also shows
@@ -26,23 +25,6 @@ import (
 // shared part. The search page, whose index holds every text, is rendered
 // every time.
 
-// outputPages is where a build keeps its pages from the last build's.
-type outputPages interface {
-	// reuseFile keeps the output file name from the last build when it
-	// was written from key, and reports whether it did; keyPage(name,
-	// key) records that it was just written from key.
-	reuseFile(name string, key []byte) bool
-	// reusePage puts the files of the page at prefix ("dir/") from the
-	// last build into the new one when that page was built with key, and
-	// reports whether it did.
-	reusePage(prefix string, key []byte) bool
-	// keyPage records that the page at prefix was just written from key.
-	keyPage(prefix string, key []byte)
-	// spanBody records where the body is in the index.html of the page
-	// at prefix just written.
-	spanBody(prefix string, b bodySpan)
-}
-
 // pagesKey is the shared part of every page's key: the site's inputs
 // ([Project.siteKey]) but for the bodies of the wiki pages, requirements
 // and requirement documents, which are in their own page's key, and what
@@ -50,9 +32,9 @@ type outputPages interface {
 // outline (a requirement's with its revision, the hash of its body) and
 // the drift list. A decision's file stays among the reads whole: the
 // paths its text mentions are graph edges. The graph is a function of
-// all this, so it is kept by the same key ([builder.writeGraph]).
+// all this, so it is kept by the same key (see [render.Output]).
 // Nil when the outline cannot be encoded; then no page is reused.
-func (b *builder) pagesKey(driftJSON []byte) []byte {
+func (b *siteBuild) pagesKey(driftJSON []byte) []byte {
 	ol, err := outline(b.p.Model)
 	if err != nil {
 		return nil
@@ -63,23 +45,13 @@ func (b *builder) pagesKey(driftJSON []byte) []byte {
 	// for its lines too: it stays in.
 	reads := b.p.WS.ReadDigestWithout(func(p string) bool { return b.bodyOnly(p) })
 	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, b.verifiedSum, []byte(b.baseURL),
-		[]byte(b.forge.Kind), []byte(b.forge.Repo), []byte(b.forge.Commit), []byte(b.lang), []byte(b.title))
+		[]byte(b.forge.Kind), []byte(b.forge.Repo), []byte(b.forge.Commit), []byte(b.p.Config.Language), []byte(b.p.Config.Title))
 }
 
 // bodyOnly reports whether the file p is among the pages' shared key
 // only through the outline of the document it holds: its body is in its
 // own page's key.
-func (b *builder) bodyOnly(p string) bool { return b.outlined.files[p] && b.a.Sources[p] == nil }
-
-// pageKey is the key of one page: the shared key, the page's place and
-// template, and its document's body.
-func pageKey(shared []byte, pg page) []byte {
-	parts := [][]byte{[]byte("page"), shared, []byte(pg.dir), []byte(pg.tmpl)}
-	if d := pg.doc; d != nil {
-		parts = append(parts, []byte(d.File), strconv.AppendInt(nil, int64(d.BodyLine), 10), d.Body)
-	}
-	return cacheKey(parts...)
-}
+func (b *siteBuild) bodyOnly(p string) bool { return b.outlined.files[p] && b.a.Sources[p] == nil }
 
 // outlined is what [outline] makes of a model.
 type outlined struct {

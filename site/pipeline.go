@@ -49,6 +49,8 @@ func (p *Project) load() (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A marker's target lies in the code file that holds it: among sources.
+	p.addMarkers(code, sources)
 	return &Loaded{Code: code, Sources: sources, Skipped: skipped}, nil
 }
 
@@ -189,7 +191,9 @@ func (p *Project) judge(l *codeanchors.Lock, sources map[string]*codeanchors.Sou
 	if testHookJudge != nil {
 		testHookJudge(p)
 	}
-	return codeanchors.CheckTargets(p.Model, p.targets(), l, sources)
+	rep := codeanchors.CheckTargets(p.Model, p.targets(), l, sources)
+	rep.Markers = codeanchors.JudgeMarkers(p.markers.unknown, p.Model)
+	return rep
 }
 
 // targets is [codeanchors.Targets] of the model, collected once: the

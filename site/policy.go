@@ -33,9 +33,9 @@ func (p *Project) policyOf(rep *codeanchors.Report, l *codeanchors.Lock) *synth.
 
 // newFindings is the build's findings ([synth.NewFindings]) with the
 // policy judged.
-func (b *builder) newFindings() *synth.Findings {
-	f := synth.NewFindings(b.a.Report, b.p.Model, b.lang, b.p.Config.Lock)
-	f.Policy = b.p.policyOf(b.a.Report, b.a.Lock)
+func (p *Project) newFindings(a *Analysis) *synth.Findings {
+	f := synth.NewFindings(a.Report, p.Model, p.Config.Language, p.Config.Lock)
+	f.Policy = p.policyOf(a.Report, a.Lock)
 	return f
 }
 

@@ -45,6 +45,9 @@ type Project struct {
 	// indexes, when set, keeps the code index of the last build (serve).
 	indexes *indexMemo
 
+	// markers is what the code's markers added to Model (SPEC 1.6).
+	markers markerState
+
 	targetsMu  sync.Mutex
 	targetsOf  *claims.Model // the model targetList was collected from
 	targetList []codeanchors.Referenced
@@ -193,6 +196,10 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 	include := workspace.NewGlobs(p.Config.Code.Include)
 	err := p.parallel(len(paths), func(i int) error {
 		name := paths[i]
+		if s := p.markers.parsed[name]; s != nil {
+			out[i] = s // parsed already, to read its markers
+			return nil
+		}
 		data, err := p.WS.ReadFile(name)
 		switch {
 		case errors.Is(err, workspace.ErrOutside):

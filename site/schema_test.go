@@ -84,7 +84,7 @@ func schemaOf(name string) string {
 		return "graph"
 	case name == synth.BundleFile:
 		return "bundle"
-	case name == synth.CoverageFile, name == coverageDir+"/index.json":
+	case name == synth.CoverageFile, name == "coverage/index.json":
 		return "coverage"
 	case name == "api/drift.json", name == "drift/index.json":
 		return "drift"

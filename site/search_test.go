@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,23 +25,26 @@ type searchQuery struct {
 	Kind  string `json:"kind"`
 }
 
-// searchCorpus reads testdata/search_queries.txt.
+// searchCorpus reads the shared queries (testdata/search_queries.txt) and
+// the questions to the own wiki (testdata/search_questions.txt).
 func searchCorpus(t *testing.T) []searchQuery {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "search_queries.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var qs []searchQuery
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
+	for _, name := range []string{"search_queries.txt", "search_questions.txt"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		q := searchQuery{Query: line}
-		if rest, ok := strings.CutPrefix(line, "kind:"); ok {
-			q.Kind, q.Query, _ = strings.Cut(rest, " ")
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			q := searchQuery{Query: line}
+			if rest, ok := strings.CutPrefix(line, "kind:"); ok {
+				q.Kind, q.Query, _ = strings.Cut(rest, " ")
+			}
+			qs = append(qs, q)
 		}
-		qs = append(qs, q)
 	}
 	return qs
 }
@@ -72,43 +75,69 @@ func searchFixture(t *testing.T) string {
 
 // TestSearchAgreement runs the search page's own script in headless
 // Chromium on two built sites (tracewiki's own wiki and a fixture of
-// confusable and non-ASCII names) and requires it to rank every query of
-// the shared corpus exactly as the Go reference does on the same index:
-// the same matches, scores and order.
+// confusable and non-ASCII names) and requires it to answer every query of
+// the shared corpus as "tracewiki search" does (the Go code the CLI and the
+// MCP server run; cmd/tracewiki's TestSearchAgreementCLIMCP compares those
+// two): the same terms, corrections, count, top 10 ids in order and hint.
+// It also requires the page to rank every candidate with the scores of the
+// Go reference on the built index, to the sixth decimal.
 func TestSearchAgreement(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatalf("TestSearchAgreement needs Debian's chromium (%v); test.sh installs it", err)
 	}
 	corpus := searchCorpus(t)
-	sites := []string{buildInto(t, ".."), buildInto(t, searchFixture(t))}
+	workspaces := []string{"..", searchFixture(t)}
 	b := newBrowser(t, chromium)
 	defer b.close()
-	for _, out := range sites {
+	var own synth.SearchJSON
+	for n, ws := range workspaces {
+		out := buildInto(t, ws)
 		var idx synth.SearchJSON
 		readJSON(t, filepath.Join(out, "api", "search.json"), &idx)
+		if n == 0 {
+			own = idx
+		}
 		ix := synth.NewSearchIndex(idx.Entries, "en")
+		k := knowledgeOf(t, ws)
 		u := "file://" + filepath.ToSlash(filepath.Join(out, "search", "index.html"))
 		b.open(t, u)
-		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[[][]string](`(`+jsQueries(t, corpus)+`).map(q =>
-			window.tracewikiSearch.rank(q.query, q.kind).map(r => r.entry.id + "=" + r.score.toFixed(6)))`))
+		ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageAnswer](`(`+jsQueries(t, corpus)+`).map(q => {
+			const a = window.tracewikiSearch.search(q.query, q.kind, 10);
+			return {terms: a.terms, corrected: a.corrected, count: a.count, hint: a.hint,
+				ids: a.results.map(r => r.entry.id),
+				ranked: window.tracewikiSearch.rank(q.query, q.kind).map(r => r.entry.id + "=" + r.score.toFixed(6))};
+		})`))
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: run the page's search: %v", u, err)
 		}
-		matched := 0
+		matched, answered := 0, 0
 		for i, q := range corpus {
-			var want []string
-			for _, r := range ix.Rank(q.Query, q.Kind) {
-				want = append(want, idx.Entries[r.Index].ID.String()+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
+			cli := k.Search(q.Query, synth.SearchOptions{Kind: q.Kind})
+			want := pageAnswer{Terms: cli.Terms, Corrected: cli.Corrected, Count: cli.Count, Hint: cli.Hint, IDs: []string{}}
+			for _, r := range cli.Results {
+				want.IDs = append(want.IDs, r.ID)
 			}
-			matched += len(want)
-			if !slices.Equal(got[i], want) && !(len(got[i]) == 0 && len(want) == 0) {
-				t.Errorf("%s: query %q kind %q:\n page: %q\n Go:   %q", out, q.Query, q.Kind, got[i], want)
+			if want.Corrected == nil {
+				want.Corrected = map[string]string{}
+			}
+			// Every candidate, with its score, as the Go ranking orders
+			// the index the page loaded.
+			want.Ranked = []string{}
+			for _, r := range ix.Rank(q.Query, q.Kind) {
+				want.Ranked = append(want.Ranked, idx.Entries[r.Index].ID.String()+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
+			}
+			if !reflect.DeepEqual(got[i], want) {
+				t.Errorf("%s: query %q kind %q:\n page: %+v\n Go:   %+v", ws, q.Query, q.Kind, got[i], want)
+			}
+			matched += len(want.Ranked)
+			if cli.Count > 0 {
+				answered++
 			}
 		}
-		t.Logf("%s: %d queries, %d matches, page and Go agree", out, len(corpus), matched)
+		t.Logf("%s: %d queries, %d answered, %d candidates; page and CLI agree", ws, len(corpus), answered, matched)
 		if len(b.problems()) > 0 {
 			t.Errorf("browser: %q", b.problems())
 		}
@@ -116,12 +145,36 @@ func TestSearchAgreement(t *testing.T) {
 
 	// On tracewiki's own wiki, "lock" puts the lock-file requirement
 	// ahead of every symbol that merely contains the letters.
-	var own synth.SearchJSON
-	readJSON(t, filepath.Join(sites[0], "api", "search.json"), &own)
 	ranked := synth.NewSearchIndex(own.Entries, "en").Search("lock", synth.SearchOptions{Limit: 3})
 	if len(ranked.Results) == 0 || ranked.Results[0].Type != string(claims.NodeRequirement) || !strings.Contains(strings.ToLower(ranked.Results[0].Title), "lock") {
 		t.Errorf(`own wiki: search "lock" starts with %+v; want the lock-file requirement`, ranked.Results)
 	}
+}
+
+// pageAnswer is what the test compares of an answer of the search page
+// and of "tracewiki search": Ranked is every candidate as "id=score".
+type pageAnswer struct {
+	Terms     []string          `json:"terms"`
+	Corrected map[string]string `json:"corrected"`
+	Count     int               `json:"count"`
+	Hint      string            `json:"hint"`
+	IDs       []string          `json:"ids"`
+	Ranked    []string          `json:"ranked"`
+}
+
+// knowledgeOf is what "tracewiki search" answers from in workspace dir.
+func knowledgeOf(t *testing.T, dir string) *synth.Knowledge {
+	t.Helper()
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatalf("Load(%s): %v", dir, err)
+	}
+	defer p.Close()
+	k, err := p.Knowledge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 // jsQueries is the corpus as a JavaScript array literal.

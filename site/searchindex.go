@@ -3,75 +3,17 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
-	"github.com/tracewiki/tracewiki/synth"
+	"github.com/tracewiki/tracewiki/site/render"
 )
 
-// The search page's ranking index (SPEC 5): api/search.js sets the head
-// (vocabulary with stems, field weights and statistics) and loads the
-// shards api/search-N.js, each holding up to searchShardDocs nodes with
-// their fields' stems. They are scripts, not JSON, so that the page works
-// from file://, where fetch() of a local file is refused. The numbers are
-// those "tracewiki search" ranks with: [synth.SearchIndex.Client].
-
-// searchShardDocs is how many nodes one shard holds.
-const searchShardDocs = 2000
-
-// searchScripts returns the search page's scripts by output name, made
-// from the search index (api/search.json) in the workspace's language.
-func searchScripts(index []byte, lang string) (map[string][]byte, error) {
-	var s synth.SearchJSON
-	if err := json.Unmarshal(index, &s); err != nil {
-		return nil, fmt.Errorf("%s: %v", searchFile, err)
-	}
-	head, docs := synth.NewSearchIndex(s.Entries, lang).Client()
-	head.Shards = (len(docs) + searchShardDocs - 1) / searchShardDocs
-	out := map[string][]byte{}
-	data, err := json.Marshal(head)
-	if err != nil {
-		return nil, err
-	}
-	out[searchScriptFile] = fmt.Appendf(nil, "window.TRACEWIKI_SEARCH = %s;\n", data)
-	for i := 0; i < head.Shards; i++ {
-		data, err := json.Marshal(docs[i*searchShardDocs : min(len(docs), (i+1)*searchShardDocs)])
-		if err != nil {
-			return nil, err
-		}
-		out[searchShardFile(i)] = fmt.Appendf(nil, "window.TRACEWIKI_SEARCH_SHARD(%d, %s);\n", i, data)
-	}
-	return out, nil
-}
-
-// searchShardFile names shard i.
-func searchShardFile(i int) string { return fmt.Sprintf("api/search-%d.js", i) }
-
-// putSearchScripts writes the search page's scripts in name order.
-func putSearchScripts(put func(name string, data []byte) error, index []byte, lang string) error {
-	scripts, err := searchScripts(index, lang)
-	if err != nil {
-		return err
-	}
-	if err := put(searchScriptFile, scripts[searchScriptFile]); err != nil {
-		return err
-	}
-	for i := 0; ; i++ {
-		data, ok := scripts[searchShardFile(i)]
-		if !ok {
-			return nil
-		}
-		if err := put(searchShardFile(i), data); err != nil {
-			return err
-		}
-	}
-}
-
-// editedSearchScripts are the search page's scripts for an edited search
-// index, in the language the last build's head script
-// says; false when the last build's scripts are not all there or the
-// shards would be others (a whole build then writes them).
+// editedSearchScripts are the search page's scripts
+// ([render.SearchScripts]) for an edited search index, in the language the
+// last build's head script says; false when the last build's scripts are
+// not all there or the shards would be others (a whole build then writes
+// them).
 func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string][]byte, bool) {
-	old, ok := readOutput(dir, idx, searchScriptFile)
+	old, ok := readOutput(dir, idx, render.SearchScriptFile)
 	if !ok {
 		return nil, false
 	}
@@ -82,7 +24,7 @@ func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string
 	if json.Unmarshal(old, &head) != nil {
 		return nil, false
 	}
-	scripts, err := searchScripts(index, head.Language)
+	scripts, err := render.SearchScripts(index, head.Language)
 	if err != nil {
 		return nil, false
 	}

@@ -44,6 +44,10 @@ type DriftLink struct {
 	CapturedEnd   int      `json:"captured_end,omitempty"`
 	Note          string   `json:"note,omitempty"`
 	URL           string   `json:"url,omitempty"` // the target's page, under the base URL
+	// Source and Markers are as in [CheckTarget]: a link code markers
+	// declare, and where they are (SPEC 1.6).
+	Source  string   `json:"source,omitempty"`
+	Markers []string `json:"markers,omitempty"`
 }
 
 // NewDrift is the api/drift.json view of the findings: every link that is
@@ -70,8 +74,11 @@ func NewDrift(f *Findings, g *Graph, url func(NodeID) string) DriftJSON {
 			dl.CapturedStart, dl.CapturedEnd = l.CapturedLines()
 		case LinkEvidence:
 			dl.Note, dl.URL = v.Note, url(l.ClaimedBy[0])
-		case LinkParent:
+		case LinkParent, LinkMarker:
 			dl.URL = url(l.ClaimedBy[0])
+		}
+		if dl.Markers = l.Markers(); len(dl.Markers) > 0 {
+			dl.Source = SourceMarker
 		}
 		d.Links = append(d.Links, dl)
 	}

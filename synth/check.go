@@ -11,7 +11,9 @@ import (
 )
 
 // CheckSchemaVersion is the version of the check report's JSON. Version 2
-// added the superseded state and superseded_by (SPEC 1.5).
+// added the superseded state and superseded_by (SPEC 1.5). The source and
+// markers of links declared in code (SPEC 1.6) are optional fields a
+// version 2 reader ignores, so they keep the version.
 const CheckSchemaVersion = 2
 
 // CheckReport is the JSON of "tracewiki check --format json": one entry per
@@ -56,7 +58,15 @@ type CheckTarget struct {
 	// SupersededBy is the run (run:ID) of the requirement's newest evidence
 	// entry, for a superseded entry only.
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// Source is "marker" when a code marker declares the link (SPEC 1.6),
+	// and Markers lists each such marker's PATH:LINE; both are omitted for
+	// a link only the content declares.
+	Source  string   `json:"source,omitempty"`
+	Markers []string `json:"markers,omitempty"`
 }
+
+// SourceMarker is [CheckTarget.Source] of a link a code marker declares.
+const SourceMarker = "marker"
 
 // CheckRequirement holds a requirement's derived fields.
 type CheckRequirement struct {
@@ -88,6 +98,9 @@ func NewCheckReport(f *Findings) *CheckReport {
 		}
 		if v.State == codeanchors.Superseded {
 			t.SupersededBy = claims.RunNode(v.SupersededBy).String()
+		}
+		if t.Markers = l.Markers(); len(t.Markers) > 0 {
+			t.Source = SourceMarker
 		}
 		out.Targets = append(out.Targets, t)
 		out.Totals[t.State]++
@@ -133,12 +146,12 @@ func (c *CheckReport) CountReason(r codeanchors.Reason) int {
 
 // checkWords are the few words of the text report that are not a reason's
 // why or what to do (those live in the one reasons table of codeanchors).
-var checkWords = map[string][7]string{
-	//     moved to, did you mean, claimed by, what to do, summary, nothing to do, superseded
+var checkWords = map[string][8]string{
+	//     moved to, did you mean, claimed by, what to do, summary, nothing to do, superseded, declared in code by
 	"en": {"moved to", "did you mean", "claimed by", "to do", "%d links: %d linked, %d stale, %d unknown", "nothing to do: every link is linked",
-		"%d older evidence entries superseded (history, not links)"},
+		"%d older evidence entries superseded (history, not links)", "marker at"},
 	"es": {"movido a", "quizá quiso decir", "enlazado por", "qué hacer", "%d enlaces: %d enlazados, %d obsoletos, %d desconocidos", "nada que hacer: todos los enlaces están enlazados",
-		"%d entradas de evidencia antiguas sustituidas (historial, no enlaces)"},
+		"%d entradas de evidencia antiguas sustituidas (historial, no enlaces)", "marcador en"},
 }
 
 // Text renders the report for people: the problems first (stale, then
@@ -190,6 +203,9 @@ func (c *CheckReport) Text(all bool) string {
 			fmt.Fprintf(&b, "\n         %s", printable(t.Why))
 		}
 		fmt.Fprintf(&b, "\n         %s %s", words[2], printable(joinIDs(t.ClaimedBy, ", ")))
+		if len(t.Markers) > 0 {
+			fmt.Fprintf(&b, "\n         %s %s", words[7], printable(strings.Join(t.Markers, ", ")))
+		}
 		if todo := LinkToDo(t.Ref, t.ClaimedBy, codeanchors.Reason(t.Reason), c.lang); todo != "" {
 			fmt.Fprintf(&b, "\n         %s: %s", words[3], printable(todo))
 		}

@@ -38,6 +38,7 @@ const (
 	LinkTarget   LinkKind = iota // a code target: PATH@SYMBOL, PATH or PATH#Lx-Ly
 	LinkEvidence                 // an evidence entry: run:ID, claimed by its requirement
 	LinkParent                   // a parent link: requirement:PARENT, claimed by the child
+	LinkMarker                   // a code marker's link to a requirement that does not exist: requirement:ID, claimed by the code
 )
 
 // Finding is one judged link: its verdict, why, where it is written and
@@ -92,6 +93,22 @@ type Written struct {
 	Pos  claims.Pos
 	Node NodeID
 	Role string
+	// Marker is true for a place in the code: a marker that declares the
+	// link (SPEC 1.6); Pos is its PATH:LINE.
+	Marker bool
+}
+
+// Markers are the PATH:LINE of the code markers that declare the link, in
+// written order, once each (one marker may name several requirements);
+// none for a link only the content declares.
+func (l Finding) Markers() []string {
+	var out []string
+	for _, w := range l.Written {
+		if at := w.Pos.String(); w.Marker && !slices.Contains(out, at) {
+			out = append(out, at)
+		}
+	}
+	return out
 }
 
 // NewFindings lists every link of a drift report, with whys in lang. m is
@@ -112,7 +129,7 @@ func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *F
 			Relocated: ts.Relocated, Suggestions: ts.Suggestions, Captured: ts.Anchor}
 		for _, u := range ts.Uses {
 			l.ClaimedBy = append(l.ClaimedBy, u.Node)
-			l.Written = append(l.Written, Written{Place: Place{Path: u.Pos.File, Start: u.Pos.Line}, Pos: u.Pos, Node: u.Node, Role: u.Role})
+			l.Written = append(l.Written, Written{Place: Place{Path: u.Pos.File, Start: u.Pos.Line}, Pos: u.Pos, Node: u.Node, Role: u.Role, Marker: u.Marker})
 		}
 		switch {
 		case ts.Verdict.Start > 0 && ts.Target.Path != "":
@@ -138,6 +155,12 @@ func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *F
 		w := Written{Place: Place{Path: ps.Pos.File, Start: ps.Pos.Line}, Pos: ps.Pos, Node: child, Role: KindParent}
 		f.add(Finding{Kind: LinkParent, Ref: claims.RequirementNode(ps.Parent).String(), Verdict: ps.Verdict, Why: ps.Verdict.Reason.Why(lang),
 			ClaimedBy: []NodeID{child}, Written: []Written{w}, At: w.Place})
+	}
+	for _, ms := range rep.Markers {
+		code := targetNodeID(nil, ms.Link.Target)
+		w := Written{Place: Place{Path: ms.Link.Pos.File, Start: ms.Link.Pos.Line}, Pos: ms.Link.Pos, Node: code, Role: ms.Link.Role, Marker: true}
+		f.add(Finding{Kind: LinkMarker, Ref: claims.RequirementNode(ms.Link.Req).String(), Verdict: ms.Verdict, Why: ms.Verdict.Why(lang),
+			ClaimedBy: []NodeID{code}, Written: []Written{w}, At: w.Place, Suggestions: ms.Suggestions})
 	}
 	slices.SortStableFunc(f.Links, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.CompareFunc(a.ClaimedBy, b.ClaimedBy, NodeID.Compare))
@@ -190,6 +213,17 @@ func ParentLink(ref string, claimedBy []NodeID) (child, parent string, ok bool) 
 	return claimedBy[0].Key, parent, true
 }
 
+// MarkerRef returns the requirement id of a code marker's entry (ref
+// requirement:ID claimed by the code that holds the marker); ok is false
+// for any other entry.
+func MarkerRef(ref string, claimedBy []NodeID) (id string, ok bool) {
+	id, ok = strings.CutPrefix(ref, string(claims.NodeRequirement)+":")
+	if !ok || len(claimedBy) != 1 || claimedBy[0].Type == claims.NodeRequirement {
+		return "", false
+	}
+	return id, true
+}
+
 // LinkName names an entry's link to a reader: its ref, or for a parent
 // link the child's link, "requirement:CHILD -> requirement:PARENT".
 func LinkName(ref string, claimedBy []NodeID) string {
@@ -213,6 +247,12 @@ func LinkWhy(ref string, claimedBy []NodeID, reason codeanchors.Reason, why, lan
 // LinkToDo is what to do about an entry, in lang, with its ref and ids put
 // in ("tracewiki review SW-1"); empty for a linked one.
 func LinkToDo(ref string, claimedBy []NodeID, reason codeanchors.Reason, lang string) string {
+	if id, ok := MarkerRef(ref, claimedBy); ok && reason == codeanchors.TargetMissing {
+		if lang == "es" {
+			return "corrija el id del marcador en el código, o cree el requisito " + id
+		}
+		return "fix the marker's id in the code, or write requirement " + id
+	}
 	child, parent, _ := ParentLink(ref, claimedBy)
 	return codeanchors.Fill(reason.ToDo(lang), ref, child, parent)
 }

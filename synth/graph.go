@@ -93,6 +93,10 @@ type Edge struct {
 	Why      string `json:"why"`
 	State    string `json:"state,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// Source is "marker" for a requirement's link a code marker declares,
+	// and Marker the marker's PATH:LINE (SPEC 1.6); both empty otherwise.
+	Source string `json:"source,omitempty"`
+	Marker string `json:"marker,omitempty"`
 }
 
 // Graph is the traceability graph. Nodes are sorted by type then id, edges
@@ -377,6 +381,10 @@ func (b *builder) addTargets() {
 		b.judged(&e, &ts.Verdict)
 		for _, u := range ts.Uses {
 			e.Src, e.Kind = u.Node, u.Role
+			e.Source, e.Marker = "", ""
+			if u.Marker {
+				e.Source, e.Marker = SourceMarker, u.Pos.String()
+			}
 			b.edges = append(b.edges, e)
 		}
 	}

@@ -115,6 +115,10 @@ type LookupClaim struct {
 	// Excerpt is the code now at the target (the captured text when it is
 	// gone), at most MaxExcerpt characters.
 	Excerpt string `json:"excerpt"`
+	// Source is "marker" for a requirement's link a code marker declares,
+	// and Marker the marker's PATH:LINE (SPEC 1.6); both empty otherwise.
+	Source string `json:"source,omitempty"`
+	Marker string `json:"marker,omitempty"`
 }
 
 // LookupEvidence is one evidence entry.
@@ -368,6 +372,9 @@ func (k *Knowledge) claims(out *LookupJSON, n Node) {
 				continue
 			}
 			c := LookupClaim{Text: k.claimText(u, ts.Target), Page: u.Node, Ref: ts.Target.String(), State: string(ts.Verdict.State)}
+			if u.Marker {
+				c.Source, c.Marker = SourceMarker, u.Pos.String()
+			}
 			if ts.Anchor != nil {
 				c.Captured = []int{ts.Anchor.Start, ts.Anchor.End}
 			}

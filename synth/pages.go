@@ -111,6 +111,9 @@ type TargetRow struct {
 	Target claims.Target
 	Node   NodeID
 	Status *codeanchors.TargetStatus
+	// Marker is the PATH:LINE of the code marker that declares the link;
+	// "" for a link the front matter declares.
+	Marker string
 }
 
 // Run is the model of a run's page; an empty one for a run that recorded
@@ -189,10 +192,10 @@ func NewPages(in PageInput) *Pages {
 	for _, r := range in.Model.Requirements {
 		rp := &RequirementPage{Req: r, Evidence: byReq[r.ID], Parents: parents[r.ID], Children: children[r.ID], Claims: claimRows(r.Doc.Claims)}
 		for _, ref := range r.Implements {
-			rp.Implements = append(rp.Implements, row(ref.Target))
+			rp.Implements = append(rp.Implements, markerRow(row(ref.Target), ref))
 		}
 		for _, ref := range r.Tests {
-			rp.Tests = append(rp.Tests, row(ref.Target))
+			rp.Tests = append(rp.Tests, markerRow(row(ref.Target), ref))
 		}
 		rp.History = slices.Clone(rp.Evidence)
 		slices.SortStableFunc(rp.History, func(x, y codeanchors.EvidenceStatus) int { return codeanchors.CompareRecorded(y.Evidence, x.Evidence) })
@@ -269,4 +272,13 @@ func (p *Pages) documents(m *claims.Model, byDoc map[string][]*RequirementPage) 
 			}
 		}
 	}
+}
+
+// markerRow is tr with the place of the marker that declares ref, when a
+// code marker does.
+func markerRow(tr TargetRow, ref claims.TargetRef) TargetRow {
+	if ref.Marker {
+		tr.Marker = ref.Pos.String()
+	}
+	return tr
 }

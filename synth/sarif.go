@@ -238,6 +238,9 @@ func (f Finding) fingerprint() string {
 
 // says describes a place the link is written.
 func (u Written) says() string {
+	if u.Marker {
+		return "a marker in the code declares that " + u.Node.String() + " " + u.Role + " this (" + u.Pos.String() + ")"
+	}
 	switch u.Role {
 	case codeanchors.RoleClaims:
 		return u.Node.String() + " claims this"

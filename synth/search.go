@@ -500,7 +500,7 @@ func (ix *SearchIndex) near(w string, n int) []string {
 			continue
 		}
 		d := editDistance(w, v, limit)
-		if d > limit && !(len(prefix) == 4 && strings.HasPrefix(v, prefix)) {
+		if d > limit && !(utf8.RuneCountInString(prefix) == 4 && strings.HasPrefix(v, prefix)) {
 			continue
 		}
 		cs = append(cs, cand{v, d, info.Freq})

@@ -28,6 +28,7 @@ func main() {
 	funcs := flag.Int("funcs", 10, "functions per Go file")
 	seed := flag.Uint64("seed", 1, "random seed")
 	fences := flag.Bool("fences", true, "a fenced Go and a fenced Python block on every wiki page")
+	markers := flag.Float64("markers", 0, "the `FRACTION` of Go files whose functions' doc comments hold code markers (SPEC 1.6)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("gen: ")
@@ -37,7 +38,7 @@ func main() {
 	if _, err := os.Stat(*out); err == nil {
 		log.Fatalf("%s exists; refusing to overwrite it", *out)
 	}
-	g := &gen{dir: *out, fences: *fences, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))}
+	g := &gen{dir: *out, fences: *fences, markers: *markers, reqs: *reqs, rng: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))}
 	g.write("go.mod", "module example.com/big\n\ngo 1.26\n")
 	g.write("tracewiki.toml", "title = \"Big\"\n")
 	for f := range *files {
@@ -59,10 +60,40 @@ func main() {
 }
 
 type gen struct {
-	dir    string
-	fences bool
-	rng    *rand.Rand
-	err    error
+	dir     string
+	fences  bool
+	markers float64 // the share of Go files with markers
+	reqs    int
+	rng     *rand.Rand
+	err     error
+}
+
+// marked reports whether Go file f holds markers: about the markers share
+// of the files, spread evenly, chosen without the random source so that
+// the rest of the workspace is the same with and without markers.
+func (g *gen) marked(f int) bool {
+	const spread = 1000
+	return g.reqs > 0 && float64(f*7919%spread) < g.markers*spread
+}
+
+// marker is the marker comment line of function i of a marked file f: one
+// of the forms in turn (the generated requirement ids are no OpenFastTrace
+// items), naming a requirement (every seventh one
+// that does not exist, for the unknown entries).
+func (g *gen) marker(f, i int) string {
+	id := fmt.Sprintf("REQ-%d", (f*31+i)%g.reqs)
+	if i%7 == 6 {
+		id = fmt.Sprintf("REQ-X%d", f)
+	}
+	switch i % 4 {
+	case 0:
+		return "// @implements " + id + "\n"
+	case 1:
+		return "// @relation(" + id + ", scope=function)\n"
+	case 2:
+		return "// lobster-trace: " + id + "\n"
+	}
+	return "// @tests " + id + "\n"
 }
 
 func (g *gen) write(name, data string) {
@@ -93,7 +124,11 @@ func (g *gen) goFile(f, funcs int) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "package pkg%03d\n\n", f/20)
 	for i := range funcs {
-		fmt.Fprintf(&b, "// F%04d_%d %s.\nfunc F%04d_%d(x int) int {\n", f, i, g.words(6), f, i)
+		fmt.Fprintf(&b, "// F%04d_%d %s.\n", f, i, g.words(6))
+		if g.marked(f) {
+			b.WriteString(g.marker(f, i))
+		}
+		fmt.Fprintf(&b, "func F%04d_%d(x int) int {\n", f, i)
 		for range 3 + g.rng.IntN(12) {
 			fmt.Fprintf(&b, "\tx = x*%d + %d\n", g.rng.IntN(97), g.rng.IntN(89))
 		}

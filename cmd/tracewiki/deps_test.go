@@ -58,6 +58,8 @@ var allowed = map[string][]string{
 	"bench/gen":              {}, // a standalone generator of benchmark workspaces
 	"bench/floor":            {}, // the cold-build yardstick: goldmark and chroma only
 	"bench/latency":          {}, // times tracewiki serve over HTTP, as a user would
+	"bench/search":           {}, // scores and times tracewiki search through the command, against a plain BM25
+	"bench/searchpage":       {}, // times the search page in headless Chromium, CPU throttled
 }
 
 func TestDependencyPolicy(t *testing.T) {

@@ -122,6 +122,15 @@ the superseded evidence entries. --format json (schemaVersion 2) prints one
 entry per link: ref, state, reason, why, moved, reformatted, claimed_by,
 relocated and suggestions.
 
+Links may also be declared by markers in code comments (tracewiki's
+implements and tests tags, StrictDoc's relation, OpenFastTrace's impl, utest
+and itest tags, LOBSTER's trace comments; [markers] formats in
+tracewiki.toml). Such a link says where: "marker at PATH:LINE" in the text,
+source "marker" and markers ["PATH:LINE"] in the JSON. A marker naming a
+requirement that does not exist is an unknown target_missing entry
+requirement:ID, claimed by the code that holds it. See
+docs/requirements.md.
+
 Only a requirement's newest evidence entry (by recorded time, then run id)
 is a live link. Each older one is superseded: history, listed with state
 superseded, why "superseded by run:ID" and superseded_by run:ID, never a

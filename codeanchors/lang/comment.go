@@ -1,7 +1,7 @@
 package lang
 
 // Comment is one comment of a source file as written, delimiters included
-// ("// @implements REQ-1", "/** ... */", "# x", a Python docstring), with the
+// ("// x", "/** ... */", "# x", a Python docstring), with the
 // lines it starts and ends on (1-based, inclusive). Extractors hand every
 // comment out once, in source order, so that what reads comments (markers
 // tied to the symbol they sit in or precede) never lexes a language again.

@@ -60,6 +60,15 @@ type Config struct {
 	// Policy is what complete traceability means here (SPEC 1.7).
 	Policy   PolicyConfig   `toml:"policy"`
 	Coverage CoverageConfig `toml:"coverage"`
+	Markers  MarkersConfig  `toml:"markers"`
+}
+
+// MarkersConfig is the [markers] table: which syntaxes of links declared
+// in code comments are read (SPEC 1.6).
+type MarkersConfig struct {
+	// Formats are the marker formats read ([codeanchors.MarkerFormats]);
+	// nil means all of them, an empty list none.
+	Formats []string `toml:"formats"`
 }
 
 // CoverageConfig is the [coverage] table: code coverage by requirements
@@ -181,6 +190,11 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 		errs = append(errs, fmt.Errorf("%s:%d: coverage min = %v: want a share from 0 to 1, such as 0.8", name, keyLine(data, toml.Key{"coverage", "min"}), c.Coverage.Min))
 	}
 	errs = append(errs, c.checkPolicy(name, data)...)
+	for _, f := range c.Markers.Formats {
+		if !slices.Contains(codeanchors.MarkerFormats, f) {
+			errs = append(errs, fmt.Errorf("%s:%d: markers formats: unknown format %q: want some of %s", name, keyLine(data, toml.Key{"markers", "formats"}), f, strings.Join(codeanchors.MarkerFormats, ", ")))
+		}
+	}
 	if err := c.checkForge(); err != nil {
 		key := "forge"
 		if c.Forge == "" {
@@ -224,6 +238,9 @@ func (c *Config) Fill(folder string) {
 	}
 	if c.Evidence.Keep == 0 {
 		c.Evidence.Keep = DefaultEvidenceKeep
+	}
+	if c.Markers.Formats == nil {
+		c.Markers.Formats = codeanchors.MarkerFormats
 	}
 	c.Content = path.Clean(c.Content)
 	c.Output = path.Clean(c.Output)

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"bytes"
@@ -18,42 +18,46 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// bodyContext is what a document's body shows of the rest of the site:
+// BodyContext is what a document's body shows of the rest of the site:
 // the state of the code its claims link, the pages its links lead to, and
 // its fenced code highlighted. A build answers from its graph and drift
-// ([builder]); an update of edited pages from the last build's answers
-// (see edits.go).
-type bodyContext interface {
-	// claimShown is how a claim's link to t shows.
-	claimShown(t claims.Target) claimShown
-	// urlOf is the URL of the node id's page relative to the site root;
+// ([Renderer]); an update of edited pages from the last build's answers
+// (site's edit record).
+type BodyContext interface {
+	// ClaimShown is how a claim's link to t shows.
+	ClaimShown(t claims.Target) ClaimShown
+	// URLOf is the URL of the node id's page relative to the site root;
 	// "" when the site has no such node.
-	urlOf(id synth.NodeID) string
-	// fence is a fenced code block highlighted ([highlighter.fence]).
-	fence(lang string, code []byte) template.HTML
+	URLOf(id synth.NodeID) string
+	// Fence is a fenced code block highlighted ([Highlighter.Fence]).
+	Fence(lang string, code []byte) template.HTML
 }
 
-// claimShown is how a claim's link shows the code it links: the link's
+// ClaimShown is how a claim's link shows the code it links: the link's
 // state and why, and the URL of the target's page relative to the site
 // root ("" for none).
-type claimShown struct{ State, Why, URL string }
+type ClaimShown struct{ State, Why, URL string }
 
-func (b *builder) claimShown(t claims.Target) claimShown {
-	c := claimShown{State: string(codeanchors.Uncaptured.State()), Why: codeanchors.Uncaptured.Why(b.lang), URL: b.urlOf(b.graph.TargetNodeID(t))}
+// ClaimShown is how a claim's link to t shows on this site.
+func (b *Renderer) ClaimShown(t claims.Target) ClaimShown {
+	c := ClaimShown{State: string(codeanchors.Uncaptured.State()), Why: codeanchors.Uncaptured.Why(b.lang), URL: b.URLOf(b.graph.TargetNodeID(t))}
 	if ts := b.targets[t.String()]; ts != nil {
 		c.State, c.Why = string(ts.Verdict.State), ts.Verdict.Why(b.lang)
 	}
 	return c
 }
 
-func (b *builder) urlOf(id synth.NodeID) string { return b.relURL(id) }
+// URLOf is the URL of the page of the node id, relative to the site root;
+// "" when the graph has no such node.
+func (b *Renderer) URLOf(id synth.NodeID) string { return b.relURL(id) }
 
-func (b *builder) fence(lang string, code []byte) template.HTML { return b.hl.Fence(lang, code) }
+// Fence is a fenced code block highlighted.
+func (b *Renderer) Fence(lang string, code []byte) template.HTML { return b.hl.Fence(lang, code) }
 
 // docRender is what rendering one document's Markdown needs: what it shows
 // of the site, where the page is, and the links the parser found.
 type docRender struct {
-	ctx   bodyContext
+	ctx   BodyContext
 	root  string              // relative prefix from the page to the site root
 	links map[int]claims.Link // the document's links by byte offset in its body
 	// images are the published URLs, relative to the site root, of the
@@ -63,8 +67,15 @@ type docRender struct {
 }
 
 // renderMarkdown renders a document body to HTML (see [renderBody]).
-func (b *builder) renderMarkdown(d *claims.Doc, root, title string) (string, error) {
+func (b *Renderer) renderMarkdown(d *claims.Doc, root, title string) (string, error) {
 	return renderBody(b, d, root, title)
+}
+
+// RenderBody renders the body of the document d as the page at dir shows
+// it (see [renderBody]): an edited page's body, in the context of the
+// build that rendered its page.
+func RenderBody(ctx BodyContext, d *claims.Doc, dir, title string) (string, error) {
+	return renderBody(ctx, d, rel(dir), title)
 }
 
 // renderBody renders a document body to HTML with claims as linked
@@ -72,7 +83,7 @@ func (b *builder) renderMarkdown(d *claims.Doc, root, title string) (string, err
 // links, fenced code highlighted, and raw HTML escaped, never passed
 // through. When the body starts with a level-1 heading whose text is title
 // (the page shows that heading itself), it is left out.
-func renderBody(ctx bodyContext, d *claims.Doc, root, title string) (string, error) {
+func renderBody(ctx BodyContext, d *claims.Doc, root, title string) (string, error) {
 	if len(d.Body) == 0 {
 		return "", nil
 	}
@@ -150,7 +161,7 @@ func (r *docRender) heading(w util.BufWriter, src []byte, node ast.Node, enterin
 }
 
 // fencedCode renders a fenced code block highlighted (see
-// [highlighter.fence]); its text is escaped by chroma's formatter.
+// [Highlighter.Fence]); its text is escaped by chroma's formatter.
 func (r *docRender) fencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		n := node.(*ast.FencedCodeBlock)
@@ -163,7 +174,7 @@ func (r *docRender) fencedCode(w util.BufWriter, src []byte, node ast.Node, ente
 		if n.Info != nil {
 			lang = string(n.Language(src))
 		}
-		w.WriteString(string(r.ctx.fence(lang, code.Bytes())))
+		w.WriteString(string(r.ctx.Fence(lang, code.Bytes())))
 		w.WriteString("\n")
 	}
 	return ast.WalkSkipChildren, nil
@@ -241,7 +252,7 @@ func (r *docRender) image(w util.BufWriter, src []byte, node ast.Node, entering 
 
 // linkURL is the site URL of a requirement, decision or page link.
 func (r *docRender) linkURL(l claims.Link) string {
-	u := r.ctx.urlOf(synth.LinkNodeID(l))
+	u := r.ctx.URLOf(synth.LinkNodeID(l))
 	if u == "" {
 		return "#"
 	}
@@ -270,7 +281,7 @@ func codeTarget(dest string) (claims.Target, bool) {
 // followed by a marker with the link's state and, when stale or unknown, a
 // badge that says why.
 func (r *docRender) claimLink(w util.BufWriter, t claims.Target, entering, showRef bool) {
-	c := r.ctx.claimShown(t)
+	c := r.ctx.ClaimShown(t)
 	state, why := c.State, c.Why
 	title := t.String()
 	if why != "" {

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"fmt"
@@ -51,10 +51,10 @@ type docLink struct {
 // introduction, then its requirements in level order, then its nested
 // documents as sections, each requirement with its text, state badges,
 // parents and children.
-func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) documentPage(d *pageData, n synth.Node, root string) error {
 	folder := n.ID.Key
 	d.Heading = n.Title
-	d.Facts = append(d.Facts, fact{Name: "folder", Value: b.p.Config.Content + "/requirements/" + folder})
+	d.Facts = append(d.Facts, fact{Name: "folder", Value: b.content + "/requirements/" + folder})
 	dp := b.models.Documents[folder]
 	if dp == nil {
 		return fmt.Errorf("document %s: not in the model", folder)
@@ -72,12 +72,12 @@ func (b *builder) documentPage(d *pageData, n synth.Node, root string) error {
 			return err
 		}
 	}
-	cov := Coverage(b.p.Model, b.a.Report, folder)
+	cov := Coverage(b.model, b.report, folder)
 	d.Facts = append(d.Facts, fact{Name: "coverage", Value: cov.String()})
 	return b.documentTree(d, dp, 0, root)
 }
 
-func (b *builder) documentTree(d *pageData, dp *synth.DocumentPage, depth int, root string) error {
+func (b *Renderer) documentTree(d *pageData, dp *synth.DocumentPage, depth int, root string) error {
 	doc := dp.Doc
 	if depth > 0 {
 		d.Tree = append(d.Tree, docItem{Depth: min(depth, 5), Section: true, Title: doc.Title, URL: root + idURL(claims.DocumentNode(doc.Path))}.withHeading("doc-section"))
@@ -97,7 +97,7 @@ func (b *builder) documentTree(d *pageData, dp *synth.DocumentPage, depth int, r
 	return nil
 }
 
-func (b *builder) docRequirement(rp *synth.RequirementPage, depth int, root string) (docItem, error) {
+func (b *Renderer) docRequirement(rp *synth.RequirementPage, depth int, root string) (docItem, error) {
 	r := rp.Req
 	n, _ := b.graph.Node(claims.RequirementNode(r.ID))
 	it := docItem{
@@ -118,7 +118,7 @@ func (b *builder) docRequirement(rp *synth.RequirementPage, depth int, root stri
 
 // parentLinks lists a requirement's parents, with each link's state, and
 // its children.
-func (b *builder) parentLinks(rp *synth.RequirementPage, root string) (parents, children []docLink) {
+func (b *Renderer) parentLinks(rp *synth.RequirementPage, root string) (parents, children []docLink) {
 	link := func(id string) docLink {
 		l := docLink{ID: id, URL: root + idURL(claims.RequirementNode(id))}
 		if n, ok := b.graph.Node(claims.RequirementNode(id)); ok {
@@ -142,7 +142,7 @@ func (b *builder) parentLinks(rp *synth.RequirementPage, root string) (parents, 
 
 // requirementStructure adds a requirement's document, level, tags, fields,
 // parents and children to its page.
-func (b *builder) requirementStructure(d *pageData, rp *synth.RequirementPage, root string) {
+func (b *Renderer) requirementStructure(d *pageData, rp *synth.RequirementPage, root string) {
 	r := rp.Req
 	if r.Document != "" {
 		d.Facts = append(d.Facts, fact{Name: "document", Value: b.document(r.Document).Title, URL: root + documentItemURL(r.Document, r.ID)})
@@ -184,8 +184,8 @@ func (b *builder) requirementStructure(d *pageData, rp *synth.RequirementPage, r
 	d.Tables = append(d.Tables, c)
 }
 
-func (b *builder) document(folder string) *claims.Document {
-	return synth.Document(b.p.Model, folder)
+func (b *Renderer) document(folder string) *claims.Document {
+	return synth.Document(b.model, folder)
 }
 
 // DocumentCoverage counts the normative requirements of a document (and

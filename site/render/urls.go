@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"crypto/sha256"
@@ -29,10 +29,10 @@ var (
 	codeDir         = synth.KindOf(claims.NodeFile).Dir
 )
 
-const (
-	driftDir  = "drift"
-	searchDir = "search"
-)
+const driftDir = "drift"
+
+// SearchDir is the search page's folder; its JSON twin is the search index.
+const SearchDir = "search"
 
 // filterDir is the folder of the requirements matrix filtered by slug.
 func filterDir(slug string) string { return requirementsDir + "/filter/" + slug }
@@ -64,18 +64,18 @@ func testName(n synth.Node) string {
 	return strings.TrimPrefix(n.Ref(), n.Path)
 }
 
-// nodeURL is the URL function: the URL of a node's page relative to the
+// NodeURL is the URL function: the URL of a node's page relative to the
 // site root, its folder's index.html, or for a symbol its file's page and
-// anchor. [builder.relURL] and [builder.absURL] are its forms for a node
+// anchor. [Renderer.relURL] and [Renderer.absURL] are its forms for a node
 // known by id, relative and under the base URL.
-func nodeURL(n synth.Node) string {
+func NodeURL(n synth.Node) string {
 	if d := nodeDir(n); d != "" {
 		return pageURL(d)
 	}
 	return pageURL(codeDir+"/"+pathSegments(n.Path)) + "#" + symbolAnchor(n)
 }
 
-// idURL is [nodeURL] of a node that its id names alone: a requirement,
+// idURL is [NodeURL] of a node that its id names alone: a requirement,
 // decision, page, run, document or file, whether or not the graph holds it
 // (a file page is made for every file with a symbol on it). A symbol or
 // test needs its node: idURL panics for one.
@@ -86,7 +86,7 @@ func idURL(id synth.NodeID) string {
 	} else if k.Code {
 		n.Path = id.Key // a file
 	}
-	return nodeURL(n)
+	return NodeURL(n)
 }
 
 // indexURL is the URL of a page that is no node's, in folder dir (one of

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"cmp"
@@ -62,6 +62,9 @@ type field struct{ Name, Value string }
 // refState is a linked code target with its state.
 type refState struct {
 	Ref, URL, State, Why string
+	// Marker is the PATH:LINE of the code marker that declares the link;
+	// "" for the front matter's.
+	Marker string
 }
 
 // coverage counts, for the requirements of one scope (a document or all),
@@ -95,13 +98,13 @@ func (c *coverage) add(n synth.Node) {
 // and notes are not counted), of all of them first, then of each
 // requirement document in the graph's order, counting the requirements of
 // its nested documents too.
-func (b *builder) coverage(root string) []coverage {
+func (b *Renderer) coverage(root string) []coverage {
 	out := []coverage{{Name: "all requirements", URL: root + indexURL(requirementsDir)}}
 	index := map[string]int{} // document folder → its row
 	for _, n := range b.graph.Nodes {
 		if n.Type == claims.NodeDocument {
 			index[n.Document] = len(out)
-			out = append(out, coverage{Name: cmp.Or(n.Title, n.Document), URL: root + nodeURL(n)})
+			out = append(out, coverage{Name: cmp.Or(n.Title, n.Document), URL: root + NodeURL(n)})
 		}
 	}
 	for _, n := range b.graph.Nodes {
@@ -121,7 +124,7 @@ func (b *builder) coverage(root string) []coverage {
 
 // requirementNodes returns the graph's requirement nodes in natural id
 // order (REQ-2 before REQ-10).
-func (b *builder) requirementNodes() []synth.Node {
+func (b *Renderer) requirementNodes() []synth.Node {
 	var out []synth.Node
 	for _, n := range b.graph.Nodes {
 		if n.Type == claims.NodeRequirement {
@@ -134,8 +137,8 @@ func (b *builder) requirementNodes() []synth.Node {
 
 // matrix is the requirements index: the traceability matrix filtered by
 // slug ("" for all).
-func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
-	return func(b *builder, root string) (*pageData, any, error) {
+func matrix(slug string) func(b *Renderer, root string) (*pageData, any, error) {
+	return func(b *Renderer, root string) (*pageData, any, error) {
 		keep := func(synth.Node) bool { return true }
 		d := &pageData{Title: "Requirements", Heading: "Requirements", Matrix: &matrixData{}}
 		d.Filters = append(d.Filters, filter{Text: "all", URL: root + indexURL(requirementsDir), Current: slug == ""})
@@ -157,7 +160,7 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 			statuses[n.Status] = true
 			r := b.requirement(n.Label)
 			d.Matrix.Rows = append(d.Matrix.Rows, matrixRow{
-				Node: n, URL: root + nodeURL(n), Order: i,
+				Node: n, URL: root + NodeURL(n), Order: i,
 				Implemented: isTrue(n.Implemented), Tested: isTrue(n.Tested), Verified: isTrue(n.Verified),
 				Code: b.refStates(r.Implements, root), Tests: b.refStates(r.Tests, root),
 				Document: b.documentLink(n.Document, root), Parents: b.parentRefs(r.Parents, root),
@@ -180,7 +183,7 @@ func matrix(slug string) func(b *builder, root string) (*pageData, any, error) {
 // (stale, unknown) first, then the linked, each in the order written, so
 // that a matrix cell that folds its last links (matrixRefsShown) shows its
 // problems.
-func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
+func (b *Renderer) refStates(refs []claims.TargetRef, root string) []refState {
 	var out []refState
 	for _, ref := range refs {
 		rs := refState{Ref: ref.Target.String(), URL: root + b.relURL(b.graph.TargetNodeID(ref.Target)),
@@ -190,6 +193,9 @@ func (b *builder) refStates(refs []claims.TargetRef, root string) []refState {
 		}
 		if rs.URL == root {
 			rs.URL = ""
+		}
+		if ref.Marker {
+			rs.Marker = ref.Pos.String()
 		}
 		out = append(out, rs)
 	}
@@ -216,23 +222,23 @@ func parentFolder(folder string) string {
 }
 
 // documentLink links the requirement document in folder ("": none).
-func (b *builder) documentLink(folder, root string) link {
+func (b *Renderer) documentLink(folder, root string) link {
 	if folder == "" {
 		return link{}
 	}
 	if n, ok := b.graph.Node(claims.DocumentNode(folder)); ok {
-		return link{Text: cmp.Or(n.Title, folder), URL: root + nodeURL(n)}
+		return link{Text: cmp.Or(n.Title, folder), URL: root + NodeURL(n)}
 	}
 	return link{Text: folder}
 }
 
 // parentRefs links a requirement's parents, in the order written.
-func (b *builder) parentRefs(parents []claims.IDRef, root string) []link {
+func (b *Renderer) parentRefs(parents []claims.IDRef, root string) []link {
 	var out []link
 	for _, p := range parents {
 		l := link{Text: p.ID}
 		if n, ok := b.graph.Node(claims.RequirementNode(p.ID)); ok {
-			l.URL = root + nodeURL(n)
+			l.URL = root + NodeURL(n)
 		}
 		out = append(out, l)
 	}

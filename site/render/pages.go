@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"fmt"
@@ -113,18 +113,18 @@ type ListJSON struct {
 }
 
 // pages lists every page of the site.
-func (b *builder) pages() []page {
-	var out []page
-	add := func(dir, tmpl string, data func(b *builder, root string) (*pageData, any, error)) {
-		out = append(out, page{dir: dir, tmpl: tmpl, data: data})
+func (b *Renderer) pages() []Page {
+	var out []Page
+	add := func(dir, tmpl string, data func(b *Renderer, root string) (*pageData, any, error)) {
+		out = append(out, Page{dir: dir, tmpl: tmpl, data: data})
 	}
 	// keyed marks the page just added as kept while its key holds: it
-	// shows no document's text (see outputPages).
+	// shows no document's text (see [PageStore]).
 	keyed := func() { out[len(out)-1].keyed = true }
-	add("", "home", (*builder).home) // shows the wiki's index page's text
+	add("", "home", (*Renderer).home) // shows the wiki's index page's text
 	out[0].keyed = true
 	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
-		out[0].doc = synth.DocOf(b.p.Model, n)
+		out[0].doc = synth.DocOf(b.model, n)
 	}
 	add(requirementsDir, "matrix", matrix(""))
 	keyed()
@@ -138,12 +138,12 @@ func (b *builder) pages() []page {
 	keyed()
 	add(codeDir, "list", listOf(claims.NodeFile, "Code"))
 	keyed()
-	add(driftDir, "drift", (*builder).driftPage)
+	add(driftDir, "drift", (*Renderer).driftPage)
 	keyed()
-	add(coverageDir, "codecov", (*builder).coveragePage)
+	add(coverageDir, "codecov", (*Renderer).coveragePage)
 	keyed()
 	out = append(out, b.policyPages()...)
-	add(searchDir, "search", func(b *builder, root string) (*pageData, any, error) {
+	add(SearchDir, "search", func(b *Renderer, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
 	})
@@ -156,8 +156,8 @@ func (b *builder) pages() []page {
 		if k.Dir == "" || k.Code && !k.Named {
 			continue // a symbol is on its file's page; files get theirs below
 		}
-		add(nodeDir(n), k.Template, func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
-		out[len(out)-1].keyed, out[len(out)-1].doc = true, synth.DocOf(b.p.Model, n)
+		add(nodeDir(n), k.Template, func(b *Renderer, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+		out[len(out)-1].keyed, out[len(out)-1].doc = true, synth.DocOf(b.model, n)
 		if n.Type == claims.NodePage {
 			out[len(out)-1].wiki = b.wiki(n.ID.Key)
 		}
@@ -170,7 +170,7 @@ func (b *builder) pages() []page {
 			n = synth.Node{ID: claims.FileNode(p), Type: claims.NodeFile, Label: p, Path: p,
 				State: string(codeanchors.Unknown), Reason: string(codeanchors.TargetMissing), Why: codeanchors.TargetMissing.Why(b.lang)}
 		}
-		add(nodeDir(n), "node", func(b *builder, root string) (*pageData, any, error) { return b.nodePage(n, root) })
+		add(nodeDir(n), "node", func(b *Renderer, root string) (*pageData, any, error) { return b.nodePage(n, root) })
 		out[len(out)-1].keyed = true
 	}
 	return out
@@ -178,7 +178,7 @@ func (b *builder) pages() []page {
 
 // nodePage is the page of one node: its facts, body, links, code, claims
 // and neighborhood.
-func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
+func (b *Renderer) nodePage(n synth.Node, root string) (*pageData, any, error) {
 	d := &pageData{Node: n, Heading: n.Label}
 	if n.Title != "" && n.Title != n.Label {
 		d.Heading = n.Title
@@ -202,17 +202,17 @@ func (b *builder) nodePage(n synth.Node, root string) (*pageData, any, error) {
 
 // nodePages fills in the part of a node's page that is its kind's own:
 // one function per kind with a page ([synth.Kind.Dir]).
-var nodePages = map[claims.NodeType]func(b *builder, d *pageData, n synth.Node, root string) error{
-	claims.NodeRequirement: (*builder).requirementPage,
-	claims.NodeDecision:    (*builder).decisionPage,
-	claims.NodePage:        (*builder).wikiPage,
-	claims.NodeFile:        (*builder).filePage,
-	claims.NodeTest:        (*builder).testPage,
-	claims.NodeRun:         (*builder).runPage,
-	claims.NodeDocument:    (*builder).documentPage,
+var nodePages = map[claims.NodeType]func(b *Renderer, d *pageData, n synth.Node, root string) error{
+	claims.NodeRequirement: (*Renderer).requirementPage,
+	claims.NodeDecision:    (*Renderer).decisionPage,
+	claims.NodePage:        (*Renderer).wikiPage,
+	claims.NodeFile:        (*Renderer).filePage,
+	claims.NodeTest:        (*Renderer).testPage,
+	claims.NodeRun:         (*Renderer).runPage,
+	claims.NodeDocument:    (*Renderer).documentPage,
 }
 
-func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
+func (b *Renderer) fileNeighborhood(n synth.Node) synth.Neighborhood {
 	ids := []synth.NodeID{n.ID}
 	if fp := b.models.Files[n.Path]; fp != nil {
 		ids = fp.Around
@@ -221,8 +221,8 @@ func (b *builder) fileNeighborhood(n synth.Node) synth.Neighborhood {
 }
 
 // addGraph draws the neighborhood and lists every neighbor.
-func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
-	href := func(m synth.Node) string { return root + nodeURL(m) }
+func (b *Renderer) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
+	href := func(m synth.Node) string { return root + NodeURL(m) }
 	d.SVG = graphsvg.Draw(nb, n.ID, href)
 	byID := make(map[synth.NodeID]*synth.Node, len(nb.Nodes))
 	for i := range nb.Nodes {
@@ -257,13 +257,13 @@ func (b *builder) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, roo
 		if e.Kind == synth.KindParent { // the child is suspect, not the parent
 			e.Why = synth.LinkWhy(e.Dst.String(), []synth.NodeID{e.Src}, codeanchors.Reason(e.Reason), e.Why, b.lang)
 		}
-		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + nodeURL(*m)})
+		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + NodeURL(*m)})
 	}
 	// A short list is open; a long one would push the page's text down.
 	d.OpenNeighbors = len(d.Neighbors) <= 6
 }
 
-func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) requirementPage(d *pageData, n synth.Node, root string) error {
 	rp := b.models.Requirements[n.ID.Key]
 	if rp == nil {
 		return fmt.Errorf("requirement %s: not in the model", n.ID.Key)
@@ -309,7 +309,7 @@ func (b *builder) requirementPage(d *pageData, n synth.Node, root string) error 
 // keeps, newest first (by recorded time, then run), with its time. The
 // newest decides whether the requirement is verified and says so; the
 // older ones are history, grey, superseded by it.
-func (b *builder) evidenceHistory(rp *synth.RequirementPage, root string) table {
+func (b *Renderer) evidenceHistory(rp *synth.RequirementPage, root string) table {
 	ev := table{Title: "Evidence history", Head: []string{"run", "recorded", "recorded against", "tests", "state"}, Empty: "no test run recorded"}
 	r := rp.Req
 	for _, es := range rp.History {
@@ -338,7 +338,7 @@ func (b *builder) evidenceHistory(rp *synth.RequirementPage, root string) table 
 	return ev
 }
 
-func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) decisionPage(d *pageData, n synth.Node, root string) error {
 	dp := b.models.Decisions[n.ID.Key]
 	if dp == nil {
 		return fmt.Errorf("decision %s: not in the model", n.ID.Key)
@@ -356,7 +356,7 @@ func (b *builder) decisionPage(d *pageData, n synth.Node, root string) error {
 	return err
 }
 
-func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) wikiPage(d *pageData, n synth.Node, root string) error {
 	wp := b.models.Wiki[n.ID.Key]
 	if wp == nil {
 		return fmt.Errorf("page %s: not in the model", n.ID.Key)
@@ -377,9 +377,9 @@ func (b *builder) wikiPage(d *pageData, n synth.Node, root string) error {
 	return err
 }
 
-func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) filePage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Path
-	src := b.a.Sources[n.Path]
+	src := b.sources[n.Path]
 	if src != nil && src.Absent == "" {
 		d.Facts = append(d.Facts, fact{Name: "lines", Value: fmt.Sprint(len(src.Lines))}, fact{Name: "parser", Value: src.Parser()})
 		if u := b.forge.File(n.Path); u != "" {
@@ -416,7 +416,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 			link = "#code-" + symbolAnchor(m)
 		}
 		if m.Type == claims.NodeTest {
-			link = root + nodeURL(m)
+			link = root + NodeURL(m)
 		}
 		t.Rows = append(t.Rows, row{ID: symbolAnchor(m), Stale: m.Stale, Cells: []cell{
 			{Text: name, URL: link, Code: true}, {Text: m.Kind}, {Text: lines}, st, {Text: strings.Join(slices.Compact(by), ", ")},
@@ -437,7 +437,7 @@ func (b *builder) filePage(d *pageData, n synth.Node, root string) error {
 	return nil
 }
 
-func (b *builder) testPage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) testPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = n.Label
 	if tp := b.models.Tests[n.ID.Key]; tp != nil && tp.Code != nil {
 		d.Fragments = b.fragments(*tp.Code, root)
@@ -446,7 +446,7 @@ func (b *builder) testPage(d *pageData, n synth.Node, root string) error {
 	return nil
 }
 
-func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
+func (b *Renderer) runPage(d *pageData, n synth.Node, root string) error {
 	d.Heading = "Run " + n.Label
 	t := table{Title: "Evidence", Head: []string{"requirement", "test", "outcome", "state"}, Empty: "no evidence"}
 	for _, es := range b.models.Run(n.ID.Key).Evidence {
@@ -470,7 +470,7 @@ func (b *builder) runPage(d *pageData, n synth.Node, root string) error {
 
 // targetRowOf is a table row for a page model's target row: its link,
 // current lines and state.
-func (b *builder) targetRowOf(tr synth.TargetRow, root string) row {
+func (b *Renderer) targetRowOf(tr synth.TargetRow, root string) row {
 	ts, t := tr.Status, tr.Target
 	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(tr.Node), Code: true}}}
 	if ts == nil {
@@ -482,7 +482,11 @@ func (b *builder) targetRowOf(tr synth.TargetRow, root string) row {
 		lines = fmt.Sprintf("%d–%d", v.Start, v.End)
 	}
 	r.Stale = v.State == codeanchors.Stale
-	r.Cells = append(r.Cells, cell{Text: lines}, stateCell(v, b.lang))
+	state := stateCell(v, b.lang)
+	if tr.Marker != "" {
+		state.Text += " · marker " + tr.Marker // declared in the code (SPEC 1.6)
+	}
+	r.Cells = append(r.Cells, cell{Text: lines}, state)
 	return r
 }
 
@@ -509,9 +513,9 @@ func stateCell(v codeanchors.Verdict, lang string) cell {
 
 // fragments returns the highlighted code of a target row as it is now,
 // with its state; none when its file cannot be read.
-func (b *builder) fragments(tr synth.TargetRow, root string) []fragment {
+func (b *Renderer) fragments(tr synth.TargetRow, root string) []fragment {
 	ts, t := tr.Status, tr.Target
-	src := b.a.Sources[t.Path]
+	src := b.sources[t.Path]
 	if ts == nil || src == nil || src.Absent != "" || ts.Verdict.Start == 0 {
 		return nil
 	}
@@ -541,7 +545,7 @@ func (b *builder) fragments(tr synth.TargetRow, root string) []fragment {
 
 // claimRows lists a document's claims with their code URI, the captured
 // range and the anchor's state.
-func (b *builder) claimRows(cs []synth.ClaimRow, root string) []claimRow {
+func (b *Renderer) claimRows(cs []synth.ClaimRow, root string) []claimRow {
 	var out []claimRow
 	for _, c := range cs {
 		r := claimRow{Text: c.Text}
@@ -575,16 +579,16 @@ func (b *builder) claimRows(cs []synth.ClaimRow, root string) []claimRow {
 
 // body renders a document's Markdown; a first "# title" equal to title is
 // left out, as the page shows it.
-func (b *builder) body(d *claims.Doc, root, title string) (template.HTML, error) {
+func (b *Renderer) body(d *claims.Doc, root, title string) (template.HTML, error) {
 	s, err := b.renderMarkdown(d, root, title)
 	return template.HTML(s), err
 }
 
 // requirement and wiki are the model's documents with the id or path, nil
 // for none ([synth.Requirement]).
-func (b *builder) requirement(id string) *claims.Requirement { return synth.Requirement(b.p.Model, id) }
+func (b *Renderer) requirement(id string) *claims.Requirement { return synth.Requirement(b.model, id) }
 
-func (b *builder) wiki(p string) *claims.Page { return synth.WikiPage(b.p.Model, p) }
+func (b *Renderer) wiki(p string) *claims.Page { return synth.WikiPage(b.model, p) }
 
 // short abbreviates a hash for display.
 func short(h string) string {

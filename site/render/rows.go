@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"html/template"
@@ -289,6 +289,11 @@ func (w *htmlWriter) refList(refs []refState) {
 		}
 		w.markup(" ")
 		w.badge(r.State, r.Why, r.State)
+		if r.Marker != "" {
+			w.markup(` <span class="hint">marker `)
+			w.text(r.Marker)
+			w.markup("</span>")
+		}
 		w.markup("</li>")
 	}
 	w.markup("</ul>")

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"fmt"
@@ -19,22 +19,22 @@ const MaxPolicyRows = 200
 // hasPolicy reports whether the build judged a policy with rules: only
 // then has the site a policy page and the home page a card for it, so a
 // workspace without a policy gets the site it always got.
-func (b *builder) hasPolicy() bool {
+func (b *Renderer) hasPolicy() bool {
 	return b.findings != nil && b.findings.Policy != nil && len(b.findings.Policy.Rules) > 0
 }
 
-// policyPages is the policy page when there is a policy: [builder.pages]
+// policyPages is the policy page when there is a policy: [Renderer.pages]
 // appends it.
-func (b *builder) policyPages() []page {
+func (b *Renderer) policyPages() []Page {
 	if !b.hasPolicy() {
 		return nil
 	}
-	return []page{{dir: policyDir, tmpl: "list", data: (*builder).policyPage}}
+	return []Page{{dir: policyDir, tmpl: "list", data: (*Renderer).policyPage}}
 }
 
 // policyCards are the home page's cards of the policy: the findings that
 // count against it, linked to the policy page; none without a policy.
-func (b *builder) policyCards(root string) []card {
+func (b *Renderer) policyCards(root string) []card {
 	if !b.hasPolicy() {
 		return nil
 	}
@@ -46,7 +46,7 @@ func (b *builder) policyCards(root string) []card {
 // applies to and their counts, then per rule every requirement that does
 // not meet it, with its state, why and waiver. Its JSON twin lists the
 // requirements that have an entry, in a list's shape.
-func (b *builder) policyPage(root string) (*pageData, any, error) {
+func (b *Renderer) policyPage(root string) (*pageData, any, error) {
 	pol := b.findings.Policy
 	d := &pageData{Title: "Policy", Heading: "Policy"}
 	d.Body = template.HTML(`<p>The rules of <code>tracewiki.toml</code>'s <code>[[policy.rules]]</code> ` +

@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"bytes"
@@ -193,15 +193,6 @@ func matrixRandomRow(r *rand.Rand, i int) matrixRow {
 		m.Tests = append(m.Tests, refState{Ref: pick(r), URL: pick(r), State: pick(r), Why: pick(r)})
 	}
 	return m
-}
-
-// firstDifference is a's text from a little before where it departs from b.
-func firstDifference(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	return a[max(i-40, 0):min(i+80, len(a))]
 }
 
 // FuzzRowsAsTemplates looks for values the row functions write otherwise

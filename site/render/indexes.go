@@ -1,4 +1,4 @@
-package site
+package render
 
 import (
 	"fmt"
@@ -36,9 +36,9 @@ var lists = map[claims.NodeType]listColumns{
 
 // listOf is the index of one listed node type ([lists]); a code kind's
 // (files) counts their symbols and is stale when one of them is.
-func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*pageData, any, error) {
+func listOf(typ claims.NodeType, title string) func(b *Renderer, root string) (*pageData, any, error) {
 	cols, code := lists[typ], synth.KindOf(typ).Code
-	return func(b *builder, root string) (*pageData, any, error) {
+	return func(b *Renderer, root string) (*pageData, any, error) {
 		d := &pageData{Title: title, Heading: title}
 		t := table{Empty: "none yet", Head: cols.head}
 		symbols, anchored := map[string]int{}, map[string]int{}
@@ -67,7 +67,7 @@ func listOf(typ claims.NodeType, title string) func(b *builder, root string) (*p
 			if n.Stale || staleIn[n.Path] && code {
 				st = cell{Text: "stale", Badge: "stale", Title: n.Why}
 			}
-			cells := append(cols.cells(n, root+nodeURL(n), symbols[n.Path], anchored[n.Path]), st)
+			cells := append(cols.cells(n, root+NodeURL(n), symbols[n.Path], anchored[n.Path]), st)
 			t.Rows = append(t.Rows, row{Stale: st.Badge == "stale", Cells: cells})
 		}
 		t.Title = fmt.Sprintf("%d %s", len(nodes), strings.ToLower(title))
@@ -94,7 +94,7 @@ func orEmpty(ns []synth.Node) []synth.Node {
 
 // home is the front page: the wiki's own index page, counts, and what is
 // out of date.
-func (b *builder) home(root string) (*pageData, any, error) {
+func (b *Renderer) home(root string) (*pageData, any, error) {
 	d := &pageData{Title: "Home"}
 	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
 		var err error
@@ -154,7 +154,7 @@ func (b *builder) home(root string) (*pageData, any, error) {
 		}})
 	}
 	d.Tables = []table{t}
-	m := synth.NewManifest(b.graph, b.a.Report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated)
+	m := synth.NewManifest(b.graph, b.report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated)
 	return d, m, nil
 }
 
@@ -183,7 +183,7 @@ type diffLine struct{ Class, Text string }
 
 // driftPage lists every stale and unknown link grouped by reason, in the
 // order of SPEC 2, each with a captured-versus-current diff.
-func (b *builder) driftPage(root string) (*pageData, any, error) {
+func (b *Renderer) driftPage(root string) (*pageData, any, error) {
 	d := &pageData{Title: "Out of date", Heading: "Out of date"}
 	byReason := map[string][]synth.DriftLink{}
 	for _, l := range b.drift.Links {
@@ -213,7 +213,7 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 				e.Current = fmt.Sprintf("%d–%d", l.Start, l.End)
 			}
 			if ts := b.targets[l.Ref]; ts != nil {
-				if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" {
+				if src := b.sources[ts.Target.Path]; src != nil && src.Absent == "" {
 					e.Forge = b.forge.Lines(ts.Target.Path, l.Start, l.End)
 				}
 			}
@@ -231,14 +231,14 @@ func (b *builder) driftPage(root string) (*pageData, any, error) {
 // captureDiff is the unified diff, with context lines of context, between
 // a target's captured text and its current lines start..end (none when it
 // was never captured; start 0: no current lines).
-func (b *builder) captureDiff(ref string, start, end, context int) []diffLine {
+func (b *Renderer) captureDiff(ref string, start, end, context int) []diffLine {
 	ts := b.targets[ref]
 	if ts == nil || ts.Anchor == nil {
 		return nil
 	}
 	old := strings.Split(strings.TrimSuffix(ts.Anchor.CapturedText, "\n"), "\n")
 	var cur []string
-	if src := b.a.Sources[ts.Target.Path]; src != nil && src.Absent == "" && start > 0 {
+	if src := b.sources[ts.Target.Path]; src != nil && src.Absent == "" && start > 0 {
 		for _, line := range src.Lines[start-1 : min(end, len(src.Lines))] {
 			cur = append(cur, string(line))
 		}

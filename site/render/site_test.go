@@ -1,0 +1,208 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// memoryInput is a small site to render in memory: two requirements, a
+// decision and wiki pages that link them, and no code.
+func memoryInput(t *testing.T) Input {
+	t.Helper()
+	files := []claims.File{
+		{Name: "content/index.md", Data: []byte("---\ntitle: Shop wiki\n---\n# Shop wiki\n\nThe shop keeps [cart totals](req:REQ-1) exact. Start with the [guide](guide.md).\n")},
+		{Name: "content/guide.md", Data: []byte("---\ntitle: Guide\n---\nSee [payments](req:REQ-2) and [the gateway](dec:DEC-1).\n\n## Details\n\nMore text.\n")},
+		{Name: "content/requirements/REQ-1.md", Data: []byte("---\ntitle: Cart totals\nstatus: accepted\n---\nA cart's total counts every item's quantity.\n")},
+		{Name: "content/requirements/REQ-2.md", Data: []byte("---\ntitle: Payments\nstatus: proposed\n---\nCheckout charges the cart's total. See [cart totals](req:REQ-1).\n")},
+		{Name: "content/decisions/DEC-1.md", Data: []byte("---\ntitle: One gateway\nstatus: accepted\ndate: 2026-02-01\n---\nWe charge through one gateway.\n")},
+	}
+	m, diags := claims.Parse("content", files)
+	if len(diags) > 0 {
+		t.Fatalf("parse: %v", diags)
+	}
+	rep := &codeanchors.Report{}
+	g := synth.Build(synth.Input{ProjectID: "shop", Model: m, Report: rep, Lang: "en"})
+	return Input{
+		Graph: g, Model: m, Report: rep, Findings: synth.NewFindings(rep, m, "en", "tracewiki.lock"),
+		Pages: synth.NewPages(synth.PageInput{Graph: g, Model: m, Report: rep}),
+		Title: "Shop", BaseURL: "/preview/", Language: "en", Repo: "shop", Content: "content",
+		Images: map[string][]byte{"logo.png": []byte("png")},
+	}
+}
+
+// TestSiteInMemory renders a site from values alone and checks that every
+// node's URL is a page it wrote, relative and under the base URL, that
+// each page has its JSON twin, and that the artifacts and images are there.
+func TestSiteInMemory(t *testing.T) {
+	r, err := New(memoryInput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, kept, err := r.Site(Output{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept != 0 {
+		t.Errorf("kept %d pages without a store", kept)
+	}
+	for _, pg := range r.Pages() {
+		for _, name := range []string{pg.Prefix() + "index.html", pg.Prefix() + "index.json"} {
+			if len(files[name]) == 0 {
+				t.Errorf("page %q: no %s", pg.Dir(), name)
+			}
+		}
+	}
+	for _, n := range r.graph.Nodes {
+		u := NodeURL(n)
+		if r.relURL(n.ID) != u || r.absURL(n.ID) != "/preview/"+u {
+			t.Errorf("%s: relURL %q, absURL %q, NodeURL %q", n.ID, r.relURL(n.ID), r.absURL(n.ID), u)
+		}
+		if page, _, _ := strings.Cut(u, "#"); files[page] == nil {
+			t.Errorf("%s: URL %s names no page of the site", n.ID, u)
+		}
+	}
+	for _, name := range []string{GraphFile, driftFile, manifestFile, SearchFile, SearchScriptFile, synth.CoverageFile, "assets/chroma.css", imageURL("logo.png")} {
+		if files[name] == nil {
+			t.Errorf("no %s", name)
+		}
+	}
+	if !bytes.Contains(files["pages/guide/index.html"], []byte(`href="../../requirements/REQ-2/index.html"`)) {
+		t.Errorf("the guide's body does not link REQ-2's page:\n%s", files["pages/guide/index.html"])
+	}
+}
+
+// TestSiteDeterministic checks that rendering on many workers gives the
+// bytes of rendering on one, and that a sink receives what Site returns.
+func TestSiteDeterministic(t *testing.T) {
+	in := memoryInput(t)
+	r, err := New(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := r.Site(Output{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Parallel = func(n int, fn func(i int) error) error {
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() { errs[i] = fn(i) })
+		}
+		wg.Wait()
+		return joinAll(errs)
+	}
+	r, err = New(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	got := map[string][]byte{}
+	sink := func(name string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, dup := got[name]; dup {
+			t.Errorf("%s sunk twice", name)
+		}
+		got[name] = bytes.Clone(data)
+		return nil
+	}
+	if _, _, err := r.Site(Output{Sink: sink}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("the sink got %d files, Site returned %d", len(got), len(want))
+	}
+	for name, data := range want {
+		if !bytes.Equal(got[name], data) {
+			t.Errorf("%s differs between one worker and many", name)
+		}
+	}
+}
+
+// joinAll is the first error of errs.
+func joinAll(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// memoryStore is a [PageStore] in memory: it reuses the pages whose key it
+// holds, and records the keys and body spans given.
+type memoryStore struct {
+	mu    sync.Mutex
+	keys  map[string][]byte
+	spans map[string]BodySpan
+}
+
+func (s *memoryStore) ReuseFile(name string, key []byte) bool { return s.ReusePage(name, key) }
+
+func (s *memoryStore) ReusePage(prefix string, key []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys[prefix] != nil && bytes.Equal(s.keys[prefix], key)
+}
+
+func (s *memoryStore) KeyPage(prefix string, key []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys[prefix] = key
+}
+
+func (s *memoryStore) SpanBody(prefix string, b BodySpan) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.spans[prefix] = b
+}
+
+// TestSiteKeepsPages checks the page loop with a store: a second render
+// under the same shared key keeps every keyed page, a wiki page's body
+// span lets its body be replaced in its HTML, and a new shared key keeps
+// nothing.
+func TestSiteKeepsPages(t *testing.T) {
+	r, err := New(memoryInput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &memoryStore{keys: map[string][]byte{}, spans: map[string]BodySpan{}}
+	written := map[string][]byte{}
+	var mu sync.Mutex
+	sink := func(name string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		written[name] = bytes.Clone(data)
+		return nil
+	}
+	out := Output{Sink: sink, Store: store, Shared: []byte("shared")}
+	if _, kept, err := r.Site(out); err != nil || kept != 0 {
+		t.Fatalf("first render: kept %d, %v", kept, err)
+	}
+	keyed := len(store.keys)
+	if keyed == 0 || keyed > len(r.Pages()) {
+		t.Fatalf("%d pages keyed of %d", keyed, len(r.Pages()))
+	}
+	span, ok := store.spans["pages/guide/"]
+	if !ok {
+		t.Fatalf("no body span for the guide page; spans: %v", store.spans)
+	}
+	html, ok := SpliceBody(written["pages/guide/index.html"], span, "<p>New text.</p>")
+	if !ok || !bytes.Contains(html, []byte(`<div class="body"><p>New text.</p></div>`)) || bytes.Contains(html, []byte("More text.")) {
+		t.Errorf("SpliceBody: ok %v, page:\n%s", ok, html)
+	}
+	if _, kept, err := r.Site(out); err != nil || kept != keyed {
+		t.Errorf("second render under the same key: kept %d of %d keyed pages, %v", kept, keyed, err)
+	}
+	out.Shared = []byte("other")
+	if _, kept, err := r.Site(out); err != nil || kept != 0 {
+		t.Errorf("render under a new key: kept %d, %v", kept, err)
+	}
+}
