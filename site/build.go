@@ -103,6 +103,7 @@ type Site struct {
 	forge       render.Forge      // the forge links' commit
 	historyRead bool              // the git history was searched for verified texts
 	gitHead     string            // at this HEAD ("" in no repository)
+	revision    string            // the commit built, which the bundle names ([bundleRevision])
 	lazy        *lazyFiles        // a lazy build's files, rendered on demand
 }
 
@@ -146,6 +147,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	}
 	a := p.analyzeLoaded(ld, c.Lock)
 	g := p.draw(a)
+	code := publishedCode(a, opts.Release) // before the tokens go
 	if opts.Release {
 		for _, s := range ld.Sources {
 			s.ReleaseTokens()
@@ -168,14 +170,20 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &siteBuild{p: p, a: a, graph: g, captured: c, baseURL: baseURL, forge: forge}
+	revision := bundleRevision(forge, opts.Commit, p.WS.Dir)
+	b := &siteBuild{p: p, a: a, graph: g, captured: c, baseURL: baseURL, forge: forge, revision: revision}
 	// Before the site key: the git history is not among the workspace's
 	// reads, so what it gave is in the key.
 	verified, verifiedSum, gitHead := p.recoverVerified(a.Report)
+	baselines, baselinesSum, err := p.baselines(opts.Cache)
+	if err != nil {
+		return nil, err
+	}
+	verifiedSum = append(verifiedSum, baselinesSum...)
 	b.verifiedSum = verifiedSum
 	var key, digest []byte
 	if opts.Cache != nil && !opts.lazy {
-		key, digest = p.siteKey(c, baseURL, forge, verifiedSum), p.WS.ReadDigest()
+		key, digest = p.siteKey(c, baseURL, forge, revision, verifiedSum), p.WS.ReadDigest()
 	}
 	b.key = key
 	findings := p.newFindings(a)
@@ -185,7 +193,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		Sources: a.Sources, Index: a.Index, CoverageMin: p.Config.Coverage.Min,
 		Title: p.Config.Title, BaseURL: baseURL, Language: p.Config.Language, Repo: p.Config.Slug(),
 		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.Fragments()),
-		Images: p.images, Verified: verified, Parallel: p.parallel,
+		Images: p.images, Verified: verified, Parallel: p.parallel, Baselines: baselines,
 	}
 	s := &Site{Files: map[string][]byte{}, Report: a.Report, Check: synth.NewCheckReport(findings), Findings: findings, Graph: g}
 	if opts.reuse != nil && opts.reuse(key) {
@@ -197,6 +205,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		if in.Coverage, err = p.codeCoverage(g, a.Lock); err != nil {
 			return nil, err
 		}
+		in.Bundle = p.bundleFunc(g, a, code, in.Coverage.Totals, revision, baseURL)
 		if b.r, err = render.New(in); err != nil {
 			return nil, err
 		}
@@ -207,7 +216,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	s.Pages = len(b.r.Pages())
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
 	s.key, s.digest, s.forge = key, digest, forge
-	s.historyRead, s.gitHead = verified != nil, gitHead
+	s.historyRead, s.gitHead, s.revision = verified != nil, gitHead, revision
 	return s, nil
 }
 
@@ -224,6 +233,7 @@ type siteBuild struct {
 	// verifiedSum is the digest of the texts read from the git history
 	// ([Project.recoverVerified]), in the site's and the pages' keys.
 	verifiedSum []byte
+	revision    string              // the commit built, in the site key (see bundle.go)
 	key         []byte              // the site's key; nil without a build cache
 	outlined    *buildcache.Outline // the outline of the shared key; nil without one
 }
@@ -255,6 +265,7 @@ func (b *siteBuild) build(s *Site, opts BuildOptions) error {
 	if shared != nil {
 		s.edits = buildcache.NewEdits(b.r, b.graph, b.outlined, b.editable, buildcache.EditsSite{
 			SiteKey: b.key, Shared: shared, Content: b.p.Config.Content, BaseURL: b.baseURL, Forge: b.forge, History: b.verifiedSum,
+			Revision: b.revision,
 		})
 	}
 	return nil

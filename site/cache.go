@@ -35,8 +35,8 @@ func CacheFromEnv() (*Cache, error) { return buildcache.FromEnv() }
 
 // siteKey is the site's key ([buildcache.SiteKey]) of what the workspace
 // read so far and the lock as judged.
-func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, history []byte) []byte {
-	return buildcache.SiteKey(p.WS.ReadDigest(), judgedLock(c), baseURL, forge, history)
+func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, revision string, history []byte) []byte {
+	return buildcache.SiteKey(p.WS.ReadDigest(), judgedLock(c), baseURL, forge, revision, history)
 }
 
 // asRead reports whether the lock c judged against is the lock file as
@@ -108,9 +108,8 @@ func (p *Project) recordBuild(o *Output, opts BuildOptions, s *Site, notes strin
 	}
 	opts.Cache.Record(buildcache.Built{
 		WS: p.WS, Flag: o.flag, Out: o.Dir, Options: cacheOptions(opts), SiteKey: s.key,
-		Summary:     Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: buildcache.CountsOf(s.Check)},
-		RepoURL:     p.Config.RepoURL,
-		ForgeCommit: s.forge.Commit, HistoryRead: s.historyRead, GitHead: s.gitHead, Edits: s.edits,
+		Summary:  Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: buildcache.CountsOf(s.Check)},
+		Revision: s.revision, HistoryRead: s.historyRead, GitHead: s.gitHead, Edits: s.edits,
 	})
 }
 

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tracewiki/tracewiki/site"
 )
@@ -68,11 +68,12 @@ func runImport(e *env, args []string) int {
 func runExport(e *env, args []string) int {
 	fs := e.flags("export")
 	out := fs.String("out", "", "write to `FILE` instead of standard output")
+	document := fs.String("document", "", "only the requirements of the document `ID` (a folder under requirements/) and those nested in it")
 	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json"}
+	formats := []string{"csv", "reqif", "json", "xlsx", "bundle"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
 	}
@@ -81,18 +82,12 @@ func runExport(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
-	x, err := p.Export()
-	if err != nil {
-		return e.fail(err)
+	if rest[0] == "xlsx" && *out == "" {
+		return e.usage("export xlsx: a workbook is binary; name the file with --out FILE")
 	}
-	var data []byte
-	switch rest[0] {
-	case "csv":
-		data, err = x.CSV()
-	case "json":
-		data, err = x.JSON()
-	case "reqif":
-		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
+	data, err := exportData(p, rest[0], *document)
+	if ue := (usageError{}); errors.As(err, &ue) {
+		return e.usage("export: %v", err)
 	}
 	if err != nil {
 		return e.fail(err)
@@ -106,4 +101,38 @@ func runExport(e *env, args []string) int {
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// usageError is an export error that is the command line's fault (exit 2
+// with the usage).
+type usageError struct{ error }
+
+// exportData is the export in format; document, when given, keeps only
+// that requirement document (not for the bundle, which is the
+// repository's whole).
+func exportData(p *site.Project, format, document string) ([]byte, error) {
+	if format == "bundle" {
+		if document != "" {
+			return nil, usageError{errors.New("--document: a bundle is the whole repository")}
+		}
+		return p.Bundle()
+	}
+	x, err := p.Export()
+	if err != nil {
+		return nil, err
+	}
+	if document != "" {
+		if err := x.OnlyDocument(document); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	switch format {
+	case "csv":
+		return x.CSV()
+	case "json":
+		return x.JSON()
+	case "xlsx":
+		return p.ExportXLSX(x)
+	}
+	return x.ReqIF(site.ExportTime())
 }

@@ -60,7 +60,9 @@ type Edits struct {
 	baseURL string
 	forge   render.Forge
 	history []byte // what the build found in the git history, in the site key
-	pages   []byte // the pages' lines, by file (see [Edits.encode])
+	// revision is the commit built, in the site key (the bundle names it).
+	revision string
+	pages    []byte // the pages' lines, by file (see [Edits.encode])
 }
 
 // editPage is one wiki page of an [Edits]: where its page is, what
@@ -132,6 +134,8 @@ type EditsSite struct {
 	BaseURL string
 	Forge   render.Forge
 	History []byte // what the build found in the git history, in the site key
+	// Revision is the commit built, in the site key (the bundle names it).
+	Revision string
 }
 
 // NewEdits records the build's editable pages: those of r's pages for
@@ -142,7 +146,8 @@ type EditsSite struct {
 // answers, made after the pages rendered, when the build's memory is at
 // its peak.
 func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
-	rec := &Edits{siteKey: site.SiteKey, shared: site.Shared, content: site.Content, baseURL: site.BaseURL, forge: site.Forge, history: site.History}
+	rec := &Edits{siteKey: site.SiteKey, shared: site.Shared, content: site.Content, baseURL: site.BaseURL, forge: site.Forge,
+		history: site.History, revision: site.Revision}
 	var pages []render.Page
 	for _, pg := range r.Pages() {
 		if editable(pg) {
@@ -184,7 +189,7 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
-const editsMagic = "tracewiki-edits 4"
+const editsMagic = "tracewiki-edits 5"
 
 // encode writes the record as lines of tab-separated fields, strings
 // quoted: a header, then each page followed by its claims table's rows in
@@ -194,8 +199,8 @@ const editsMagic = "tracewiki-edits 4"
 func (r *Edits) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
-	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\n", editsMagic, r.siteKey, r.shared,
-		q(r.content), q(r.baseURL), q(r.forge.Kind), q(r.forge.Repo), q(r.forge.Commit), r.history)
+	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\t%s\n", editsMagic, r.siteKey, r.shared,
+		q(r.content), q(r.baseURL), q(r.forge.Kind), q(r.forge.Repo), q(r.forge.Commit), r.history, q(r.revision))
 	b.Write(r.pages)
 	return b.Bytes()
 }
@@ -235,8 +240,9 @@ func parseEditHeader(data []byte) (*Edits, error) {
 	r.siteKey = unhex(field(lines[1], "sitekey", 1)[1])
 	r.shared = unhex(field(lines[2], "shared", 1)[1])
 	r.content = unquote(field(lines[3], "content", 1)[1])
-	f := field(lines[4], "site", 5)
+	f := field(lines[4], "site", 6)
 	r.baseURL, r.forge = unquote(f[1]), render.Forge{Kind: unquote(f[2]), Repo: unquote(f[3]), Commit: unquote(f[4])}
+	r.revision = unquote(f[6])
 	if r.history = unhex(f[5]); len(r.history) == 0 {
 		r.history = nil // as the build had it: no git history read
 	}
@@ -393,7 +399,7 @@ func BuildEdited(c *Cache, root, flag string, opts Options, hl *render.Highlight
 	}
 	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
-	idx.key = SiteKey(workspace.DigestOf(rec.sums, nil), nil, er.baseURL, er.forge, er.history)
+	idx.key = SiteKey(workspace.DigestOf(rec.sums, nil), nil, er.baseURL, er.forge, er.revision, er.history)
 	idx.store(c, rec.out)
 	rec.siteKey, rec.start = idx.key, ws.Opened()
 	c.Put(upToDateStage, key, rec.encode())

@@ -34,15 +34,15 @@ const outputStage = "output"
 // its error), the lock as judged (judged, the lock encoded when the build
 // captured or stamped something into it, which no file read holds; nil
 // when it judged against the lock file as read), the base URL, the forge
-// links' commit and what the build found in the git history (history,
-// which no workspace read holds either). The tool version is part of
-// every entry's name. Output is deterministic, so an equal key means an
-// equal site.
-func SiteKey(reads, judged []byte, baseURL string, forge render.Forge, history []byte) []byte {
+// links' commit, the commit built (revision, which the bundle names) and
+// what the build found in the git history (history, which no workspace
+// read holds either). The tool version is part of every entry's name.
+// Output is deterministic, so an equal key means an equal site.
+func SiteKey(reads, judged []byte, baseURL string, forge render.Forge, revision string, history []byte) []byte {
 	if judged == nil {
 		judged = []byte("as read")
 	}
-	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), history)
+	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), []byte(revision), history)
 }
 
 // outputFile is what the cache remembers of one file a build wrote: enough

@@ -104,9 +104,9 @@ type Built struct {
 	Options Options
 	SiteKey []byte
 	Summary Summary
-	// RepoURL is the config's repo_url: forge links were resolved from
-	// git when there is one; ForgeCommit is the commit they point at.
-	RepoURL, ForgeCommit string
+	// Revision is the commit built (the forge links' and the bundle's),
+	// resolved by git unless --commit named it as a hash.
+	Revision string
 	// HistoryRead says the build read texts from the git history, at
 	// HEAD GitHead.
 	HistoryRead bool
@@ -133,8 +133,10 @@ func (c *Cache) Record(b Built) {
 	}
 	rec := &upToDate{start: st.Start, out: b.Out, siteKey: b.SiteKey, paths: st.Paths, sums: b.WS.ReadSums(), lists: st.Lists, walks: st.Walks,
 		summary: b.Summary}
-	if b.RepoURL != "" && (b.Options.Commit == "" || b.ForgeCommit != b.Options.Commit) {
-		rec.gitRev, rec.commit = cmp.Or(b.Options.Commit, "HEAD"), b.ForgeCommit
+	if b.Options.Commit == "" || b.Revision != b.Options.Commit {
+		// The commit built (the forge links' and the bundle's) was
+		// resolved by git: the record holds while git resolves it so.
+		rec.gitRev, rec.commit = cmp.Or(b.Options.Commit, "HEAD"), b.Revision
 	}
 	if b.HistoryRead {
 		// The texts found in the git history hold while HEAD does.
