@@ -158,20 +158,34 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 	var buf bytes.Buffer
 	q := strconv.Quote
 	var lines []string
+	var shown []render.ClaimShown // how each claim of the page shows, asked once
 	for _, pg := range pages {
 		p := pg.Wiki()
 		n, _ := g.Node(claims.PageNode(p.Path))
+		shown = shown[:0]
+		for _, c := range p.Doc.Claims {
+			var s render.ClaimShown
+			if c.HasTarget {
+				s = r.ClaimShown(c.Target)
+			}
+			shown = append(shown, s)
+		}
+		places := problemPlaces(&p.Doc, func(i int) string { return shown[i].State })
 		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
-			problemPlaces(&p.Doc, r.ClaimShown), q(strings.Join(p.Doc.Headings, "\n")))
+			places, q(strings.Join(p.Doc.Headings, "\n")))
 		// Its claims table's rows, in order, but for the claims' texts,
 		// which the edit brings.
 		for _, row := range r.ClaimRows(pg) {
-			fmt.Fprintf(&buf, "row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", q(row.Ref), q(row.URI), q(row.URL), q(row.Captured), q(row.State), q(row.Why), q(row.Detail))
+			b := append(buf.AvailableBuffer(), "row"...)
+			for _, f := range [...]string{row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail} {
+				b = strconv.AppendQuote(append(b, '\t'), f)
+			}
+			buf.Write(append(b, '\n'))
 		}
 		lines = lines[:0]
-		for _, c := range p.Doc.Claims {
+		for i, c := range p.Doc.Claims {
 			if c.HasTarget {
-				s := r.ClaimShown(c.Target)
+				s := shown[i]
 				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
 			}
 		}
@@ -424,8 +438,9 @@ func (r *Edits) parseEdits(data []byte, changed []string, ws *workspace.Workspac
 		if pg == nil || len(diags) > 0 {
 			return nil, false // the whole build reports them
 		}
+		state := func(i int) string { return e.ClaimShown(pg.Doc.Claims[i].Target).State }
 		if sum, err := pageOutline(pg); err != nil || sum != e.outline ||
-			!e.headingsKept(pg.Doc.Headings) || problemPlaces(&pg.Doc, e.ClaimShown) != e.places {
+			!e.headingsKept(pg.Doc.Headings) || problemPlaces(&pg.Doc, state) != e.places {
 			return nil, false
 		}
 		// Its Markdown claims' texts show in its claims table too, which

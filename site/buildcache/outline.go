@@ -9,7 +9,6 @@ import (
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
-	"github.com/tracewiki/tracewiki/site/render"
 )
 
 // A build into an output folder it wrote before renders again only the
@@ -95,14 +94,14 @@ func (ol *Outline) Sum() []byte { return ol.sum }
 func (ol *Outline) Holds(p string) bool { return ol.files[p] }
 
 // problemPlaces hashes the places of a document's claims whose link shows
-// as a problem (shown says how a link to a target shows), which [strip]
-// leaves out of its outline: the drift list shows them. A claim whose link
-// is linked shows its place nowhere, so text added above it or in its
-// sentence moves it freely.
-func problemPlaces(d *claims.Doc, shown func(claims.Target) render.ClaimShown) [sha256.Size]byte {
+// as a problem (state says how the link of its claim i shows), which
+// [strip] leaves out of its outline: the drift list shows them. A claim
+// whose link is linked shows its place nowhere, so text added above it or
+// in its sentence moves it freely.
+func problemPlaces(d *claims.Doc, state func(i int) string) [sha256.Size]byte {
 	h := sha256.New()
-	for _, c := range d.Claims {
-		if c.HasTarget && shown(c.Target).State != string(codeanchors.Linked) {
+	for i, c := range d.Claims {
+		if c.HasTarget && state(i) != string(codeanchors.Linked) {
 			fmt.Fprintf(h, "%s %s:%d:%d\n", c.Target, c.Pos.File, c.Pos.Line, c.Pos.Col)
 		}
 	}
