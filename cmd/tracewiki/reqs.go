@@ -67,20 +67,35 @@ func runImport(e *env, args []string) int {
 
 func runExport(e *env, args []string) int {
 	fs := e.flags("export")
-	out := fs.String("out", "", "write to `FILE` instead of standard output")
+	out := fs.String("out", "", "write to `FILE` instead of standard output (html and pdf: required)")
+	var doc site.DocumentOptions
+	fs.StringVar(&doc.Document, "document", "", "html, pdf: export only the requirement document in `FOLDER` (and those nested in it)")
+	fs.StringVar(&doc.Browser, "browser", "", "pdf: the Chromium to print with (default: chromium, chromium-browser or google-chrome on PATH)")
 	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json"}
+	formats := []string{"csv", "reqif", "json", "html", "pdf"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
+	}
+	document := rest[0] == "html" || rest[0] == "pdf"
+	switch {
+	case document && *out == "":
+		return e.usage("export %s: --out FILE is required", rest[0])
+	case !document && doc.Document != "":
+		return e.usage("export %s: --document is for html and pdf", rest[0])
+	case rest[0] != "pdf" && doc.Browser != "":
+		return e.usage("export %s: --browser is for pdf", rest[0])
 	}
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if document {
+		return e.exportDocument(p, rest[0], *out, doc)
+	}
 	x, err := p.Export()
 	if err != nil {
 		return e.fail(err)
@@ -101,6 +116,23 @@ func runExport(e *env, args []string) int {
 		_, err = e.stdout.Write(data)
 	} else {
 		err = p.WriteExport(*out, data)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+// exportDocument writes the HTML export, or the PDF printed from it, to
+// out.
+func (e *env) exportDocument(p *site.Project, format, out string, opts site.DocumentOptions) int {
+	export := p.ExportHTML
+	if format == "pdf" {
+		export = p.ExportPDF
+	}
+	data, err := export(opts, e.stderr)
+	if err == nil {
+		err = p.WriteExport(out, data)
 	}
 	if err != nil {
 		return e.fail(err)
