@@ -28,18 +28,33 @@ type DocumentOptions struct {
 // ExportHTML renders the wiki, or one requirement document, as one
 // self-contained HTML file ([render.Renderer.ExportHTML]), from the
 // renderer of a frozen build: nothing is captured and nothing but the
-// export is written. Its title page names git's HEAD and the date
-// (SOURCE_DATE_EPOCH when set, so the file can be reproduced).
+// export is written. Its title page names git's HEAD and a date that is
+// not the clock's ([documentDate]), so the file can be reproduced.
 func (p *Project) ExportHTML(opts DocumentOptions, notes io.Writer) ([]byte, error) {
 	s, err := p.Build(BuildOptions{Frozen: true, lazy: true}, notes)
 	if err != nil {
 		return nil, err
 	}
-	return s.lazy.r.ExportHTML(render.OneFile{
-		Document: opts.Document,
-		Revision: gitRev(p.WS.Dir, "HEAD"),
-		Date:     Now().UTC().Format(time.DateOnly),
-	})
+	rev := gitRev(p.WS.Dir, "HEAD")
+	return s.lazy.r.ExportHTML(render.OneFile{Document: opts.Document, Revision: rev, Date: documentDate(p.WS.Dir, rev)})
+}
+
+// documentDate is the date the HTML export's title page shows, by the
+// rule of [ExportTime] (never the clock, so that two exports of the same
+// revision are the same bytes): SOURCE_DATE_EPOCH's when set, else the
+// commit date of the revision rev, else "undated".
+func documentDate(dir, rev string) string {
+	if ExportTime() != "" {
+		return Now().Format(time.DateOnly)
+	}
+	if rev != "" {
+		cmd := exec.Command("git", "show", "-s", "--format=%cs", rev)
+		cmd.Dir = dir
+		if out, err := cmd.Output(); err == nil && len(bytes.TrimSpace(out)) > 0 {
+			return string(bytes.TrimSpace(out)) + " (commit date)"
+		}
+	}
+	return "undated"
 }
 
 // Browsers are the names a Chromium goes by on PATH, in the order they are

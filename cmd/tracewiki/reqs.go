@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tracewiki/tracewiki/site"
 )
@@ -67,15 +66,15 @@ func runImport(e *env, args []string) int {
 
 func runExport(e *env, args []string) int {
 	fs := e.flags("export")
-	out := fs.String("out", "", "write to `FILE` instead of standard output (html and pdf: required)")
+	out := fs.String("out", "", "write to `FILE` instead of standard output (xlsx, html and pdf: required)")
 	var doc site.DocumentOptions
-	fs.StringVar(&doc.Document, "document", "", "html, pdf: export only the requirement document in `FOLDER` (and those nested in it)")
+	fs.StringVar(&doc.Document, "document", "", "only the requirements of the document `ID` (a folder under requirements/) and those nested in it")
 	fs.StringVar(&doc.Browser, "browser", "", "pdf: the Chromium to print with (default: chromium, chromium-browser or google-chrome on PATH)")
 	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json", "html", "pdf"}
+	formats := []string{"csv", "reqif", "json", "xlsx", "html", "pdf"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
 	}
@@ -83,8 +82,6 @@ func runExport(e *env, args []string) int {
 	switch {
 	case document && *out == "":
 		return e.usage("export %s: --out FILE is required", rest[0])
-	case !document && doc.Document != "":
-		return e.usage("export %s: --document is for html and pdf", rest[0])
 	case rest[0] != "pdf" && doc.Browser != "":
 		return e.usage("export %s: --browser is for pdf", rest[0])
 	}
@@ -100,6 +97,14 @@ func runExport(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	if doc.Document != "" {
+		if err := x.OnlyDocument(doc.Document); err != nil {
+			return e.usage("export: %v", err)
+		}
+	}
+	if rest[0] == "xlsx" && *out == "" {
+		return e.usage("export xlsx: a workbook is binary; name the file with --out FILE")
+	}
 	var data []byte
 	switch rest[0] {
 	case "csv":
@@ -107,7 +112,9 @@ func runExport(e *env, args []string) int {
 	case "json":
 		data, err = x.JSON()
 	case "reqif":
-		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
+		data, err = x.ReqIF(site.ExportTime())
+	case "xlsx":
+		data, err = p.ExportXLSX(x)
 	}
 	if err != nil {
 		return e.fail(err)

@@ -177,7 +177,7 @@ func (b *Renderer) fileDocuments(folder string) ([]fileDoc, error) {
 		}
 	}
 	for i := range out {
-		out[i].Anchor = "doc-" + segment(out[i].folder)
+		out[i].Anchor = docAnchor(out[i].folder)
 		out[i].Page = fmt.Sprintf("doc-%d", i+1)
 	}
 	return out, nil
@@ -285,10 +285,6 @@ func fileCellOf(c cell) fileCell {
 	return fc
 }
 
-// reqAnchor is the HTML id of a requirement in the file, as on a document
-// page.
-func reqAnchor(id string) string { return "req-" + segment(id) }
-
 // fileContext is the [BodyContext] of the file: a link to one of its
 // requirements or documents stays in the file, a claim links to the forge
 // (nowhere without one), and images are inlined ([inliner]).
@@ -312,7 +308,7 @@ func (c *fileContext) URLOf(id synth.NodeID) string {
 	case id.Type == claims.NodeRequirement && c.in[id.Key]:
 		return "#" + reqAnchor(id.Key)
 	case id.Type == claims.NodeDocument && c.docs[id.Key]:
-		return "#doc-" + segment(id.Key)
+		return "#" + docAnchor(id.Key)
 	}
 	return ""
 }
