@@ -262,6 +262,8 @@ why.
 # export
 
 	tracewiki export csv|reqif|json|xlsx|bundle [--out FILE] [--document ID]
+	tracewiki export html --out FILE [--document ID]
+	tracewiki export pdf --out FILE [--document ID] [--browser PATH]
 
 Export prints (or writes to --out) every requirement with its document,
 level, parents, implements and tests with their states, tags, fields, and
@@ -288,6 +290,20 @@ git's HEAD): requirements with their plain text and states, the anchors of
 every linked target and every symbol of the code index with the hashes of
 their current lines, evidence states and coverage. Its schema is
 api/schemas/bundle.schema.json.
+
+html writes one self-contained HTML file to sign or file: a title page
+(project, document, git revision, date: SOURCE_DATE_EPOCH's when set, else
+the revision's commit date, never the clock), a table of contents, then
+each requirement document (or only --document ID, with the documents
+nested in it) with its requirements in level
+order, each with its state (implemented, tested, verified, stale and why),
+its links to code (lines captured, lines now, state), parents and children,
+its evidence and its neighborhood graph. Styles, images and graphs are
+inlined; it has no script and loads nothing, and links out only to the
+forge. Its print stylesheet starts each document on a new page and puts
+the document, the revision and the page number in the page margins.
+pdf prints that file with a local headless Chromium (--browser PATH, or
+chromium, chromium-browser or google-chrome on PATH; none found is exit 2).
 
 --out FILE is relative to the current folder. Export refuses what build
 refuses to replace (the lock, the config, the workspace, a source file,
