@@ -18,9 +18,9 @@ type Target struct {
 	// holds the target (SPEC 1.8); "" for this repository's code.
 	External string
 	Path     string
-	Symbol string // "" unless a symbol target
-	Start  int    // first line of a bare range, 0 otherwise
-	End    int    // last line of a bare range, 0 otherwise
+	Symbol   string // "" unless a symbol target
+	Start    int    // first line of a bare range, 0 otherwise
+	End      int    // last line of a bare range, 0 otherwise
 }
 
 // IsSymbol reports whether t names a symbol.
