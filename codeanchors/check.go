@@ -153,6 +153,18 @@ type RequirementStatus struct {
 	Implemented bool // some implements link is linked
 	Tested      bool // some tests link is linked
 	Verified    bool // the newest evidence entry is linked
+	// TestArtifacts are the OpenFastTrace artifact types (utest, itest)
+	// of its linked tests links when each of them names some (they all
+	// come from OpenFastTrace tags); nil when one names none, which
+	// tests it in every way.
+	TestArtifacts []string
+}
+
+// TestedAs reports whether r is tested by a linked tests link that may
+// stand for OpenFastTrace's artifact type (utest or itest): one of that
+// type, or one that names no type.
+func (r RequirementStatus) TestedAs(artifact string) bool {
+	return r.Tested && (len(r.TestArtifacts) == 0 || slices.Contains(r.TestArtifacts, artifact))
 }
 
 // Report is the drift state of a whole model.
@@ -256,14 +268,36 @@ func CheckWith(m *claims.Model, targets []Referenced, l *Lock, sources map[strin
 	}
 	for _, r := range m.Requirements {
 		rep.Requirements = append(rep.Requirements, RequirementStatus{
-			ID:          r.ID,
-			Implemented: anyLinked(r.Implements),
-			Tested:      anyLinked(r.Tests),
-			Verified:    verified[r.ID],
+			ID:            r.ID,
+			Implemented:   anyLinked(r.Implements),
+			Tested:        anyLinked(r.Tests),
+			Verified:      verified[r.ID],
+			TestArtifacts: linkedArtifacts(r.Tests, state),
 		})
 	}
 	Locate(rep, l, sources)
 	return rep
+}
+
+// linkedArtifacts are the artifact types of the linked refs, sorted, when
+// each linked ref names some; nil when one names none or none is linked.
+func linkedArtifacts(refs []claims.TargetRef, state map[string]State) []string {
+	var out []string
+	for _, t := range refs {
+		if state[t.Target.String()] != Linked {
+			continue
+		}
+		if len(t.Artifacts) == 0 {
+			return nil
+		}
+		for _, a := range t.Artifacts {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // NeedsLocate reports whether some target of rep is missing, so that
