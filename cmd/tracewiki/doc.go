@@ -44,7 +44,7 @@ bad input, reported as file:line: message.
 
 # build
 
-	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
+	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--strict] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
 
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
@@ -58,6 +58,9 @@ previous site as it was. Links are relative: the site works under any
 --base-url and straight from the file system; the base URL makes the JSON
 artifacts' URLs absolute. Targets never captured are captured first (the
 lock is written) unless --frozen, which reports them as unknown instead.
+--strict (release builds) refuses, with exit 2 before anything is built, an
+external ([[externals]], docs/bundles.md) that capture has not pinned, whose
+bundle changed since it was pinned, or that cannot be read.
 --fail-on exits 1 after writing the site when a link has one of the given
 states or reasons (as for check).
 With repo_url in tracewiki.toml, every code fragment, file page and "out of
@@ -110,7 +113,7 @@ waiver is exit 2. See docs/policy.md.
 
 # check
 
-	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--all] [--strict] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
