@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
@@ -36,6 +37,17 @@ type Source struct {
 	NotIncluded bool
 	tokens      []Token
 	released    bool // ReleaseTokens dropped the tokens
+	// spans keeps the hashes of the spans judged so far: a source is
+	// read-only once made, and one that serve keeps across rebuilds is
+	// judged again each time. Nil (a Source made by hand) keeps none.
+	spans *spanMemo
+}
+
+// spanMemo is the resolutions of a source's spans by their first and last
+// lines.
+type spanMemo struct {
+	mu sync.Mutex
+	m  map[[2]int]Resolution
 }
 
 // ReleaseTokens drops s's hash tokens (and its File's), the larger part of
@@ -51,7 +63,7 @@ func (s *Source) ReleaseTokens() {
 
 // NewSource splits src into lines and runs the registry's extractor on it.
 func NewSource(reg *Registry, p string, src []byte) *Source {
-	s := &Source{Path: p, Lines: lang.Lines(src)}
+	s := &Source{Path: p, Lines: lang.Lines(src), spans: &spanMemo{}}
 	if e := reg.For(p); e != nil {
 		s.File, s.ParseErr = e.Extract(p, src)
 		if s.File != nil {
@@ -131,6 +143,14 @@ func (s *Source) span(start, end int) Resolution {
 	if s.released {
 		panic("codeanchors: " + s.Path + ": token hash of a source whose tokens were released")
 	}
+	if m := s.spans; m != nil {
+		m.mu.Lock()
+		r, ok := m.m[[2]int{start, end}]
+		m.mu.Unlock()
+		if ok {
+			return r
+		}
+	}
 	r := Resolution{Start: start, End: end, Parser: s.Parser()}
 	if end >= start {
 		r.Hash = lang.HashLines(s.Lines, start, end)
@@ -138,6 +158,14 @@ func (s *Source) span(start, end int) Resolution {
 	} else { // an empty file
 		r.Hash = lang.HashLines(nil, 1, 0)
 		r.TokenHash = lang.HashTokens(nil, 1, 0)
+	}
+	if m := s.spans; m != nil {
+		m.mu.Lock()
+		if m.m == nil {
+			m.m = map[[2]int]Resolution{}
+		}
+		m.m[[2]int{start, end}] = r
+		m.mu.Unlock()
 	}
 	return r
 }

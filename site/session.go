@@ -21,7 +21,12 @@ import (
 
 // DefaultDebounce is how long a burst of file changes must be quiet before
 // a watching [Session] reports it, unless [SessionOptions.Debounce] says.
-const DefaultDebounce = 100 * time.Millisecond
+// An editor's save (a write, or a temporary file renamed over the page)
+// lands within a few milliseconds, so 50ms still takes it as one burst,
+// and it is a quarter of serve's budget from a save to the page shown
+// (200ms at 2,000 pages); a longer burst (a checkout) is reported at the
+// latest ten debounce times after it began.
+const DefaultDebounce = 50 * time.Millisecond
 
 // ErrNotLoaded is returned, wrapped with the workspace's problems, by the
 // queries of a [Session] that has no good load yet.
