@@ -172,6 +172,11 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	// Before the site key: the git history is not among the workspace's
 	// reads, so what it gave is in the key.
 	verified, verifiedSum, gitHead := p.recoverVerified(a.Report)
+	baselines, baselinesSum, err := p.baselines(opts.Cache)
+	if err != nil {
+		return nil, err
+	}
+	verifiedSum = append(verifiedSum, baselinesSum...)
 	b.verifiedSum = verifiedSum
 	var key, digest []byte
 	if opts.Cache != nil && !opts.lazy {
@@ -184,7 +189,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		Sources: a.Sources, Index: a.Index, CoverageMin: p.Config.Coverage.Min,
 		Title: p.Config.Title, BaseURL: baseURL, Language: p.Config.Language, Repo: p.Config.Slug(),
 		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.fragments()),
-		Images: p.images, Verified: verified, Parallel: p.parallel,
+		Images: p.images, Verified: verified, Parallel: p.parallel, Baselines: baselines,
 	}
 	s := &Site{Files: map[string][]byte{}, Report: a.Report, Check: synth.NewCheckReport(findings), Findings: findings, Graph: g}
 	if opts.reuse != nil && opts.reuse(key) {

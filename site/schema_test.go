@@ -22,7 +22,7 @@ const schemaBase = "https://tracewiki.dev/schemas/"
 
 // schemaNames are the schemas shipped in assets/schemas, without
 // ".schema.json".
-var schemaNames = []string{"check", "coverage", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search", "searchindex"}
+var schemaNames = []string{"changelog", "check", "coverage", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search", "searchindex"}
 
 // compileSchemas compiles the schemas embedded in assets.FS, the copies the
 // build ships, after checking that each has its $id, the 2020-12 dialect

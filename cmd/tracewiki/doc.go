@@ -30,6 +30,7 @@ Commands:
 	serve       preview the site with live reload
 	diff        what changed between two builds, as a PR comment or JSON
 	impact      what relies on changed paths: claims, pages, requirements, tests
+	changelog   what changed in the requirements between two git revisions
 	relink      follow moved code: rewrite links to relocated targets
 	search      rank requirements, decisions, pages and code for a query, as JSON
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
@@ -223,7 +224,7 @@ stamped by the first build or capture that sees it.
 
 # import
 
-	tracewiki import doorstop|strictdoc|reqif|openfasttrace PATH [--force] [--by WHO]
+	tracewiki import doorstop|strictdoc|reqif|openfasttrace|xlsx PATH [--force] [--by WHO]
 
 Import reads another tool's requirements (PATH, a folder or a file, is
 relative to the current folder) and writes them as Markdown files under
@@ -243,7 +244,10 @@ title, description, Rationale and Comment as body, the artifact type as
 fields.type, Needs as fields.needs (what the policy asks of it), Covers as
 parent links, Depends as fields.depends, Status (approved -> accepted,
 draft and proposed -> proposed, rejected), Tags, and forwards
-(arch --> dsn : req~x~1) as items arch~x~1. Parent
+(arch --> dsn : req~x~1) as items arch~x~1. XLSX: a workbook as export
+xlsx writes it; each sheet's columns are found by their header row, in any
+order; the computed columns and the Matrix and Coverage sheets are read
+past, and any column tracewiki does not know becomes a custom field. Parent
 links are stamped in the lock; a link the source calls suspect stays
 suspect (parent_changed) until "tracewiki review". Each file records
 imported: {from, hash}; a second import writes only what changed, and a
@@ -257,7 +261,7 @@ why.
 
 # export
 
-	tracewiki export csv|reqif|json [--out FILE]
+	tracewiki export csv|reqif|json|xlsx [--out FILE] [--document ID]
 
 Export prints (or writes to --out) every requirement with its document,
 level, parents, implements and tests with their states, tags, fields, and
@@ -268,7 +272,15 @@ are joined with ";"; a cell starting with =, +, -, @, TAB or CR gets a
 leading ' so that no spreadsheet reads it as a formula. JSON follows
 api/schemas/export.schema.json. A ReqIF export nests its SPEC-HIERARCHY by
 document and level and imports back into the same requirements, levels and
-parent links.
+parent links. An XLSX export (--out is required) is a workbook with one
+sheet per document (the CSV columns with text and derived, then one per
+custom field), a Matrix sheet, a Coverage sheet (per document), a Code
+coverage sheet (as api/coverage.json) and a Documents sheet; header rows are
+frozen with filters, every cell is a text cell through the same leading '
+rule, and two exports of the same content are the same bytes (the date
+recorded is SOURCE_DATE_EPOCH, else a fixed one). "import xlsx" reads it
+back. --document ID keeps the requirements of one document (a folder under
+requirements/) and those nested in it.
 
 --out FILE is relative to the current folder. Export refuses what build
 refuses to replace (the lock, the config, the workspace, a source file,
@@ -319,6 +331,28 @@ JSON (--format json) has every item, each list sorted: by ref, requirement
 id, src/kind/ref, and node order. A missing or unreadable artifact is
 reported as file: message, exit code 2. Diff always exits 0 otherwise.
 Flags may come before or after the two folders.
+
+# changelog
+
+	tracewiki changelog --base REV [--head REV] [--format text|markdown|json]
+
+Changelog compares the requirements at two git revisions (--head defaults
+to HEAD), each read from git's object store: nothing is checked out and
+the working tree is not read. It lists requirements added, removed and
+changed (the fields that changed, with a unified diff of title and body; a
+re-wrapped paragraph or field is no change), parents and links
+(implements, tests) added or removed, verification changes (newly
+verified, no longer verified, and why: each revision judged against its
+own lock and code), and the policy and coverage deltas when there are
+rules or code. Markdown suits a release note or a PR comment; JSON is
+changelog.schema.json's shape, every list sorted by id. A revision git
+does not have (a typo, or a tag a shallow clone lacks) is exit code 2
+naming it.
+
+With [baselines] tags = "v*" in tracewiki.toml, build makes a Releases
+page: each matching tag (ordered by tag date, then name) with its
+changelog to the previous one and the matrix at that tag, and
+api/changelog.json. Baselines are kept in the build cache by commit.
 
 # impact
 

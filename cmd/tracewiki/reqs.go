@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tracewiki/tracewiki/site"
 )
@@ -68,11 +67,12 @@ func runImport(e *env, args []string) int {
 func runExport(e *env, args []string) int {
 	fs := e.flags("export")
 	out := fs.String("out", "", "write to `FILE` instead of standard output")
+	document := fs.String("document", "", "only the requirements of the document `ID` (a folder under requirements/) and those nested in it")
 	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json"}
+	formats := []string{"csv", "reqif", "json", "xlsx"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
 	}
@@ -85,6 +85,14 @@ func runExport(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	if *document != "" {
+		if err := x.OnlyDocument(*document); err != nil {
+			return e.usage("export: %v", err)
+		}
+	}
+	if rest[0] == "xlsx" && *out == "" {
+		return e.usage("export xlsx: a workbook is binary; name the file with --out FILE")
+	}
 	var data []byte
 	switch rest[0] {
 	case "csv":
@@ -92,7 +100,9 @@ func runExport(e *env, args []string) int {
 	case "json":
 		data, err = x.JSON()
 	case "reqif":
-		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
+		data, err = x.ReqIF(site.ExportTime())
+	case "xlsx":
+		data, err = p.ExportXLSX(x)
 	}
 	if err != nil {
 		return e.fail(err)

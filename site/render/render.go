@@ -51,6 +51,9 @@ type Input struct {
 	// Parallel runs fn(0) … fn(n-1) on the build's workers and joins their
 	// errors; nil runs them one after the other.
 	Parallel func(n int, fn func(i int) error) error
+	// Baselines are the [baselines] tags with their changelogs (the
+	// Releases page, api/changelog.json); nil without [baselines].
+	Baselines *synth.Baselines
 }
 
 // Renderer renders one site: its pages and artifacts. It is read-only once
@@ -78,6 +81,8 @@ type Renderer struct {
 	drift      synth.DriftJSON
 	driftJSON  func() ([]byte, error) // api/drift.json, encoded once
 	codeCov    synth.CoverageJSON     // api/coverage.json (coverage.go)
+	baselines  *synth.Baselines       // the Releases page (releases.go); nil without
+	changed    map[string]string      // the baseline that last changed each requirement
 	covMin     float64
 	driftStale bool // some drifted link is stale, not only unknown
 	// searchJSON is api/search.json, made once (see [encodedJSON]).
@@ -101,6 +106,7 @@ func New(in Input) (*Renderer, error) {
 		lang: in.Language, repo: in.Repo, title: in.Title, baseURL: in.BaseURL, content: in.Content,
 		hl: in.Highlighter, forge: in.Forge, images: in.Images, parallel: in.Parallel,
 		findings: in.Findings, codeCov: in.Coverage, covMin: in.CoverageMin, verified: in.Verified,
+		baselines: in.Baselines, changed: in.Baselines.ChangedIn(),
 	}
 	if b.hl == nil {
 		b.hl = (*HighlightCache)(nil).Highlighter(nil)
@@ -129,6 +135,9 @@ func New(in Input) (*Renderer, error) {
 	}
 	b.pageCount = len(b.all)
 	b.artifacts = []string{synth.CoverageFile, driftFile, GraphFile, manifestFile, SearchFile}
+	if b.baselines != nil {
+		b.artifacts = append(b.artifacts, synth.ChangelogFile)
+	}
 	if ix := in.Index; ix != nil && ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}

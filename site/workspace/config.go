@@ -60,7 +60,9 @@ type Config struct {
 	// Policy is what complete traceability means here (SPEC 1.7).
 	Policy   PolicyConfig   `toml:"policy"`
 	Coverage CoverageConfig `toml:"coverage"`
-	Markers  MarkersConfig  `toml:"markers"`
+	// Baselines names the tags that make the Releases page (SPEC 4).
+	Baselines BaselinesConfig `toml:"baselines"`
+	Markers   MarkersConfig   `toml:"markers"`
 }
 
 // MarkersConfig is the [markers] table: which syntaxes of links declared
@@ -73,6 +75,14 @@ type MarkersConfig struct {
 
 // CoverageConfig is the [coverage] table: code coverage by requirements
 // (SPEC 1.7).
+type BaselinesConfig struct {
+	// Tags is a glob over the repository's tag names ("v*"): each
+	// matching tag is a baseline, compared with the one before it (by
+	// tag date, then name). "" makes no Releases page.
+	Tags string `toml:"tags"`
+}
+
+// CoverageConfig is the [coverage] table.
 type CoverageConfig struct {
 	// Exclude holds doublestar globs over workspace paths: the code files
 	// they match are left out of the count (generated code, fixtures).
