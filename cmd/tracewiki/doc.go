@@ -37,7 +37,7 @@ Commands:
 	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
 	review      record that requirements were reviewed against their parents
 	import      requirements from Doorstop, StrictDoc, ReqIF or OpenFastTrace
-	export      the requirements as CSV, ReqIF or JSON
+	export      the requirements as CSV, ReqIF or JSON, or the bundle
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
@@ -261,7 +261,7 @@ why.
 
 # export
 
-	tracewiki export csv|reqif|json|xlsx [--out FILE] [--document ID]
+	tracewiki export csv|reqif|json|xlsx|bundle [--out FILE] [--document ID]
 
 Export prints (or writes to --out) every requirement with its document,
 level, parents, implements and tests with their states, tags, fields, and
@@ -281,6 +281,13 @@ rule, and two exports of the same content are the same bytes (the date
 recorded is SOURCE_DATE_EPOCH, else a fixed one). "import xlsx" reads it
 back. --document ID keeps the requirements of one document (a folder under
 requirements/) and those nested in it.
+
+export bundle writes the repository's bundle (SPEC 1.8), the bytes a build
+writes to api/bundle.json (a frozen build's, with the config's baseURL, at
+git's HEAD): requirements with their plain text and states, the anchors of
+every linked target and every symbol of the code index with the hashes of
+their current lines, evidence states and coverage. Its schema is
+api/schemas/bundle.schema.json.
 
 --out FILE is relative to the current folder. Export refuses what build
 refuses to replace (the lock, the config, the workspace, a source file,

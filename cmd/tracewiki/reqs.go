@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func runExport(e *env, args []string) int {
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json", "xlsx"}
+	formats := []string{"csv", "reqif", "json", "xlsx", "bundle"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
 	}
@@ -81,28 +82,12 @@ func runExport(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
-	x, err := p.Export()
-	if err != nil {
-		return e.fail(err)
-	}
-	if *document != "" {
-		if err := x.OnlyDocument(*document); err != nil {
-			return e.usage("export: %v", err)
-		}
-	}
 	if rest[0] == "xlsx" && *out == "" {
 		return e.usage("export xlsx: a workbook is binary; name the file with --out FILE")
 	}
-	var data []byte
-	switch rest[0] {
-	case "csv":
-		data, err = x.CSV()
-	case "json":
-		data, err = x.JSON()
-	case "reqif":
-		data, err = x.ReqIF(site.ExportTime())
-	case "xlsx":
-		data, err = p.ExportXLSX(x)
+	data, err := exportData(p, rest[0], *document)
+	if ue := (usageError{}); errors.As(err, &ue) {
+		return e.usage("export: %v", err)
 	}
 	if err != nil {
 		return e.fail(err)
@@ -116,4 +101,38 @@ func runExport(e *env, args []string) int {
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// usageError is an export error that is the command line's fault (exit 2
+// with the usage).
+type usageError struct{ error }
+
+// exportData is the export in format; document, when given, keeps only
+// that requirement document (not for the bundle, which is the
+// repository's whole).
+func exportData(p *site.Project, format, document string) ([]byte, error) {
+	if format == "bundle" {
+		if document != "" {
+			return nil, usageError{errors.New("--document: a bundle is the whole repository")}
+		}
+		return p.Bundle()
+	}
+	x, err := p.Export()
+	if err != nil {
+		return nil, err
+	}
+	if document != "" {
+		if err := x.OnlyDocument(document); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	switch format {
+	case "csv":
+		return x.CSV()
+	case "json":
+		return x.JSON()
+	case "xlsx":
+		return p.ExportXLSX(x)
+	}
+	return x.ReqIF(site.ExportTime())
 }
