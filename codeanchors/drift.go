@@ -37,9 +37,8 @@ type Source struct {
 	NotIncluded bool
 	tokens      []Token
 	released    bool // ReleaseTokens dropped the tokens
-	// spans keeps the hashes of the spans judged so far: a source is
-	// read-only once made, and one that serve keeps across rebuilds is
-	// judged again each time. Nil (a Source made by hand) keeps none.
+	// spans, when set ([Source.KeepSpans]), keeps the hashes of the spans
+	// judged so far.
 	spans *spanMemo
 }
 
@@ -61,9 +60,16 @@ func (s *Source) ReleaseTokens() {
 	}
 }
 
+// KeepSpans makes s remember the hashes of the spans it resolves, for a
+// caller that judges the same source again and again: serve keeps the
+// sources whose bytes did not change across rebuilds, and their hashes
+// with them. A Source is read-only once made, so the hashes stay true.
+// Call it before s is shared.
+func (s *Source) KeepSpans() { s.spans = &spanMemo{} }
+
 // NewSource splits src into lines and runs the registry's extractor on it.
 func NewSource(reg *Registry, p string, src []byte) *Source {
-	s := &Source{Path: p, Lines: lang.Lines(src), spans: &spanMemo{}}
+	s := &Source{Path: p, Lines: lang.Lines(src)}
 	if e := reg.For(p); e != nil {
 		s.File, s.ParseErr = e.Extract(p, src)
 		if s.File != nil {

@@ -90,8 +90,8 @@ func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error)
 }
 
 // lockMemo is a parsed lock with the bytes it was parsed from: a
-// [Session]'s frozen builds, which only read the lock, parse it again only when its
-// bytes change.
+// [Session]'s frozen builds, which only read the lock, parse it again
+// only when its bytes change.
 type lockMemo struct {
 	data []byte
 	lock *codeanchors.Lock

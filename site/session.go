@@ -397,7 +397,8 @@ func Problems(err error) []string {
 
 // sourceCache keeps the parsed sources of the last load with the bytes
 // they came from: a file whose bytes did not change is not parsed (nor
-// hashed, nor tokenized) again. The bytes are compared exactly, which costs
+// hashed, nor tokenized) again, and the spans its targets name are not
+// hashed again either. The bytes are compared exactly, which costs
 // less than hashing them, and keeps no extra memory: a Source's lines are
 // slices of them. A Source is read-only once made, so builds share it.
 type sourceCache struct {
@@ -422,6 +423,7 @@ func (c *sourceCache) parse(name string, data []byte) *codeanchors.Source {
 	c.mu.Unlock()
 	if !ok || !bytes.Equal(e.data, data) {
 		e = cachedSource{data, newSource(name, data)}
+		e.src.KeepSpans() // judged again at each load while its bytes stay
 	}
 	c.mu.Lock()
 	if c.next == nil {
