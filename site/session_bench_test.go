@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,7 +19,9 @@ import (
 // process) of a session's rebuild after one page's edit, and of rendering
 // that page, on the workspace named by TRACEWIKI_SERVE_SITE (such as
 // bench/gen's 2,000-page site, captured); TRACEWIKI_SERVE_PAGE names the
-// page (default content/area00/page00000.md), which is restored after.
+// page (default content/area00/page00000.md), which is restored after;
+// TRACEWIKI_SERVE_CPUPROFILE a file for a CPU profile of the rebuilds
+// alone (not the first build).
 // CPU time, unlike wall time, does not grow with the other load of a
 // shared machine.
 func BenchmarkSessionBuild(b *testing.B) {
@@ -37,6 +40,12 @@ func BenchmarkSessionBuild(b *testing.B) {
 	_, err = s.Build("")
 	must(b, err)
 	url := "pages/" + strings.TrimSuffix(strings.TrimPrefix(name, "content/"), ".md") + "/index.html"
+	if prof := os.Getenv("TRACEWIKI_SERVE_CPUPROFILE"); prof != "" {
+		f, err := os.Create(prof)
+		must(b, err)
+		must(b, pprof.StartCPUProfile(f))
+		b.Cleanup(func() { pprof.StopCPUProfile(); f.Close() })
+	}
 	var cpu time.Duration
 	for i := 0; b.Loop(); i++ {
 		mark := fmt.Sprintf("Edited %d.", i)
