@@ -54,8 +54,8 @@ type BundleJSON struct {
 	Anchors []BundleAnchor `json:"anchors"`
 	// Symbols are the code index: by path, then line.
 	Symbols []BundleSymbol `json:"symbols"`
-	// Links are this repository's links into its externals: none until
-	// externals exist.
+	// Links are this repository's links into its externals, by from,
+	// to and kind.
 	Links    []BundleLink     `json:"links"`
 	Evidence []BundleEvidence `json:"evidence"` // by requirement id, then run
 	Coverage BundleCoverage   `json:"coverage"`
@@ -146,7 +146,7 @@ func NewBundle(in BundleInput) BundleJSON {
 	b := BundleJSON{
 		SchemaVersion: SchemaVersion, Name: in.Name, Revision: in.Revision, URL: in.URL,
 		Requirements: bundleRequirements(in), Anchors: bundleAnchors(in), Symbols: bundleSymbols(in.Code),
-		Links: []BundleLink{}, Evidence: []BundleEvidence{},
+		Links: bundleLinks(in.Report), Evidence: []BundleEvidence{},
 		Coverage: BundleCoverage{Covered: in.Coverage.Covered, Total: in.Coverage.counted()},
 	}
 	for _, es := range in.Report.Evidence {

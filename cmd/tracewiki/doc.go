@@ -44,7 +44,7 @@ bad input, reported as file:line: message.
 
 # build
 
-	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
+	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--strict] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
 
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
@@ -58,6 +58,9 @@ previous site as it was. Links are relative: the site works under any
 --base-url and straight from the file system; the base URL makes the JSON
 artifacts' URLs absolute. Targets never captured are captured first (the
 lock is written) unless --frozen, which reports them as unknown instead.
+--strict (release builds) refuses, with exit 2 before anything is built, an
+external ([[externals]], docs/bundles.md) that capture has not pinned, whose
+bundle changed since it was pinned, or that cannot be read.
 --fail-on exits 1 after writing the site when a link has one of the given
 states or reasons (as for check).
 With repo_url in tracewiki.toml, every code fragment, file page and "out of
@@ -110,7 +113,7 @@ waiver is exit 2. See docs/policy.md.
 
 # check
 
-	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--all] [--strict] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
@@ -262,6 +265,8 @@ why.
 # export
 
 	tracewiki export csv|reqif|json|xlsx|bundle [--out FILE] [--document ID]
+	tracewiki export html --out FILE [--document ID]
+	tracewiki export pdf --out FILE [--document ID] [--browser PATH]
 
 Export prints (or writes to --out) every requirement with its document,
 level, parents, implements and tests with their states, tags, fields, and
@@ -288,6 +293,20 @@ git's HEAD): requirements with their plain text and states, the anchors of
 every linked target and every symbol of the code index with the hashes of
 their current lines, evidence states and coverage. Its schema is
 api/schemas/bundle.schema.json.
+
+html writes one self-contained HTML file to sign or file: a title page
+(project, document, git revision, date: SOURCE_DATE_EPOCH's when set, else
+the revision's commit date, never the clock), a table of contents, then
+each requirement document (or only --document ID, with the documents
+nested in it) with its requirements in level
+order, each with its state (implemented, tested, verified, stale and why),
+its links to code (lines captured, lines now, state), parents and children,
+its evidence and its neighborhood graph. Styles, images and graphs are
+inlined; it has no script and loads nothing, and links out only to the
+forge. Its print stylesheet starts each document on a new page and puts
+the document, the revision and the page number in the page margins.
+pdf prints that file with a local headless Chromium (--browser PATH, or
+chromium, chromium-browser or google-chrome on PATH; none found is exit 2).
 
 --out FILE is relative to the current folder. Export refuses what build
 refuses to replace (the lock, the config, the workspace, a source file,

@@ -127,7 +127,7 @@ func (b *Renderer) coverage(root string) []coverage {
 func (b *Renderer) requirementNodes() []synth.Node {
 	var out []synth.Node
 	for _, n := range b.graph.Nodes {
-		if n.Type == claims.NodeRequirement {
+		if n.Type == claims.NodeRequirement && !synth.IsExternal(n.ID) {
 			out = append(out, n)
 		}
 	}

@@ -150,6 +150,9 @@ func (b *Renderer) pages() []Page {
 	})
 	files := map[string]bool{}
 	for _, n := range b.graph.Nodes {
+		if synth.IsExternal(n.ID) {
+			continue // its page is in its own repository's wiki
+		}
 		k := synth.KindOf(n.Type)
 		if k.Code {
 			files[n.Path] = true
