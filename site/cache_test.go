@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/site/render"
