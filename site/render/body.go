@@ -24,8 +24,10 @@ const (
 // body appears between bodyOpen and bodyClose. False when it is empty or
 // appears more than once: the template writes it once, so a body found
 // once is the body. The claims table's rows are after the body: between
-// the one rowsOpen there and the next rowsClose (the rows escape every
-// text, so none holds a tag).
+// the first rowsOpen there and the next rowsClose. Nothing the template
+// writes between the body and the claims table (the tables, the changed
+// texts) has the claims table's head, and the rows escape every text, so
+// none holds a tag.
 func findBody(html []byte, body template.HTML) (BodySpan, bool) {
 	if body == "" {
 		return BodySpan{}, false
@@ -39,9 +41,6 @@ func findBody(html []byte, body template.HTML) (BodySpan, bool) {
 	after := i + len(needle)
 	if j := bytes.Index(html[after:], []byte(rowsOpen)); j >= 0 {
 		head := after + j + len(rowsOpen)
-		if bytes.Contains(html[head:], []byte(rowsOpen)) {
-			return BodySpan{}, false
-		}
 		end := bytes.Index(html[head:], []byte(rowsClose))
 		if end < 0 {
 			return BodySpan{}, false
