@@ -103,12 +103,13 @@ func TestSearchAgreement(t *testing.T) {
 		u := "file://" + filepath.ToSlash(filepath.Join(out, "search", "index.html"))
 		b.open(t, u)
 		ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageAnswer](`(`+jsQueries(t, corpus)+`).map(q => {
-			const a = window.tracewikiSearch.search(q.query, q.kind, 10);
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageAnswer](`Promise.all((`+jsQueries(t, corpus)+`).map(async q => {
+			const a = await window.tracewikiSearch.search(q.query, q.kind, 10);
+			const ranked = await window.tracewikiSearch.rank(q.query, q.kind);
 			return {terms: a.terms, corrected: a.corrected, count: a.count, hint: a.hint,
 				ids: a.results.map(r => r.entry.id),
-				ranked: window.tracewikiSearch.rank(q.query, q.kind).map(r => r.entry.id + "=" + r.score.toFixed(6))};
-		})`))
+				ranked: ranked.map(r => r.i + "=" + r.score.toFixed(6))};
+		}))`, chromedp.EvalAwaitPromise))
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: run the page's search: %v", u, err)
@@ -127,7 +128,7 @@ func TestSearchAgreement(t *testing.T) {
 			// the index the page loaded.
 			want.Ranked = []string{}
 			for _, r := range ix.Rank(q.Query, q.Kind) {
-				want.Ranked = append(want.Ranked, idx.Entries[r.Index].ID.String()+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
+				want.Ranked = append(want.Ranked, strconv.Itoa(r.Index)+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
 			}
 			if !reflect.DeepEqual(got[i], want) {
 				t.Errorf("%s: query %q kind %q:\n page: %+v\n Go:   %+v", ws, q.Query, q.Kind, got[i], want)
@@ -152,7 +153,8 @@ func TestSearchAgreement(t *testing.T) {
 }
 
 // pageAnswer is what the test compares of an answer of the search page
-// and of "tracewiki search": Ranked is every candidate as "id=score".
+// and of "tracewiki search": Ranked is every candidate as "number=score",
+// its number in the index (node order).
 type pageAnswer struct {
 	Terms     []string          `json:"terms"`
 	Corrected map[string]string `json:"corrected"`

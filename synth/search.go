@@ -70,7 +70,7 @@ const (
 )
 
 // KnowledgeSchemaVersion versions the lookup JSON, SearchSchemaVersion
-// the search JSON and the client's ranking index.
+// the search JSON (SearchClientSchemaVersion the search page's index).
 const (
 	KnowledgeSchemaVersion = 1
 	SearchSchemaVersion    = 2

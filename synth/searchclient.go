@@ -1,0 +1,290 @@
+package synth
+
+import (
+	"hash/fnv"
+	"slices"
+	"strconv"
+)
+
+// The search page's index (SPEC 5) is [SearchIndex.Client]: the numbers
+// "tracewiki search" ranks with, cut so that the page loads only what a
+// query needs. The head (the vocabulary with each word's stem and
+// frequency, the field weights and statistics, and each node's type and
+// field lengths) comes with the page; the rest is in shards the page
+// loads on demand:
+//
+//   - postings, by stem: for each node holding the stem, its term
+//     frequency in each field, and the stem's idf;
+//   - pairs, by a query's first stem: the nodes where stem a is followed by
+//     stem b in a field, for the adjacency bonus;
+//   - exact, by a hash of the folded string: the nodes whose id, key or
+//     title words are that string, for the exact tiers;
+//   - texts, by node: what a result shows (id, title, link, state, lines)
+//     and the text its excerpt is cut from, loaded for the results shown.
+//
+// Nodes are numbered in node order, which is the ranking's tie order
+// (type, then id), so the page breaks ties by number.
+
+// SearchClientSchemaVersion versions the search page's index: api/search.js
+// and its shards.
+const SearchClientSchemaVersion = 3
+
+// Shard sizes: a query loads one postings and one pairs shard per term,
+// up to two exact shards and the text shards of the results it shows.
+const (
+	// SearchShardPostings is about how many (stem, node) postings a
+	// postings shard holds.
+	SearchShardPostings = 16384
+	// SearchShardPairs is about how many (stem, stem, node) pairs a pairs
+	// shard holds.
+	SearchShardPairs = 32768
+	// SearchShardKeys is about how many exact strings an exact shard holds.
+	SearchShardKeys = 2048
+	// SearchShardText is about how many bytes of node texts a text shard
+	// holds; a shard holds at least one node.
+	SearchShardText = 16 << 10
+)
+
+// ClientSearchHead is api/search.js: what every query needs.
+type ClientSearchHead struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	Language      string    `json:"language"`
+	Fields        []string  `json:"fields"`
+	Weights       []float64 `json:"weights"`
+	B             []float64 `json:"b"`
+	K1            float64   `json:"k1"`
+	Adjacency     float64   `json:"adjacency"`
+	AvgLen        []float64 `json:"avglen"`
+	// Words maps each folded word to [stem index, frequency]; a stop
+	// word's stem index is -1.
+	Words map[string][2]int `json:"words"`
+	// Stop are the language's stop words, sorted.
+	Stop []string `json:"stop"`
+	Docs int      `json:"docs"`
+	// TypeNames are the node types in SPEC 3's order; Types each node's
+	// type as its index there; Lens each node's field lengths, numFields
+	// per node.
+	TypeNames []string `json:"typeNames"`
+	Types     []int    `json:"types"`
+	Lens      []int    `json:"lens"`
+	// Shard counts: stem s's postings are in postings shard s mod
+	// Postings, its pairs in pairs shard s mod Pairs; a string's exact
+	// nodes in exact shard [SearchExactShard]; node i's text in the text
+	// shard k with Texts[k] <= i < Texts[k+1].
+	Postings int   `json:"postings"`
+	Pairs    int   `json:"pairs"`
+	Exact    int   `json:"exact"`
+	Texts    []int `json:"texts"`
+}
+
+// ClientSearch is the search page's index: the head and the shards, each
+// shard's entries by key (JSON orders them).
+type ClientSearch struct {
+	Head ClientSearchHead
+	// Postings[k][stem] = [idf, nodes (each the difference from the one
+	// before), field frequencies]: per node a bit mask of the fields the
+	// stem is in, then its frequency in each of them.
+	Postings []map[string][3]any
+	// Pairs[k][a][b] = the nodes (differences) where stem a is followed
+	// by stem b in a field.
+	Pairs []map[string]map[string][]int32
+	// Exact[k][string] = [nodes whose folded id or key is the string,
+	// nodes whose title words are].
+	Exact []map[string][2][]int32
+	// Texts[k] are the nodes of text shard k, each [id, type, title,
+	// path, url, stale, lines, text].
+	Texts [][][]any
+}
+
+// SearchExactShard is the exact shard of string s among n: FNV-1a (32
+// bits) of its UTF-8 bytes, mod n. assets/search.js hashes the same way.
+func SearchExactShard(s string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return int(h.Sum32() % uint32(n))
+}
+
+// shardsFor is how many shards hold n things at per a shard: at least one.
+func shardsFor(n, per int) int { return max(1, (n+per-1)/per) }
+
+// Client returns the index as the search page reads it.
+func (ix *SearchIndex) Client() ClientSearch {
+	h := ClientSearchHead{SchemaVersion: SearchClientSchemaVersion, Language: ix.language, K1: SearchK1, Adjacency: SearchAdjacency,
+		AvgLen: ix.avgLen[:], Words: make(map[string][2]int, len(ix.words)), Docs: len(ix.docs),
+		Types: make([]int, len(ix.docs)), Lens: make([]int, 0, numFields*len(ix.docs)), Texts: []int{}}
+	for _, f := range searchFields {
+		h.Fields, h.Weights, h.B = append(h.Fields, f.Name), append(h.Weights, f.Weight), append(h.B, f.B)
+	}
+	for w, v := range ix.words {
+		h.Words[w] = [2]int{int(v.Stem), v.Freq}
+	}
+	h.Stop = slices.Sorted(slices.Values(stopWordLists[ix.language]))
+	h.TypeNames = NodeTypes
+	for i := range ix.docs {
+		h.Types[i] = typeOrder(ix.entries[i].Type)
+		for _, seq := range ix.docs[i].fields {
+			h.Lens = append(h.Lens, len(seq))
+		}
+	}
+	c := ClientSearch{}
+	c.Postings = ix.clientPostings(&h)
+	c.Pairs = ix.clientPairs(&h)
+	c.Exact = ix.clientExact(&h)
+	c.Texts = ix.clientTexts(&h)
+	c.Head = h
+	return c
+}
+
+// clientPostings cuts the postings into shards by stem.
+func (ix *SearchIndex) clientPostings(h *ClientSearchHead) []map[string][3]any {
+	total := 0
+	for _, p := range ix.postings {
+		total += len(p)
+	}
+	h.Postings = shardsFor(total, SearchShardPostings)
+	out := make([]map[string][3]any, h.Postings)
+	for k := range out {
+		out[k] = map[string][3]any{}
+	}
+	for s, docs := range ix.postings {
+		nodes := make([]int32, len(docs))
+		var freqs []int
+		prev := int32(0)
+		for j, d := range docs {
+			nodes[j], prev = d-prev, d
+			mask, start := 0, len(freqs)
+			freqs = append(freqs, 0)
+			for f, seq := range ix.docs[d].fields {
+				if tf := count(seq, int32(s)); tf > 0 {
+					mask |= 1 << f
+					freqs = append(freqs, tf)
+				}
+			}
+			freqs[start] = mask
+		}
+		out[s%h.Postings][strconv.Itoa(s)] = [3]any{ix.idf[s], nodes, freqs}
+	}
+	return out
+}
+
+// count is how often s is in seq.
+func count(seq []int32, s int32) int {
+	n := 0
+	for _, x := range seq {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// clientPairs cuts the adjacent stem pairs of every field into shards by
+// the first stem.
+func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string][]int32 {
+	type pair struct{ a, b, doc int32 }
+	var pairs []pair
+	for i := range ix.docs {
+		seen := map[[2]int32]bool{}
+		for _, seq := range ix.docs[i].fields {
+			for j := 1; j < len(seq); j++ {
+				k := [2]int32{seq[j-1], seq[j]}
+				if !seen[k] {
+					seen[k] = true
+					pairs = append(pairs, pair{k[0], k[1], int32(i)})
+				}
+			}
+		}
+	}
+	h.Pairs = shardsFor(len(pairs), SearchShardPairs)
+	out := make([]map[string]map[string][]int32, h.Pairs)
+	for k := range out {
+		out[k] = map[string]map[string][]int32{}
+	}
+	// Nodes were added in order, so each (a, b) list ascends.
+	for _, p := range pairs {
+		shard := out[int(p.a)%h.Pairs]
+		a, b := strconv.Itoa(int(p.a)), strconv.Itoa(int(p.b))
+		if shard[a] == nil {
+			shard[a] = map[string][]int32{}
+		}
+		shard[a][b] = append(shard[a][b], p.doc)
+	}
+	for _, shard := range out {
+		for _, bs := range shard {
+			for _, docs := range bs {
+				deltas(docs)
+			}
+		}
+	}
+	return out
+}
+
+// deltas replaces each number of an ascending list by its difference
+// from the one before.
+func deltas(xs []int32) {
+	for j := len(xs) - 1; j > 0; j-- {
+		xs[j] -= xs[j-1]
+	}
+}
+
+// clientExact cuts the strings of the exact tiers into shards by hash:
+// each node's folded id and key, and its title words.
+func (ix *SearchIndex) clientExact(h *ClientSearchHead) []map[string][2][]int32 {
+	type key struct {
+		s    string
+		tier int // 0 id, 1 title
+		doc  int32
+	}
+	var keys []key
+	for i := range ix.entries {
+		id := &ix.entries[i].ID
+		whole, local := fold(id.String()), fold(id.Key)
+		keys = append(keys, key{whole, 0, int32(i)})
+		if local != whole {
+			keys = append(keys, key{local, 0, int32(i)})
+		}
+		if ix.titles[i] != "" {
+			keys = append(keys, key{ix.titles[i], 1, int32(i)})
+		}
+	}
+	h.Exact = shardsFor(len(keys), SearchShardKeys)
+	out := make([]map[string][2][]int32, h.Exact)
+	for k := range out {
+		out[k] = map[string][2][]int32{}
+	}
+	for _, k := range keys {
+		shard := out[SearchExactShard(k.s, h.Exact)]
+		v := shard[k.s]
+		for t := range v {
+			if v[t] == nil {
+				v[t] = []int32{}
+			}
+		}
+		v[k.tier] = append(v[k.tier], k.doc)
+		shard[k.s] = v
+	}
+	return out
+}
+
+// clientTexts cuts the nodes, in order, into shards of about
+// SearchShardText bytes of text.
+func (ix *SearchIndex) clientTexts(h *ClientSearchHead) [][][]any {
+	var out [][][]any
+	size := SearchShardText
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		if size+len(e.Text) > SearchShardText && size > 0 {
+			h.Texts = append(h.Texts, i)
+			out = append(out, nil)
+			size = 0
+		}
+		var lines any
+		if e.Lines != nil {
+			lines = e.Lines
+		}
+		k := len(out) - 1
+		out[k] = append(out[k], []any{e.ID.String(), string(e.Type), e.Title, e.Path, e.URL, e.Stale, lines, e.Text})
+		size += len(e.Text) + len(e.Title) + len(e.URL) + len(e.Path)
+	}
+	return out
+}

@@ -1,0 +1,201 @@
+package synth
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// The search page breaks ties by node number: the index's entries must be
+// in the ranking's tie order (type, then id).
+func TestSearchClientTieOrder(t *testing.T) {
+	ix, _ := searchIndexOf(t, searchFixture)
+	if len(ix.entries) < 5 {
+		t.Fatalf("the fixture has %d nodes", len(ix.entries))
+	}
+	sorted := slices.IsSortedFunc(ix.entries, func(a, b SearchEntry) int {
+		return cmp.Or(cmp.Compare(typeOrder(a.Type), typeOrder(b.Type)), a.ID.Compare(b.ID))
+	})
+	if !sorted {
+		t.Errorf("search entries are not in tie order: %v", rankedIDs(ix, "lock", ""))
+	}
+}
+
+// clientRank ranks query from the search page's shards the way
+// assets/search.js does, with nothing but the client index: the test that
+// the shards hold every number the Go ranking uses.
+func clientRank(c ClientSearch, ix *SearchIndex, query, kind string) []Ranked {
+	q := ix.parse(query) // the page parses through the same vocabulary (TestSearchAgreement)
+	h := c.Head
+	nf := len(h.Fields)
+	type posting struct {
+		idf   float64
+		freqs map[int32][]int
+	}
+	postingsOf := func(s int32) *posting {
+		raw, ok := c.Postings[int(s)%h.Postings][strconv.Itoa(int(s))]
+		if !ok {
+			return nil
+		}
+		p := &posting{idf: raw[0].(float64), freqs: map[int32][]int{}}
+		freqs, at, d := raw[2].([]int), 0, int32(0)
+		for _, delta := range raw[1].([]int32) {
+			d += delta
+			mask := freqs[at]
+			at++
+			tf := make([]int, nf)
+			for f := range nf {
+				if mask&(1<<f) != 0 {
+					tf[f] = freqs[at]
+					at++
+				}
+			}
+			p.freqs[d] = tf
+		}
+		return p
+	}
+	adjacent := func(i, a, b int32) bool {
+		d := int32(0)
+		for _, delta := range c.Pairs[int(a)%h.Pairs][strconv.Itoa(int(a))][strconv.Itoa(int(b))] {
+			if d += delta; d == i {
+				return true
+			}
+		}
+		return false
+	}
+	exact := func(s string, tier int) []int32 {
+		if s == "" {
+			return nil
+		}
+		return c.Exact[SearchExactShard(s, h.Exact)][s][tier]
+	}
+	ps := make([]*posting, len(q.terms))
+	nodes := map[int32]bool{}
+	for k, t := range q.terms {
+		if t.stem >= 0 {
+			if ps[k] = postingsOf(t.stem); ps[k] != nil {
+				for d := range ps[k].freqs {
+					nodes[d] = true
+				}
+			}
+		}
+	}
+	tiers := map[int32]int{}
+	for _, d := range exact(q.words, 1) {
+		tiers[d], nodes[d] = TierExactTitle, true
+	}
+	for _, d := range exact(q.whole, 0) {
+		tiers[d], nodes[d] = TierExactID, true
+	}
+	var out []Ranked
+	for d := range nodes {
+		if kind != "" && (h.Types[d] >= len(h.TypeNames) || h.TypeNames[h.Types[d]] != kind) {
+			continue
+		}
+		r := Ranked{Index: int(d), Tier: tiers[d], matched: make([]bool, len(q.terms))}
+		total, adj := 0.0, 0.0
+		for k, p := range ps {
+			if p == nil {
+				continue
+			}
+			tf, ok := p.freqs[d]
+			if !ok {
+				continue
+			}
+			w := 0.0
+			for f, n := range tf {
+				if n == 0 {
+					continue
+				}
+				norm := 1.0
+				if h.AvgLen[f] > 0 {
+					norm = 1 - h.B[f] + h.B[f]*float64(h.Lens[int(d)*nf+f])/h.AvgLen[f]
+				}
+				w += h.Weights[f] * float64(n) / norm
+			}
+			r.matched[k] = true
+			total += p.idf * w / (h.K1 + w)
+		}
+		for k := 1; k < len(q.terms); k++ {
+			a, b := q.terms[k-1].stem, q.terms[k].stem
+			if r.matched[k-1] && r.matched[k] && adjacent(d, a, b) {
+				adj += h.Adjacency * (ps[k-1].idf + ps[k].idf)
+			}
+		}
+		r.Score = math.Round((total+adj)*1e6) / 1e6
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b Ranked) int {
+		return cmp.Or(cmp.Compare(b.Tier, a.Tier), cmp.Compare(b.Score, a.Score), cmp.Compare(a.Index, b.Index))
+	})
+	return out
+}
+
+// The search page's shards rank every query as the Go reference does:
+// the same candidates, tiers, scores and order.
+func TestSearchClientRanks(t *testing.T) {
+	ix, _ := searchIndexOf(t, searchFixture)
+	c := ix.Client()
+	for _, q := range []string{"lock", "lock file", "the lock file", "walker block", "block", "REQ-7", "requirement:REQ-7",
+		"clock skew is tolerated", "Block lists", "mdWalker", "lockfile", "names.go", "unlockAll clears", "zzz", "the", ""} {
+		for _, kind := range []string{"", "requirement", "symbol"} {
+			want, got := ix.Rank(q, kind), clientRank(c, ix, q, kind)
+			if len(want) != len(got) {
+				t.Errorf("%q kind %q: the shards give %d candidates, Go %d", q, kind, len(got), len(want))
+				continue
+			}
+			for i := range want {
+				if want[i].Index != got[i].Index || want[i].Tier != got[i].Tier || want[i].Score != got[i].Score {
+					t.Errorf("%q kind %q #%d: the shards give node %d tier %d score %v, Go node %d tier %d score %v",
+						q, kind, i, got[i].Index, got[i].Tier, got[i].Score, want[i].Index, want[i].Tier, want[i].Score)
+				}
+			}
+		}
+	}
+}
+
+// Text shards hold every node once, in order, starting where the head
+// says; every stem's postings are in the shard its number names.
+func TestSearchClientShards(t *testing.T) {
+	ix, _ := searchIndexOf(t, searchFixture)
+	c := ix.Client()
+	n := 0
+	for k, shard := range c.Texts {
+		if c.Head.Texts[k] != n || len(shard) == 0 {
+			t.Errorf("text shard %d starts at node %d with %d nodes; want node %d", k, c.Head.Texts[k], len(shard), n)
+		}
+		for _, e := range shard {
+			if e[0] != ix.entries[n].ID.String() {
+				t.Errorf("text shard %d: node %d is %v, want %s", k, n, e[0], ix.entries[n].ID)
+			}
+			n++
+		}
+	}
+	if n != len(ix.entries) || c.Head.Docs != n || len(c.Head.Types) != n || len(c.Head.Lens) != n*int(numFields) {
+		t.Errorf("the shards hold %d nodes, the head %d (%d types, %d lengths); the index %d", n, c.Head.Docs, len(c.Head.Types), len(c.Head.Lens), len(ix.entries))
+	}
+	stems := 0
+	for k, shard := range c.Postings {
+		for s := range shard {
+			stem, _ := strconv.Atoi(s)
+			if stem%c.Head.Postings != k {
+				t.Errorf("stem %d is in postings shard %d of %d", stem, k, c.Head.Postings)
+			}
+			stems++
+		}
+	}
+	if stems != len(ix.stems) {
+		t.Errorf("the postings shards hold %d stems, the index %d", stems, len(ix.stems))
+	}
+}
+
+// SearchExactShard is FNV-1a: assets/search.js computes the same numbers.
+func TestSearchExactShard(t *testing.T) {
+	for s, want := range map[string]uint32{"": 0x811c9dc5, "a": 0xe40c292c, "foobar": 0xbf9cf968} {
+		if got := SearchExactShard(s, math.MaxInt32); uint32(got) != want%math.MaxInt32 {
+			t.Errorf("SearchExactShard(%q) = %d, want %d", s, got, want%math.MaxInt32)
+		}
+	}
+}
