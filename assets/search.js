@@ -86,6 +86,23 @@
 
   function codePoints(s) { return runes(s).map(function (r) { return r.codePointAt(0); }); }
 
+  // letters is the set of a word's characters, each code point mod 32.
+  // Each edit adds or removes at most one character, so two words whose
+  // sets differ in more than d places (in either direction) are more than
+  // d edits apart; folded characters may share a place, which only makes
+  // the bound lower. It spares the distance of most vocabulary words.
+  function letters(cps) {
+    var m = 0;
+    for (var i = 0; i < cps.length; i++) m |= 1 << (cps[i] & 31);
+    return m;
+  }
+  function bits(m) {
+    var n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+  }
+  function apart(a, b) { return Math.max(bits(a & ~b), bits(b & ~a)); }
+
   // BYLENGTH are the vocabulary's words that corrections and hints may
   // name (no stop words) by their length in characters, each with its
   // code points and frequency. The rules below pick by distance,
@@ -97,19 +114,20 @@
       for (var v in head.words) {
         if (head.words[v][0] < 0) continue;
         var cps = codePoints(v);
-        (BYLENGTH[cps.length] = BYLENGTH[cps.length] || []).push({ word: v, cps: cps, freq: head.words[v][1] });
+        (BYLENGTH[cps.length] = BYLENGTH[cps.length] || []).push({ word: v, cps: cps, letters: letters(cps), freq: head.words[v][1] });
       }
     }
     return BYLENGTH;
   }
 
   function correct(w) {
-    var x = codePoints(w), limit = x.length >= 8 ? 2 : 1;
+    var x = codePoints(w), limit = x.length >= 8 ? 2 : 1, lx = letters(x);
     var best = "", bestD = limit + 1, bestF = 0, byLength = vocabulary();
     for (var n = Math.max(0, x.length - limit); n <= x.length + limit; n++) {
       (byLength[n] || []).forEach(function (v) {
-        var d = editDistance(x, v.cps, limit);
-        if (d > limit) return;
+        if (apart(lx, v.letters) > Math.min(limit, bestD)) return;
+        var d = editDistance(x, v.cps, Math.min(limit, bestD)); // a further word cannot win
+        if (d > limit || d > bestD) return;
         if (d < bestD || d === bestD && (v.freq > bestF || v.freq === bestF && cmp(v.word, best) < 0)) { best = v.word; bestD = d; bestF = v.freq; }
       });
     }
@@ -142,7 +160,7 @@
   var rawPostings = {}, pairs = {}, exact = {}, texts = [];
   window.TRACEWIKI_SEARCH_PART = function (kind, n, data) {
     if (kind === "p") Object.keys(data).forEach(function (s) { rawPostings[s] = data[s]; });
-    else if (kind === "a") Object.keys(data).forEach(function (a) { pairs[a] = data[a]; });
+    else if (kind === "a") Object.keys(data).forEach(function (a) { pairs[a] = Object.assign(pairs[a] || {}, data[a]); });
     else if (kind === "x") Object.keys(data).forEach(function (k) { exact[k] = data[k]; });
     else if (kind === "t") data.forEach(function (e, j) {
       texts[head.texts[n] + j] = { id: e[0], type: e[1], title: e[2], path: e[3], url: e[4], stale: e[5], lines: e[6], text: e[7] };
@@ -164,17 +182,24 @@
   }
 
   // decodePostings: [idf, node differences, per node a field mask and its
-  // fields' frequencies] → {idf, docs, freqs (one array per node)}.
+  // fields' frequencies] → {idf, docs, weights}: the stem's BM25F weight in
+  // each node, its fields' weighted frequencies summed in field order, as
+  // synth's score sums them.
   function decodePostings(p) {
-    var docs = [], freqs = [], d = 0, at = 0, fr = p[2];
-    for (var j = 0; j < p[1].length; j++) {
+    var n = p[1].length, docs = new Int32Array(n), weights = new Float64Array(n), d = 0, at = 0, fr = p[2];
+    for (var j = 0; j < n; j++) {
       d += p[1][j];
-      docs.push(d);
-      var mask = fr[at++], tf = [];
-      for (var f = 0; f < NF; f++) tf.push(mask & (1 << f) ? fr[at++] : 0);
-      freqs.push(tf);
+      docs[j] = d;
+      var mask = fr[at++], w = 0;
+      for (var f = 0; f < NF; f++) {
+        if (!(mask & (1 << f))) continue;
+        var norm = 1;
+        if (head.avglen[f] > 0) norm = 1 - head.b[f] + head.b[f] * head.lens[d * NF + f] / head.avglen[f];
+        w += head.weights[f] * fr[at++] / norm;
+      }
+      weights[j] = w;
     }
-    return { idf: p[0], docs: docs, freqs: freqs };
+    return { idf: p[0], docs: docs, weights: weights };
   }
 
   // postings returns stem s's postings, decoded on first use; undefined
@@ -194,13 +219,14 @@
   }
 
   // need loads the shards ranking q takes: each term's postings, the
-  // pairs of each term followed by another, the exact strings.
+  // pairs of each two adjacent terms (synth.SearchPairShard), the exact
+  // strings.
   function need(q) {
     var ps = [];
     q.terms.forEach(function (t, k) {
       if (t.stem < 0) return;
       ps.push(load("p", t.stem % head.postings));
-      if (k + 1 < q.terms.length && q.terms[k + 1].stem >= 0) ps.push(load("a", t.stem % head.pairs));
+      if (k + 1 < q.terms.length && q.terms[k + 1].stem >= 0) ps.push(load("a", (31 * t.stem + q.terms[k + 1].stem) % head.pairs));
     });
     [q.whole, q.words].forEach(function (s) { if (s) ps.push(load("x", fnv1a(s) % head.exact)); });
     return Promise.all(ps);
@@ -233,40 +259,31 @@
   // score, matched}] best first. A term's weight in a node is BM25F's sum
   // over fields in field order, as synth's score adds it.
   function rankLoaded(q, kind) {
-    var terms = q.terms, tfw = new Map();
+    var terms = q.terms, n = head.docs, tfw = [], nodes = [], seen = new Uint8Array(n);
+    function add(i) { if (!seen[i]) { seen[i] = 1; nodes.push(i); } }
     terms.forEach(function (t, k) {
       var p = t.stem >= 0 && postings(t.stem);
       if (!p) return;
-      for (var j = 0; j < p.docs.length; j++) {
-        var i = p.docs[j], tf = p.freqs[j], w = 0;
-        for (var f = 0; f < NF; f++) {
-          if (!tf[f]) continue;
-          var norm = 1;
-          if (head.avglen[f] > 0) norm = 1 - head.b[f] + head.b[f] * head.lens[i * NF + f] / head.avglen[f];
-          w += head.weights[f] * tf[f] / norm;
-        }
-        if (!tfw.has(i)) tfw.set(i, new Array(terms.length).fill(0));
-        tfw.get(i)[k] = w;
-      }
+      tfw[k] = new Float64Array(n);
+      for (var j = 0; j < p.docs.length; j++) { tfw[k][p.docs[j]] = p.weights[j]; add(p.docs[j]); }
     });
-    var tiers = new Map();
-    exactNodes(q.words, 1).forEach(function (i) { tiers.set(i, 1); });
-    exactNodes(q.whole, 0).forEach(function (i) { tiers.set(i, 2); });
-    var nodes = new Set(tfw.keys());
-    tiers.forEach(function (_, i) { nodes.add(i); });
+    var tiers = new Uint8Array(n);
+    exactNodes(q.words, 1).forEach(function (i) { tiers[i] = 1; add(i); });
+    exactNodes(q.whole, 0).forEach(function (i) { tiers[i] = 2; add(i); });
     var out = [];
     nodes.forEach(function (i) {
       if (kind && head.typeNames[head.types[i]] !== kind) return;
-      var ws = tfw.get(i) || [], total = 0, matched = [], adj = 0;
+      var total = 0, matched = [], adj = 0;
       for (var k = 0; k < terms.length; k++) {
-        matched.push(ws[k] > 0);
-        if (ws[k] > 0) total += postings(terms[k].stem).idf * ws[k] / (head.k1 + ws[k]);
+        var w = tfw[k] ? tfw[k][i] : 0;
+        matched.push(w > 0);
+        if (w > 0) total += postings(terms[k].stem).idf * w / (head.k1 + w);
       }
       for (k = 1; k < terms.length; k++) {
         var a = terms[k - 1].stem, b = terms[k].stem;
         if (matched[k - 1] && matched[k] && adjacent(i, a, b)) adj += head.adjacency * (postings(a).idf + postings(b).idf);
       }
-      out.push({ i: i, tier: tiers.get(i) || 0, score: Math.round((total + adj) * 1e6) / 1e6, matched: matched });
+      out.push({ i: i, tier: tiers[i], score: Math.round((total + adj) * 1e6) / 1e6, matched: matched });
     });
     // Nodes are numbered in tie order: type, then id.
     out.sort(function (x, y) { return y.tier - x.tier || (y.score > x.score ? 1 : y.score < x.score ? -1 : 0) || x.i - y.i; });
@@ -284,17 +301,24 @@
   // near: up to n vocabulary words (no stop words) within 3 edits of w,
   // or that start with its first 4 letters, nearest first, then the most
   // frequent (synth's near).
+  // It keeps the best n so far: a word further than the n-th cannot
+  // enter, so the distance it computes is bounded by the n-th's.
   function near(w, n) {
-    var x = codePoints(w), prefix = runes(w).slice(0, 4).join(""), long = x.length >= 4, cs = [];
+    var x = codePoints(w), lx = letters(x), prefix = runes(w).slice(0, 4).join(""), long = x.length >= 4, best = [];
+    function worse(a, b) { return a.dist - b.dist || b.freq - a.freq || cmp(a.word, b.word); }
     vocabulary().forEach(function (list) {
       list.forEach(function (v) {
-        var d = editDistance(x, v.cps, 3);
-        if (d > 3 && !(long && v.word.startsWith(prefix))) return;
-        cs.push({ word: v.word, dist: d, freq: v.freq });
+        var limit = best.length < n ? 3 : Math.min(3, best[n - 1].dist);
+        var d = apart(lx, v.letters) > limit ? limit + 1 : editDistance(x, v.cps, limit);
+        if (d > limit && !(limit === 3 && long && v.word.startsWith(prefix))) return;
+        var c = { word: v.word, dist: d, freq: v.freq };
+        if (best.length === n && worse(c, best[n - 1]) >= 0) return;
+        best.push(c);
+        best.sort(worse);
+        if (best.length > n) best.pop();
       });
     });
-    cs.sort(function (a, b) { return a.dist - b.dist || b.freq - a.freq || cmp(a.word, b.word); });
-    return cs.slice(0, n).map(function (c) { return c.word; });
+    return best.map(function (c) { return c.word; });
   }
 
   // hint says why nothing matched, in the words of synth's hint.

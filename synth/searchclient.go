@@ -15,7 +15,7 @@ import (
 //
 //   - postings, by stem: for each node holding the stem, its term
 //     frequency in each field, and the stem's idf;
-//   - pairs, by a query's first stem: the nodes where stem a is followed by
+//   - pairs, by the pair of stems: the nodes where stem a is followed by
 //     stem b in a field, for the adjacency bonus;
 //   - exact, by a hash of the folded string: the nodes whose id, key or
 //     title words are that string, for the exact tiers;
@@ -29,17 +29,18 @@ import (
 // and its shards.
 const SearchClientSchemaVersion = 3
 
-// Shard sizes: a query loads one postings and one pairs shard per term,
-// up to two exact shards and the text shards of the results it shows.
+// Shard sizes: a query loads one postings shard per term, one pairs shard
+// per two adjacent terms, up to two exact shards and the text shards of
+// the results it shows.
 const (
 	// SearchShardPostings is about how many (stem, node) postings a
 	// postings shard holds.
-	SearchShardPostings = 16384
+	SearchShardPostings = 4096
 	// SearchShardPairs is about how many (stem, stem, node) pairs a pairs
 	// shard holds.
-	SearchShardPairs = 32768
+	SearchShardPairs = 8192
 	// SearchShardKeys is about how many exact strings an exact shard holds.
-	SearchShardKeys = 2048
+	SearchShardKeys = 512
 	// SearchShardText is about how many bytes of node texts a text shard
 	// holds; a shard holds at least one node.
 	SearchShardText = 16 << 10
@@ -68,7 +69,7 @@ type ClientSearchHead struct {
 	Types     []int    `json:"types"`
 	Lens      []int    `json:"lens"`
 	// Shard counts: stem s's postings are in postings shard s mod
-	// Postings, its pairs in pairs shard s mod Pairs; a string's exact
+	// Postings, the pair (a, b) in pairs shard [SearchPairShard]; a string's exact
 	// nodes in exact shard [SearchExactShard]; node i's text in the text
 	// shard k with Texts[k] <= i < Texts[k+1].
 	Postings int   `json:"postings"`
@@ -178,8 +179,12 @@ func count(seq []int32, s int32) int {
 	return n
 }
 
+// SearchPairShard is the pairs shard of stems a and b among n: (31a + b)
+// mod n, so that a frequent stem's pairs spread over the shards.
+func SearchPairShard(a, b int32, n int) int { return (31*int(a) + int(b)) % n }
+
 // clientPairs cuts the adjacent stem pairs of every field into shards by
-// the first stem.
+// [SearchPairShard].
 func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string][]int32 {
 	type pair struct{ a, b, doc int32 }
 	var pairs []pair
@@ -202,7 +207,7 @@ func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string]
 	}
 	// Nodes were added in order, so each (a, b) list ascends.
 	for _, p := range pairs {
-		shard := out[int(p.a)%h.Pairs]
+		shard := out[SearchPairShard(p.a, p.b, h.Pairs)]
 		a, b := strconv.Itoa(int(p.a)), strconv.Itoa(int(p.b))
 		if shard[a] == nil {
 			shard[a] = map[string][]int32{}

@@ -58,7 +58,7 @@ func clientRank(c ClientSearch, ix *SearchIndex, query, kind string) []Ranked {
 	}
 	adjacent := func(i, a, b int32) bool {
 		d := int32(0)
-		for _, delta := range c.Pairs[int(a)%h.Pairs][strconv.Itoa(int(a))][strconv.Itoa(int(b))] {
+		for _, delta := range c.Pairs[SearchPairShard(a, b, h.Pairs)][strconv.Itoa(int(a))][strconv.Itoa(int(b))] {
 			if d += delta; d == i {
 				return true
 			}
