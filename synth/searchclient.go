@@ -275,10 +275,10 @@ func (ix *SearchIndex) clientExact(h *ClientSearchHead) []map[string][2][]int32 
 // SearchShardText bytes of text.
 func (ix *SearchIndex) clientTexts(h *ClientSearchHead) [][][]any {
 	var out [][][]any
-	size := SearchShardText
+	size := 0
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		if size+len(e.Text) > SearchShardText && size > 0 {
+		if len(out) == 0 || size > 0 && size+len(e.Text) > SearchShardText {
 			h.Texts = append(h.Texts, i)
 			out = append(out, nil)
 			size = 0

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -188,6 +189,27 @@ func TestSearchClientShards(t *testing.T) {
 	}
 	if stems != len(ix.stems) {
 		t.Errorf("the postings shards hold %d stems, the index %d", stems, len(ix.stems))
+	}
+}
+
+// Nodes without text, first or all, are in text shards too; text beyond
+// a shard's size starts the next.
+func TestSearchClientTexts(t *testing.T) {
+	entries := []SearchEntry{
+		{ID: NodeID{Type: "symbol", Key: "a.go@A"}, Type: "symbol", Title: "A"},
+		{ID: NodeID{Type: "symbol", Key: "a.go@B"}, Type: "symbol", Title: "B"},
+		{ID: NodeID{Type: "page", Key: "one"}, Type: "page", Title: "One", Text: strings.Repeat("word ", SearchShardText/5)},
+		{ID: NodeID{Type: "page", Key: "two"}, Type: "page", Title: "Two", Text: "short"},
+	}
+	c := NewSearchIndex(entries, "en").Client()
+	if want := []int{0, 3}; !slices.Equal(c.Head.Texts, want) {
+		t.Errorf("text shards start at %v, want %v", c.Head.Texts, want)
+	}
+	if c = NewSearchIndex(entries[:2], "en").Client(); !slices.Equal(c.Head.Texts, []int{0}) || len(c.Texts) != 1 || len(c.Texts[0]) != 2 {
+		t.Errorf("nodes without text: shards %v, %d", c.Head.Texts, len(c.Texts))
+	}
+	if c = NewSearchIndex(nil, "en").Client(); len(c.Head.Texts) != 0 || len(c.Texts) != 0 {
+		t.Errorf("no nodes: shards %v, %d", c.Head.Texts, len(c.Texts))
 	}
 }
 
