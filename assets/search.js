@@ -12,9 +12,9 @@
 // it (synth/searchclient.go): a query word is stemmed through the
 // vocabulary (no stemmer here), a word it lacks is corrected to the most
 // frequent word one edit away (two for 8+ letters); candidates hold any
-// term; order: exact id, exact title, then BM25F plus the adjacency bonus,
-// rounded to 6 decimals; ties by node number (node order: type in SPEC 3
-// order, then id).
+// term; order: exact id, exact title, then BM25F plus the adjacency bonus
+// (the pair's BM25F weight, saturated), rounded to 6 decimals; ties by
+// node number (node order: type in SPEC 3 order, then id).
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -181,14 +181,14 @@
     return loads[name];
   }
 
-  // decodePostings: [idf, node differences, per node a field mask and its
-  // fields' frequencies] → {idf, docs, weights}: the stem's BM25F weight in
-  // each node, its fields' weighted frequencies summed in field order, as
-  // synth's score sums them.
-  function decodePostings(p) {
-    var n = p[1].length, docs = new Int32Array(n), weights = new Float64Array(n), d = 0, at = 0, fr = p[2];
+  // decodeWeights: node differences and per node a field mask and its
+  // fields' frequencies → {docs, weights}: each node's BM25F weight, its
+  // fields' weighted frequencies summed in field order, as synth's
+  // fieldWeight and score sum them.
+  function decodeWeights(deltas, fr) {
+    var n = deltas.length, docs = new Int32Array(n), weights = new Float64Array(n), d = 0, at = 0;
     for (var j = 0; j < n; j++) {
-      d += p[1][j];
+      d += deltas[j];
       docs[j] = d;
       var mask = fr[at++], w = 0;
       for (var f = 0; f < NF; f++) {
@@ -199,7 +199,14 @@
       }
       weights[j] = w;
     }
-    return { idf: p[0], docs: docs, weights: weights };
+    return { docs: docs, weights: weights };
+  }
+
+  // decodePostings: [idf, node differences, field frequencies] → {idf,
+  // docs, weights}.
+  function decodePostings(p) {
+    var dw = decodeWeights(p[1], p[2]);
+    return { idf: p[0], docs: dw.docs, weights: dw.weights };
   }
 
   // postings returns stem s's postings, decoded on first use; undefined
@@ -243,16 +250,20 @@
 
   function exactNodes(s, tier) { return s && OWN.call(exact, s) ? exact[s][tier] : []; }
 
-  // adjacent: whether stem a is followed by stem b in a field of node i.
-  var pairSets = {};
-  function adjacent(i, a, b) {
+  // pairWeight: the BM25F weight of stem a followed by stem b in node i
+  // (synth's pairWeight); 0 where they never stand so.
+  var pairWeights = {};
+  function pairWeight(i, a, b) {
     var key = a + " " + b;
-    if (!pairSets[key]) {
-      var set = new Set(), list = (pairs[a] && OWN.call(pairs[a], b)) ? pairs[a][b] : [], d = 0;
-      list.forEach(function (x) { d += x; set.add(d); });
-      pairSets[key] = set;
+    if (!pairWeights[key]) {
+      var m = new Map(), raw = (pairs[a] && OWN.call(pairs[a], b)) ? pairs[a][b] : null;
+      if (raw) {
+        var dw = decodeWeights(raw[0], raw[1]);
+        for (var j = 0; j < dw.docs.length; j++) m.set(dw.docs[j], dw.weights[j]);
+      }
+      pairWeights[key] = m;
     }
-    return pairSets[key].has(i);
+    return pairWeights[key].get(i) || 0;
   }
 
   // rankLoaded ranks with the shards loaded: every candidate [{i, tier,
@@ -280,8 +291,9 @@
         if (w > 0) total += postings(terms[k].stem).idf * w / (head.k1 + w);
       }
       for (k = 1; k < terms.length; k++) {
-        var a = terms[k - 1].stem, b = terms[k].stem;
-        if (matched[k - 1] && matched[k] && adjacent(i, a, b)) adj += head.adjacency * (postings(a).idf + postings(b).idf);
+        if (!matched[k - 1] || !matched[k]) continue;
+        var a = terms[k - 1].stem, b = terms[k].stem, pw = pairWeight(i, a, b);
+        if (pw > 0) adj += head.adjacency * (postings(a).idf + postings(b).idf) * pw / (head.k1 + pw);
       }
       out.push({ i: i, tier: tiers[i], score: Math.round((total + adj) * 1e6) / 1e6, matched: matched });
     });

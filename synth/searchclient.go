@@ -86,9 +86,9 @@ type ClientSearch struct {
 	// before), field frequencies]: per node a bit mask of the fields the
 	// stem is in, then its frequency in each of them.
 	Postings []map[string][3]any
-	// Pairs[k][a][b] = the nodes (differences) where stem a is followed
-	// by stem b in a field.
-	Pairs []map[string]map[string][]int32
+	// Pairs[k][a][b] = [nodes (differences) where stem a is followed by
+	// stem b in a field, per node a field mask and how often in each].
+	Pairs []map[string]map[string][2]any
 	// Exact[k][string] = [nodes whose folded id or key is the string,
 	// nodes whose title words are].
 	Exact []map[string][2][]int32
@@ -153,15 +153,11 @@ func (ix *SearchIndex) clientPostings(h *ClientSearchHead) []map[string][3]any {
 		prev := int32(0)
 		for j, d := range docs {
 			nodes[j], prev = d-prev, d
-			mask, start := 0, len(freqs)
-			freqs = append(freqs, 0)
+			var counts [numFields]int
 			for f, seq := range ix.docs[d].fields {
-				if tf := count(seq, int32(s)); tf > 0 {
-					mask |= 1 << f
-					freqs = append(freqs, tf)
-				}
+				counts[f] = count(seq, int32(s))
 			}
-			freqs[start] = mask
+			freqs = appendFreqs(freqs, counts)
 		}
 		out[s%h.Postings][strconv.Itoa(s)] = [3]any{ix.idf[s], nodes, freqs}
 	}
@@ -184,44 +180,68 @@ func count(seq []int32, s int32) int {
 func SearchPairShard(a, b int32, n int) int { return (31*int(a) + int(b)) % n }
 
 // clientPairs cuts the adjacent stem pairs of every field into shards by
-// [SearchPairShard].
-func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string][]int32 {
-	type pair struct{ a, b, doc int32 }
-	var pairs []pair
+// [SearchPairShard]: per pair, the nodes that hold it and how often in
+// each field, encoded as postings are.
+func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string][2]any {
+	type list struct {
+		docs  []int32
+		freqs []int
+	}
+	lists := map[[2]int32]*list{}
+	total := 0
 	for i := range ix.docs {
-		seen := map[[2]int32]bool{}
-		for _, seq := range ix.docs[i].fields {
+		counts := map[[2]int32]*[numFields]int{}
+		for f, seq := range ix.docs[i].fields {
 			for j := 1; j < len(seq); j++ {
 				k := [2]int32{seq[j-1], seq[j]}
-				if !seen[k] {
-					seen[k] = true
-					pairs = append(pairs, pair{k[0], k[1], int32(i)})
+				if counts[k] == nil {
+					counts[k] = &[numFields]int{}
 				}
+				counts[k][f]++
 			}
 		}
+		// Nodes come in order, so each pair's nodes ascend.
+		for k, c := range counts {
+			l := lists[k]
+			if l == nil {
+				l = &list{}
+				lists[k] = l
+			}
+			l.docs = append(l.docs, int32(i))
+			l.freqs = appendFreqs(l.freqs, *c)
+		}
+		total += len(counts)
 	}
-	h.Pairs = shardsFor(len(pairs), SearchShardPairs)
-	out := make([]map[string]map[string][]int32, h.Pairs)
+	h.Pairs = shardsFor(total, SearchShardPairs)
+	out := make([]map[string]map[string][2]any, h.Pairs)
 	for k := range out {
-		out[k] = map[string]map[string][]int32{}
+		out[k] = map[string]map[string][2]any{}
 	}
-	// Nodes were added in order, so each (a, b) list ascends.
-	for _, p := range pairs {
-		shard := out[SearchPairShard(p.a, p.b, h.Pairs)]
-		a, b := strconv.Itoa(int(p.a)), strconv.Itoa(int(p.b))
+	for ab, l := range lists {
+		shard := out[SearchPairShard(ab[0], ab[1], h.Pairs)]
+		a, b := strconv.Itoa(int(ab[0])), strconv.Itoa(int(ab[1]))
 		if shard[a] == nil {
-			shard[a] = map[string][]int32{}
+			shard[a] = map[string][2]any{}
 		}
-		shard[a][b] = append(shard[a][b], p.doc)
-	}
-	for _, shard := range out {
-		for _, bs := range shard {
-			for _, docs := range bs {
-				deltas(docs)
-			}
-		}
+		deltas(l.docs)
+		shard[a][b] = [2]any{l.docs, l.freqs}
 	}
 	return out
+}
+
+// appendFreqs appends a node's frequencies in each field to freqs: a bit
+// mask of the fields it is in, then its frequency in each of them.
+func appendFreqs(freqs []int, counts [numFields]int) []int {
+	mask, start := 0, len(freqs)
+	freqs = append(freqs, 0)
+	for f, n := range counts {
+		if n > 0 {
+			mask |= 1 << f
+			freqs = append(freqs, n)
+		}
+	}
+	freqs[start] = mask
+	return freqs
 }
 
 // deltas replaces each number of an ascending list by its difference

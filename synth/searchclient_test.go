@@ -31,40 +31,48 @@ func clientRank(c ClientSearch, ix *SearchIndex, query, kind string) []Ranked {
 	q := ix.parse(query) // the page parses through the same vocabulary (TestSearchAgreement)
 	h := c.Head
 	nf := len(h.Fields)
+	// weights decodes nodes and their field frequencies into each
+	// node's BM25F weight, summed in field order.
+	weights := func(deltas []int32, freqs []int) map[int32]float64 {
+		out := map[int32]float64{}
+		at, d := 0, int32(0)
+		for _, delta := range deltas {
+			d += delta
+			mask := freqs[at]
+			at++
+			w := 0.0
+			for f := range nf {
+				if mask&(1<<f) == 0 {
+					continue
+				}
+				norm := 1.0
+				if h.AvgLen[f] > 0 {
+					norm = 1 - h.B[f] + h.B[f]*float64(h.Lens[int(d)*nf+f])/h.AvgLen[f]
+				}
+				w += h.Weights[f] * float64(freqs[at]) / norm
+				at++
+			}
+			out[d] = w
+		}
+		return out
+	}
 	type posting struct {
-		idf   float64
-		freqs map[int32][]int
+		idf     float64
+		weights map[int32]float64
 	}
 	postingsOf := func(s int32) *posting {
 		raw, ok := c.Postings[int(s)%h.Postings][strconv.Itoa(int(s))]
 		if !ok {
 			return nil
 		}
-		p := &posting{idf: raw[0].(float64), freqs: map[int32][]int{}}
-		freqs, at, d := raw[2].([]int), 0, int32(0)
-		for _, delta := range raw[1].([]int32) {
-			d += delta
-			mask := freqs[at]
-			at++
-			tf := make([]int, nf)
-			for f := range nf {
-				if mask&(1<<f) != 0 {
-					tf[f] = freqs[at]
-					at++
-				}
-			}
-			p.freqs[d] = tf
-		}
-		return p
+		return &posting{idf: raw[0].(float64), weights: weights(raw[1].([]int32), raw[2].([]int))}
 	}
-	adjacent := func(i, a, b int32) bool {
-		d := int32(0)
-		for _, delta := range c.Pairs[SearchPairShard(a, b, h.Pairs)][strconv.Itoa(int(a))][strconv.Itoa(int(b))] {
-			if d += delta; d == i {
-				return true
-			}
+	pairWeight := func(i, a, b int32) float64 {
+		raw, ok := c.Pairs[SearchPairShard(a, b, h.Pairs)][strconv.Itoa(int(a))][strconv.Itoa(int(b))]
+		if !ok {
+			return 0
 		}
-		return false
+		return weights(raw[0].([]int32), raw[1].([]int))[i]
 	}
 	exact := func(s string, tier int) []int32 {
 		if s == "" {
@@ -77,7 +85,7 @@ func clientRank(c ClientSearch, ix *SearchIndex, query, kind string) []Ranked {
 	for k, t := range q.terms {
 		if t.stem >= 0 {
 			if ps[k] = postingsOf(t.stem); ps[k] != nil {
-				for d := range ps[k].freqs {
+				for d := range ps[k].weights {
 					nodes[d] = true
 				}
 			}
@@ -101,28 +109,20 @@ func clientRank(c ClientSearch, ix *SearchIndex, query, kind string) []Ranked {
 			if p == nil {
 				continue
 			}
-			tf, ok := p.freqs[d]
+			w, ok := p.weights[d]
 			if !ok {
 				continue
-			}
-			w := 0.0
-			for f, n := range tf {
-				if n == 0 {
-					continue
-				}
-				norm := 1.0
-				if h.AvgLen[f] > 0 {
-					norm = 1 - h.B[f] + h.B[f]*float64(h.Lens[int(d)*nf+f])/h.AvgLen[f]
-				}
-				w += h.Weights[f] * float64(n) / norm
 			}
 			r.matched[k] = true
 			total += p.idf * w / (h.K1 + w)
 		}
 		for k := 1; k < len(q.terms); k++ {
 			a, b := q.terms[k-1].stem, q.terms[k].stem
-			if r.matched[k-1] && r.matched[k] && adjacent(d, a, b) {
-				adj += h.Adjacency * (ps[k-1].idf + ps[k].idf)
+			if !r.matched[k-1] || !r.matched[k] {
+				continue
+			}
+			if w := pairWeight(d, a, b); w > 0 {
+				adj += h.Adjacency * (ps[k-1].idf + ps[k].idf) * w / (h.K1 + w)
 			}
 		}
 		r.Score = math.Round((total+adj)*1e6) / 1e6

@@ -48,7 +48,8 @@ var searchFields = [numFields]searchField{
 
 // BM25 constants: SearchK1 saturates a term's frequency; SearchAdjacency
 // weighs the bonus of two query terms that stand next to each other in a
-// field, as a share of their idfs.
+// field, as a share of their idfs, at most (the pair's BM25F weight
+// saturates as a term's does).
 const (
 	SearchK1        = 1.2
 	SearchAdjacency = 0.25
