@@ -356,12 +356,13 @@
   }
 
   // answer ranks q: the terms searched, the corrections, how many nodes
-  // match, every candidate ranked and, when none matches, the hint.
-  function answer(q, kind) {
+  // match, every candidate ranked and, when none matches and noHint is
+  // not set, the hint.
+  function answer(q, kind, noHint) {
     return need(q).then(function () {
       var found = rankLoaded(q, kind);
       return { terms: q.terms.map(function (t) { return t.word; }), corrected: q.corrected, count: found.length, ranked: found,
-        hint: found.length ? "" : hint(q, kind) };
+        hint: found.length || noHint ? "" : hint(q, kind) };
     });
   }
 
@@ -451,7 +452,8 @@
   }
 
   // render shows the answer to q: the status and the first results once
-  // their shards are loaded, then the rest. A newer query's render
+  // their shards are loaded, then the rest (or, when nothing matched, the
+  // hint). A newer query's render
   // supersedes it. The promises it sets (shown: the first results; done:
   // all) are what a test or a benchmark waits for.
   var current = 0;
@@ -465,18 +467,24 @@
       return;
     }
     var parsed = parse(q), ranked = [];
-    var shown = answer(parsed, kind).then(function (a) {
+    // The hint scans the vocabulary: "No results" shows first.
+    var shown = answer(parsed, kind, true).then(function (a) {
       ranked = a.ranked.slice(0, MAX);
       return needTexts(ranked.slice(0, FIRST).map(function (r) { return r.i; })).then(function () {
         if (!live()) return;
         while (results.firstChild) results.removeChild(results.firstChild);
         var fixes = Object.keys(a.corrected).map(function (w) { return w + " → " + a.corrected[w]; });
         status.textContent = a.count ? a.count + " result" + (a.count === 1 ? "" : "s") +
-          (fixes.length ? " (corrected: " + fixes.join(", ") + ")" : "") : "No results: " + a.hint + ".";
+          (fixes.length ? " (corrected: " + fixes.join(", ") + ")" : "") : "No results.";
         ranked.slice(0, FIRST).forEach(function (r) { show(result(r, parsed)); });
       });
     });
     var done = shown.then(function () {
+      if (!ranked.length) {
+        return new Promise(function (painted) { setTimeout(painted, 0); }).then(function () {
+          if (live()) status.textContent = "No results: " + hint(parsed, kind) + ".";
+        });
+      }
       var rest = ranked.slice(FIRST);
       return needTexts(rest.map(function (r) { return r.i; })).then(function () {
         if (live()) rest.forEach(function (r) { show(result(r, parsed)); });

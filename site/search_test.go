@@ -139,6 +139,22 @@ func TestSearchAgreement(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d queries, %d answered, %d candidates; page and CLI agree", ws, len(corpus), answered, matched)
+		// The page shows "No results" first, then the hint.
+		ctx, cancel = context.WithTimeout(b.ctx, 30*time.Second)
+		status, err := chromedp.Run(ctx, chromedp.Evaluate[[2]string](`(async () => {
+			const box = document.getElementById("q");
+			box.value = "walkerzzz";
+			box.dispatchEvent(new Event("input"));
+			await window.tracewikiSearch.shown;
+			const first = document.getElementById("status").textContent;
+			await window.tracewikiSearch.done;
+			return [first, document.getElementById("status").textContent];
+		})()`, chromedp.EvalAwaitPromise))
+		cancel()
+		want := k.Search("walkerzzz", synth.SearchOptions{}).Hint
+		if err != nil || status[0] != "No results." || status[1] != "No results: "+want+"." {
+			t.Errorf("%s: the page's status for walkerzzz: %q, %v; want %q, then %q", ws, status, err, "No results.", "No results: "+want+".")
+		}
 		if len(b.problems()) > 0 {
 			t.Errorf("browser: %q", b.problems())
 		}

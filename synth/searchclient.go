@@ -38,7 +38,7 @@ const (
 	SearchShardPostings = 4096
 	// SearchShardPairs is about how many (stem, stem, node) pairs a pairs
 	// shard holds.
-	SearchShardPairs = 8192
+	SearchShardPairs = 4096
 	// SearchShardKeys is about how many exact strings an exact shard holds.
 	SearchShardKeys = 512
 	// SearchShardText is about how many bytes of node texts a text shard
