@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 
 # command:package pairs, one per tool a test runs; a command that is an
 # absolute path is a file the package installs (a corpus of real code).
-tools="chromium:chromium python3:python3 node:nodejs npm:npm git:git"
+tools="chromium:chromium pdftoppm:poppler-utils python3:python3 node:nodejs npm:npm git:git"
 tools="$tools javac:openjdk-17-jdk-headless /usr/lib/jvm/openjdk-17/src.zip:openjdk-17-source"
 # Rust: Debian's toolchain by absolute path (a rustup one may come first in
 # PATH), the standard library's sources and the syn crate the reference uses.

@@ -693,7 +693,7 @@ func decodeFields(kind fileKind, root *value, file string, ds *Diagnostics) fiel
 			seen := map[string]bool{}
 			for _, v := range d.strList(e, true) {
 				switch {
-				case !validID(v.s):
+				case !validParentID(v.s):
 					ds.Add(v.pos, CodeField, "parent: %q is not a valid requirement id", v.s)
 				case seen[v.s]:
 					ds.Add(v.pos, CodeField, "parent: %q is listed twice", v.s)

@@ -138,7 +138,7 @@ func (l *linker) addDocuments() {
 func (l *linker) checkParents() {
 	for _, r := range l.m.Requirements {
 		for _, p := range r.Parents {
-			if l.reqs[p.ID] == nil {
+			if _, _, external := CutExternal(p.ID); l.reqs[p.ID] == nil && !external {
 				l.diags.Add(p.Pos, CodeUnknownRef, "unknown requirement %q in parent", p.ID)
 			}
 		}

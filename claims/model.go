@@ -20,6 +20,12 @@ type TargetRef struct {
 	Target Target
 	Pos    Pos
 	Marker bool
+	// Artifacts are the OpenFastTrace artifact types the markers of this
+	// link name (utest, itest, impl), so that an item needing itest is not
+	// met by a utest tag as OpenFastTrace's rules say; none when some
+	// declaration of the link names no type (front matter, the other
+	// marker formats), which then meets any need of its role.
+	Artifacts []string
 }
 
 // IDRef is a requirement or decision id as written at one place.

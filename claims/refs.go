@@ -14,10 +14,13 @@ import (
 // root; it is cleaned but not checked, so a target may lie outside the root
 // (drift reports that, the parser does not).
 type Target struct {
-	Path   string
-	Symbol string // "" unless a symbol target
-	Start  int    // first line of a bare range, 0 otherwise
-	End    int    // last line of a bare range, 0 otherwise
+	// External is the name of the external repository whose bundle
+	// holds the target (SPEC 1.8); "" for this repository's code.
+	External string
+	Path     string
+	Symbol   string // "" unless a symbol target
+	Start    int    // first line of a bare range, 0 otherwise
+	End      int    // last line of a bare range, 0 otherwise
 }
 
 // IsSymbol reports whether t names a symbol.
@@ -27,8 +30,12 @@ func (t Target) IsSymbol() bool { return t.Symbol != "" }
 func (t Target) IsRange() bool { return t.Start > 0 }
 
 // String returns the canonical notation of t: PATH, PATH@SYMBOL or
-// PATH#L10-L24. [ParseTarget] of the result gives t back.
+// PATH#L10-L24, prefixed NAME: for an external's target. [ParseTarget]
+// of the result gives t back.
 func (t Target) String() string {
+	if t.External != "" {
+		return t.External + ":" + t.Local().String()
+	}
 	switch {
 	case t.Symbol != "":
 		return t.Path + "@" + t.Symbol
@@ -38,10 +45,20 @@ func (t Target) String() string {
 	return t.Path
 }
 
+// Local is t without its external's name: the target as its own
+// repository writes it.
+func (t Target) Local() Target {
+	t.External = ""
+	return t
+}
+
 // URI returns the canonical resource URI of t in JSON artifacts:
 // code://REPO/PATH#symbol-SYMBOL, code://REPO/PATH#L10-L24 or
-// code://REPO/PATH.
+// code://REPO/PATH; an external's target names the external as its REPO.
 func (t Target) URI(repo string) string {
+	if t.External != "" {
+		repo = t.External
+	}
 	u := "code://" + repo + "/" + t.Path
 	switch {
 	case t.Symbol != "":
@@ -53,12 +70,21 @@ func (t Target) URI(repo string) string {
 }
 
 // ParseTarget parses the target notation of SPEC 1.3, with or without the
-// code: scheme of Markdown links. The path is cleaned ("./a/../b.go" is
-// "b.go"); a path that is empty or ends in a slash is an error.
+// code: scheme of Markdown links, and with or without an external's
+// NAME: prefix (SPEC 1.8). The path is cleaned ("./a/../b.go" is "b.go");
+// a path that is empty or ends in a slash is an error.
 func ParseTarget(s string) (Target, error) {
 	s = strings.TrimPrefix(s, "code:")
 	if s == "" {
 		return Target{}, errors.New("empty code target")
+	}
+	if name, rest, ok := CutExternal(s); ok {
+		t, err := ParseTarget(rest)
+		if err != nil || t.External != "" {
+			return Target{}, fmt.Errorf("code target %q: bad external target %q", s, rest)
+		}
+		t.External = name
+		return t, nil
 	}
 	var t Target
 	p := s

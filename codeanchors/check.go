@@ -153,6 +153,18 @@ type RequirementStatus struct {
 	Implemented bool // some implements link is linked
 	Tested      bool // some tests link is linked
 	Verified    bool // the newest evidence entry is linked
+	// TestArtifacts are the OpenFastTrace artifact types (utest, itest)
+	// of its linked tests links when each of them names some (they all
+	// come from OpenFastTrace tags); nil when one names none, which
+	// tests it in every way.
+	TestArtifacts []string
+}
+
+// TestedAs reports whether r is tested by a linked tests link that may
+// stand for OpenFastTrace's artifact type (utest or itest): one of that
+// type, or one that names no type.
+func (r RequirementStatus) TestedAs(artifact string) bool {
+	return r.Tested && (len(r.TestArtifacts) == 0 || slices.Contains(r.TestArtifacts, artifact))
 }
 
 // Report is the drift state of a whole model.
@@ -165,6 +177,9 @@ type Report struct {
 	// ([JudgeMarkers]), in the order they are written; the caller that
 	// read the markers fills them.
 	Markers []MarkerStatus
+	// Externals are the externals' bundles against their pins, by name
+	// ([JudgeExternals]); none without externals.
+	Externals []ExternalStatus
 }
 
 // Check judges every link of m against the lock and the current sources.
@@ -178,7 +193,21 @@ func Check(m *claims.Model, l *Lock, sources map[string]*Source) *Report {
 // CheckTargets is [Check] with m's targets, [Targets](m), already
 // collected: a caller that needs them too collects them once.
 func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[string]*Source) *Report {
+	return CheckWith(m, targets, l, sources, nil)
+}
+
+// CheckWith is [CheckTargets] in a workspace with externals x: a link
+// into an external is judged against its bundle ([Externals.Resolve]),
+// a parent link to an external requirement against the bundle's revision,
+// and each bundle against its pin ([JudgeExternals]).
+func CheckWith(m *claims.Model, targets []Referenced, l *Lock, sources map[string]*Source, x Externals) *Report {
 	rep := &Report{Targets: make([]TargetStatus, 0, len(targets))}
+	resolve := func(t claims.Target, a *Anchor) Resolution {
+		if t.External != "" {
+			return x.Resolve(t)
+		}
+		return ResolveIn(t, a, sources[t.Path])
+	}
 	state := make(map[string]State, len(targets))
 	resolved := make(map[string]Resolution, len(targets))
 	for _, ref := range targets {
@@ -187,7 +216,7 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 		if a, ok := l.Anchors[key]; ok {
 			ts.Anchor = &a
 		}
-		res := ResolveIn(ref.Target, ts.Anchor, sources[ref.Target.Path])
+		res := resolve(ref.Target, ts.Anchor)
 		resolved[key] = res
 		ts.Verdict = Judge(ts.Anchor, res)
 		state[key] = ts.Verdict.State
@@ -210,7 +239,7 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 			if la, ok := l.Anchors[ref]; ok {
 				a = &la
 			}
-			r = ResolveIn(t, a, sources[t.Path])
+			r = resolve(t, a)
 		}
 		return r.TokenHash, r.Reason == ""
 	}
@@ -230,20 +259,45 @@ func CheckTargets(m *claims.Model, targets []Referenced, l *Lock, sources map[st
 		}
 		rep.Evidence = append(rep.Evidence, EvidenceStatus{Evidence: e, Verdict: v})
 	}
-	rep.Parents = CheckParents(m, l)
+	rep.Parents = CheckParentsWith(m, l, x)
+	if len(x) > 0 {
+		rep.Externals = JudgeExternals(x, l)
+	}
 	anyLinked := func(refs []claims.TargetRef) bool {
 		return slices.ContainsFunc(refs, func(t claims.TargetRef) bool { return state[t.Target.String()] == Linked })
 	}
 	for _, r := range m.Requirements {
 		rep.Requirements = append(rep.Requirements, RequirementStatus{
-			ID:          r.ID,
-			Implemented: anyLinked(r.Implements),
-			Tested:      anyLinked(r.Tests),
-			Verified:    verified[r.ID],
+			ID:            r.ID,
+			Implemented:   anyLinked(r.Implements),
+			Tested:        anyLinked(r.Tests),
+			Verified:      verified[r.ID],
+			TestArtifacts: linkedArtifacts(r.Tests, state),
 		})
 	}
 	Locate(rep, l, sources)
 	return rep
+}
+
+// linkedArtifacts are the artifact types of the linked refs, sorted, when
+// each linked ref names some; nil when one names none or none is linked.
+func linkedArtifacts(refs []claims.TargetRef, state map[string]State) []string {
+	var out []string
+	for _, t := range refs {
+		if state[t.Target.String()] != Linked {
+			continue
+		}
+		if len(t.Artifacts) == 0 {
+			return nil
+		}
+		for _, a := range t.Artifacts {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // NeedsLocate reports whether some target of rep is missing, so that
@@ -260,6 +314,14 @@ func (rep *Report) NeedsLocate() bool {
 // CheckParents judges every parent link of m against its review stamp in
 // l. This is the only place a parent link's state is decided.
 func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
+	return CheckParentsWith(m, l, nil)
+}
+
+// CheckParentsWith is [CheckParents] with externals x: a parent link to
+// an external requirement (platform:SYS-12) is judged against the
+// revision its bundle gives, and is target_missing when the bundle
+// cannot be read or no longer has it.
+func CheckParentsWith(m *claims.Model, l *Lock, x Externals) []ParentStatus {
 	revision := make(map[string]claims.Revisions, len(m.Requirements))
 	for _, r := range m.Requirements {
 		revision[r.ID] = r.Revisions()
@@ -268,6 +330,19 @@ func CheckParents(m *claims.Model, l *Lock) []ParentStatus {
 	for _, r := range m.Requirements {
 		for _, p := range r.Parents {
 			rev, ok := revision[p.ID]
+			if _, _, external := claims.CutExternal(p.ID); external {
+				var cur string
+				cur, ok = x.Revision(p.ID)
+				rev = claims.Revisions{Current: cur, Legacy: cur}
+				if !ok {
+					ps := ParentStatus{Child: r.ID, Parent: p.ID, Pos: p.Pos, Verdict: Verdict{State: Unknown, Reason: TargetMissing}}
+					if link, stamped := l.Parents[ParentKey(r.ID, p.ID)]; stamped {
+						ps.Link = &link
+					}
+					out = append(out, ps)
+					continue
+				}
+			}
 			if !ok {
 				continue // an unknown parent is a content diagnostic
 			}

@@ -109,6 +109,7 @@ func TestReasonsTable(t *testing.T) {
 		Ambiguous:            "el símbolo está definido más de una vez en el fichero",
 		Uncaptured:           "el enlace aún no se ha capturado",
 		NotIncluded:          "el objetivo queda fuera del código incluido en la configuración",
+		ExternalChanged:      "el paquete del otro repositorio cambió desde que se fijó",
 	}
 	for _, r := range Reasons {
 		if got := r.Why("es"); got != es[r] {

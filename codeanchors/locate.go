@@ -39,8 +39,8 @@ func Locate(rep *Report, l *Lock, sources map[string]*Source) {
 	var idx *locIndex
 	for i := range rep.Targets {
 		ts := &rep.Targets[i]
-		if r := ts.Verdict.Reason; r != TargetMissing && r != SymbolNotFound {
-			continue
+		if r := ts.Verdict.Reason; r != TargetMissing && r != SymbolNotFound || ts.Target.External != "" {
+			continue // an external's code is not in this workspace
 		}
 		if idx == nil {
 			idx = newLocIndex(sources)

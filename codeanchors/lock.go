@@ -31,6 +31,9 @@ type Lock struct {
 	Anchors map[string]Anchor `json:"anchors"` // keyed by target ref, PATH@SYMBOL
 	// Evidence is sorted by requirement, then run.
 	Evidence []Evidence `json:"evidence"`
+	// Externals are the pins of the externals' bundles by name (SPEC
+	// 1.8); absent from a lock that has none.
+	Externals map[string]ExternalPin `json:"externals,omitempty"`
 	// Parents are the review stamps of parent links, keyed by
 	// [ParentKey] (CHILD->PARENT); absent from a lock that has none.
 	Parents       map[string]ParentLink `json:"parents,omitempty"`
@@ -177,6 +180,11 @@ func ParseLock(name string, data []byte) (*Lock, error) {
 			return nil, corrupt(keyOffset(data, key), "waiver %q: %s", key, msg)
 		}
 	}
+	for _, key := range slices.Sorted(maps.Keys(l.Externals)) {
+		if msg := l.Externals[key].invalid(key); msg != "" {
+			return nil, corrupt(keyOffset(data, key), "external %q: %s", key, msg)
+		}
+	}
 	return &l, nil
 }
 
@@ -197,6 +205,9 @@ func (p ParentLink) invalid(key string) string {
 // invalid says what is impossible in an anchor keyed key, or "".
 func (a Anchor) invalid(key string) string {
 	p := a.Path
+	if _, local, ok := claims.CutExternal(key); ok && a.Parser == ExternalParser {
+		key = local // an external's target, keyed NAME:PATH...
+	}
 	switch {
 	case p == "" || path.IsAbs(p) || p != path.Clean(p) || p == ".." || strings.HasPrefix(p, "../") || strings.ContainsRune(p, '\\'):
 		return fmt.Sprintf("path %q is not a clean path inside the workspace", p)
@@ -285,6 +296,8 @@ func pointerSubject(p jsontext.Pointer) (subject, key string) {
 			subject = fmt.Sprintf("parent link %q", toks[1])
 		case "waivers":
 			subject = fmt.Sprintf("waiver %q", toks[1])
+		case "externals":
+			subject = fmt.Sprintf("external %q", toks[1])
 		case "evidence":
 			subject = "evidence entry " + nth(toks[1])
 			if len(toks) >= 4 && toks[2] == "tests" {

@@ -49,6 +49,9 @@ type Marker struct {
 	// skip range_start/range_end pair hides the markers between them
 	// (StrictDoc's own examples of its syntax); any other declares nothing.
 	Skip bool
+	// Artifact is OpenFastTrace's covering artifact type (impl, utest,
+	// itest); "" for the other formats.
+	Artifact string
 }
 
 // The markers' syntax. An id is a requirement id ([claims.ValidID]); a
@@ -95,7 +98,7 @@ func ParseMarkers(c lang.Comment, formats []string) []Marker {
 				if m[1] != "impl" {
 					role = RoleTests
 				}
-				out = appendMarker(out, Marker{Format: FormatOpenFastTrace, Line: n, Role: role, IDs: idList(m[2])})
+				out = appendMarker(out, Marker{Format: FormatOpenFastTrace, Line: n, Role: role, IDs: idList(m[2]), Artifact: m[1]})
 			}
 		}
 		if on(FormatLobster) && strings.Contains(line, "lobster-trace:") {
@@ -176,6 +179,9 @@ type MarkerLink struct {
 	Target claims.Target
 	Pos    claims.Pos
 	Format string
+	// Artifact is the marker's OpenFastTrace artifact type, "" for the
+	// other formats ([Marker.Artifact]).
+	Artifact string
 }
 
 // FindMarkers reads the markers of the given formats in the comments the
@@ -194,7 +200,7 @@ func FindMarkers(s *Source, formats []string) []MarkerLink {
 	var open []openRange // StrictDoc range_start markers waiting for their range_end
 	emit := func(m Marker, t claims.Target) {
 		for _, id := range m.IDs {
-			out = append(out, MarkerLink{Req: id, Role: m.Role, Target: t, Pos: claims.Pos{File: s.Path, Line: m.Line}, Format: m.Format})
+			out = append(out, MarkerLink{Req: id, Role: m.Role, Target: t, Pos: claims.Pos{File: s.Path, Line: m.Line}, Format: m.Format, Artifact: m.Artifact})
 		}
 	}
 	skipping := 0 // open skip ranges
@@ -371,7 +377,9 @@ func (sc *scoper) preceded(c lang.Comment, kind func(lang.Symbol) bool) (lang.Sy
 // requirements are not changed: a requirement that gains links is a
 // copy). A link the front matter or an earlier marker already declares
 // (same requirement, role and target) is one link: the first written
-// stands. Markers naming a requirement m does not have come back in
+// stands, and gains the later marker's OpenFastTrace artifact type
+// ([claims.TargetRef.Artifacts]: a method tagged utest and itest meets
+// both needs). Markers naming a requirement m does not have come back in
 // unknown, in their order.
 func WithMarkers(m *claims.Model, links []MarkerLink) (out *claims.Model, unknown []MarkerLink) {
 	if len(links) == 0 {
@@ -389,24 +397,31 @@ func WithMarkers(m *claims.Model, links []MarkerLink) (out *claims.Model, unknow
 			unknown = append(unknown, l)
 			continue
 		}
-		r := reqs[i]
-		list := &r.Implements
-		if l.Role == RoleTests {
-			list = &r.Tests
-		}
-		if slices.ContainsFunc(*list, func(t claims.TargetRef) bool { return t.Target == l.Target }) {
-			continue
-		}
-		if !copied[i] {
-			c := *r
-			c.Implements, c.Tests = slices.Clip(c.Implements), slices.Clip(c.Tests)
-			reqs[i], r, copied[i] = &c, &c, true
-			list = &r.Implements
+		list := func() *[]claims.TargetRef {
 			if l.Role == RoleTests {
-				list = &r.Tests
+				return &reqs[i].Tests
+			}
+			return &reqs[i].Implements
+		}
+		k := slices.IndexFunc(*list(), func(t claims.TargetRef) bool { return t.Target == l.Target })
+		if k >= 0 {
+			arts := (*list())[k].Artifacts
+			if len(arts) == 0 || slices.Contains(arts, l.Artifact) {
+				continue // the same link, nothing to add
 			}
 		}
-		*list = append(*list, claims.TargetRef{Target: l.Target, Pos: l.Pos, Marker: true})
+		if !copied[i] {
+			c := *reqs[i]
+			c.Implements, c.Tests = slices.Clone(c.Implements), slices.Clone(c.Tests)
+			reqs[i], copied[i] = &c, true
+		}
+		if k < 0 {
+			*list() = append(*list(), claims.TargetRef{Target: l.Target, Pos: l.Pos, Marker: true, Artifacts: artifactsOf(l)})
+			continue
+		}
+		// The lists were cloned when copied, and mergeArtifacts clips:
+		// nothing here writes into m's requirements.
+		(*list())[k].Artifacts = mergeArtifacts((*list())[k].Artifacts, l.Artifact)
 	}
 	if len(copied) == 0 {
 		return m, unknown
@@ -414,6 +429,25 @@ func WithMarkers(m *claims.Model, links []MarkerLink) (out *claims.Model, unknow
 	c := *m
 	c.Requirements = reqs
 	return &c, unknown
+}
+
+// artifactsOf is the artifact types a marker link gives its link.
+func artifactsOf(l MarkerLink) []string {
+	if l.Artifact == "" {
+		return nil
+	}
+	return []string{l.Artifact}
+}
+
+// mergeArtifacts adds a later declaration's artifact type to a link's:
+// one that names none ("") makes the link meet any need of its role.
+func mergeArtifacts(arts []string, artifact string) []string {
+	if artifact == "" {
+		return nil
+	}
+	out := append(slices.Clip(arts), artifact)
+	slices.Sort(out)
+	return out
 }
 
 // MarkerStatus is a marker link whose requirement does not exist: unknown

@@ -286,3 +286,31 @@ func TestWithMarkers(t *testing.T) {
 		t.Errorf("JudgeMarkers = %+v", st[0])
 	}
 }
+
+// TestWithMarkersArtifacts: OpenFastTrace tags keep their artifact type
+// on the link; a second tag of another type on the same link adds its
+// type (to a copy: the given model's refs keep theirs), and a declaration
+// that names no type makes the link meet any need of its role.
+func TestWithMarkersArtifacts(t *testing.T) {
+	test := claims.Target{Path: "a_test.go", Symbol: "TestF"}
+	first := claims.TargetRef{Target: test, Pos: claims.Pos{File: "a_test.go", Line: 3}, Marker: true, Artifacts: []string{"utest"}}
+	m := &claims.Model{Requirements: []*claims.Requirement{{ID: "dsn~a~1", Tests: []claims.TargetRef{first}}, {ID: "dsn~b~1"}}}
+	at := claims.Pos{File: "a_test.go", Line: 4}
+	got, _ := WithMarkers(m, []MarkerLink{
+		{Req: "dsn~a~1", Role: RoleTests, Target: test, Pos: at, Artifact: "itest"},
+		{Req: "dsn~b~1", Role: RoleTests, Target: test, Pos: at, Artifact: "itest"},
+		{Req: "dsn~b~1", Role: RoleTests, Target: test, Pos: at, Format: FormatTracewiki},
+	})
+	if a := m.Requirements[0].Tests[0].Artifacts; !slices.Equal(a, []string{"utest"}) {
+		t.Fatalf("the given model's link now has artifacts %v", a)
+	}
+	if a := got.Requirements[0].Tests; len(a) != 1 || !slices.Equal(a[0].Artifacts, []string{"itest", "utest"}) {
+		t.Errorf("dsn~a~1 tests %+v, want one link of itest and utest", a)
+	}
+	if b := got.Requirements[1].Tests; len(b) != 1 || b[0].Artifacts != nil {
+		t.Errorf("dsn~b~1 tests %+v, want one link of no type (an @tests marker names none)", b)
+	}
+	if ms := ParseMarkers(lang.Comment{Line: 1, Text: "[itest -> dsn~a~1]"}, MarkerFormats); len(ms) != 1 || ms[0].Artifact != "itest" || ms[0].Role != RoleTests {
+		t.Errorf("ParseMarkers = %+v, want one itest tests marker", ms)
+	}
+}

@@ -44,6 +44,7 @@ const (
 	Ambiguous            Reason = "ambiguous"
 	Uncaptured           Reason = "uncaptured"
 	NotIncluded          Reason = "not_included"
+	ExternalChanged      Reason = "external_changed"
 )
 
 // reasonText is a reason's state and its messages in every supported
@@ -122,10 +123,15 @@ var reasons = map[Reason]reasonText{
 		whyES:  "el objetivo queda fuera del código incluido en la configuración",
 		todoEN: "add the file to [code] include in tracewiki.toml (or take it out of exclude), or link the whole file or a line range",
 		todoES: "añada el fichero a [code] include en tracewiki.toml (o sáquelo de exclude), o enlace el fichero entero o un rango de líneas"},
+	ExternalChanged: {state: Unknown,
+		whyEN:  "the other repository's bundle changed since it was pinned",
+		whyES:  "el paquete del otro repositorio cambió desde que se fijó",
+		todoEN: "review the links into REF (check shows each one's state), then pin the bundle: tracewiki capture",
+		todoES: "revise los enlaces a REF (check muestra el estado de cada uno) y fije el paquete: tracewiki capture"},
 }
 
 // Reasons lists every reason in the order of SPEC 2.
-var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, ParentChanged, TargetMissing, Ambiguous, Uncaptured, NotIncluded}
+var Reasons = []Reason{ContentChanged, SymbolNotFound, PathOutsideWorkspace, RequirementChanged, CodeChanged, TestsFailed, ParentChanged, TargetMissing, Ambiguous, Uncaptured, NotIncluded, ExternalChanged}
 
 // ParseReason returns the reason named s; ok is false for a name that is
 // not a reason.

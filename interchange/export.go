@@ -172,8 +172,12 @@ const ReqIFNamespace = "http://www.omg.org/spec/ReqIF/20110401/reqif.xsd"
 // requirement before it whose level is a prefix of its own ("2.0" or "2"
 // holds "2.1"). [ImportReqIF] reads it back into the same requirements,
 // levels and parent links. at is the LAST-CHANGE and CREATION-TIME of
-// everything (RFC 3339), so the same inputs give the same bytes.
+// everything (RFC 3339; "" means a fixed date), so the same inputs give
+// the same bytes.
 func (e *Export) ReqIF(at string) ([]byte, error) {
+	if at == "" {
+		at = exportEpoch
+	}
 	var fields []string
 	for _, r := range e.Requirements {
 		for k := range r.Fields {

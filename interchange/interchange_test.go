@@ -157,10 +157,12 @@ func TestImportReqIF(t *testing.T) {
 		`SYS-1 doc=brake-system level=1.1 title="The car stops" status=accepted normative=true derived=false parents= implements= tags= fields=Owner=brakes team text="The car stops within 40 m from 100 km/h & more."`,
 		`SW-1 doc=brake-system level=1.2 title="Pressure" status= normative=true derived=false parents=SYS-1`,
 		`SW-2 doc=brake-system level=2 title="Warning" status= normative=true derived=false parents=SYS-1 `,
-		`SW-1 doc=brake-system level=1.2 title="Pressure" status= normative=true derived=false parents=SYS-1 implements= tags= fields= text="Full pressure within 50 ms."`,
+		// An enumeration value without a LONG-NAME is kept as its
+		// IDENTIFIER (no status of tracewiki's: a field).
+		`SW-1 doc=brake-system level=1.2 title="Pressure" status= normative=true derived=false parents=SYS-1 implements= tags= fields=status=st-nameless text="Full pressure within 50 ms."`,
 		`SPEC-OBJECTs: 1 in no SPECIFICATION; imported into document "brakes-unplaced"`,
 		`SPEC-RELATION: links "o-2" to "o-gone"`,
-		`enumeration value st-nameless: has no LONG-NAME`,
+		`enumeration value st-nameless: has no LONG-NAME; kept as its IDENTIFIER`,
 	)
 	// The same file zipped is a .reqifz.
 	var zbuf bytes.Buffer
@@ -208,6 +210,11 @@ func TestReqIFRoundTrip(t *testing.T) {
 	again, _ := e.ReqIF("2026-01-01T00:00:00Z")
 	if !bytes.Equal(data, again) {
 		t.Error("two ReqIF exports of the same requirements differ")
+	}
+	// Without a date, a fixed one: never the clock's.
+	undated, _ := e.ReqIF("")
+	if want := `CREATION-TIME>` + exportEpoch + `<`; !bytes.Contains(undated, []byte(want)) {
+		t.Errorf("an undated ReqIF export has no %s:\n%s", want, undated)
 	}
 	r, err := ImportReqIF([]File{{Name: "x.reqif", Data: data}})
 	if err != nil {

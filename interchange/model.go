@@ -1,7 +1,7 @@
 // Package interchange reads and writes requirements in the formats of other
 // requirements tools: Doorstop trees, StrictDoc .sdoc documents, ReqIF
-// (.reqif, .reqifz) and OpenFastTrace Markdown specifications for import;
-// CSV, ReqIF and JSON for export.
+// (.reqif, .reqifz), OpenFastTrace Markdown specifications and XLSX
+// workbooks for import; CSV, ReqIF, JSON and XLSX for export.
 //
 // Like the parsers of claims, it takes bytes and names and never opens a
 // file: site reads the source tree, hands the files here, and writes what
@@ -49,10 +49,13 @@ type Item struct {
 	// Implements are file paths (relative to the workspace) the source
 	// names; site keeps those that exist.
 	Implements []string
-	Tags       []string
-	Fields     map[string]string
-	Normative  bool
-	Derived    bool
+	// Tests are the code targets that test it (only xlsx carries them);
+	// site keeps those whose file exists, as for Implements.
+	Tests     []string
+	Tags      []string
+	Fields    map[string]string
+	Normative bool
+	Derived   bool
 	// From is where the item was read: "doorstop:reqs/SRD001.yml".
 	From string
 }
@@ -169,6 +172,8 @@ func (r *Result) finish() {
 		})
 		slices.Sort(it.Implements)
 		it.Implements = slices.Compact(it.Implements)
+		slices.Sort(it.Tests)
+		it.Tests = slices.Compact(it.Tests)
 	}
 	r.Items = items
 	slices.SortFunc(r.Items, func(a, b Item) int { return claims.CompareIDs(a.ID, b.ID) })
@@ -243,6 +248,7 @@ type frontmatter struct {
 	Level      string            `yaml:"level,omitempty"`
 	Parent     []string          `yaml:"parent,omitempty,flow"`
 	Implements []string          `yaml:"implements,omitempty"`
+	Tests      []string          `yaml:"tests,omitempty"`
 	Tags       []string          `yaml:"tags,omitempty,flow"`
 	Fields     map[string]string `yaml:"fields,omitempty"`
 	Normative  *bool             `yaml:"normative,omitempty"`
@@ -253,7 +259,7 @@ type frontmatter struct {
 // the imported: record (from and hash), then the text.
 func Render(it Item) []byte {
 	fm := frontmatter{ID: it.ID, Title: it.Title, Status: it.Status, Level: it.Level, Implements: it.Implements,
-		Tags: it.Tags, Fields: it.Fields, Derived: it.Derived}
+		Tests: it.Tests, Tags: it.Tags, Fields: it.Fields, Derived: it.Derived}
 	for _, p := range it.Parents {
 		fm.Parent = append(fm.Parent, p.ID)
 	}

@@ -206,7 +206,14 @@ func importReqIFDoc(r *Result, f File) error {
 	enumName := map[string]string{}
 	for _, t := range c.SpecTypes.ObjectTypes {
 		for _, a := range concat(t.Strings, t.XHTML, t.Enums, t.Integers, t.Booleans, t.Dates, t.Reals) {
+			// A definition without a LONG-NAME (Enterprise Architect
+			// writes them) is named by its IDENTIFIER: its values are
+			// kept as a field of that name, never dropped.
 			attrName[a.Identifier] = a.LongName
+			if a.LongName == "" && a.Identifier != "" {
+				attrName[a.Identifier] = a.Identifier
+				r.unmapped(f.Name, "attribute definition "+a.Identifier, "has no LONG-NAME: its values are read as the attribute %q", a.Identifier)
+			}
 		}
 	}
 	for _, e := range c.Datatypes.Enums {
@@ -437,8 +444,14 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 		name := attrName[def]
 		low := strings.ToLower(name)
 		switch {
+		case name == "" && def == "":
+			r.unmapped(where, "attribute value", "names no definition; its value is not kept")
 		case name == "":
-			r.unmapped(where, "attribute value", "its definition %q is not declared", def)
+			// A value whose definition the file does not declare (a DOORS
+			// export of part of a module) is kept as a field named by the
+			// definition's IDENTIFIER, and reported.
+			r.unmapped(where, "attribute value", "its definition %q is not declared; kept as the field %q", def, def)
+			it.setField(def, val)
 		case inList(low, reqifIDNames):
 			foreign = strings.TrimSpace(val)
 		case low == "reqif.chaptername":
@@ -490,7 +503,8 @@ func reqifItem(r *Result, o *reqifObject, attrName, enumName map[string]string, 
 			if n := enumName[ref]; n != "" {
 				names = append(names, n)
 			} else {
-				r.unmapped(where, "enumeration value "+ref, "has no LONG-NAME")
+				r.unmapped(where, "enumeration value "+ref, "has no LONG-NAME; kept as its IDENTIFIER")
+				names = append(names, ref)
 			}
 		}
 		if len(names) > 0 {

@@ -689,7 +689,7 @@ func TestRawHTMLEscaped(t *testing.T) {
 		case name == "search/index.html":
 			want = append(want, "api/search.js", "assets/search.js")
 		case name == "requirements/index.html" || strings.HasPrefix(name, "requirements/filter/"):
-			want = append(want, "assets/matrix.js")
+			want = append(want, "assets/sorttable.js", "assets/matrix.js")
 		case name == "coverage/index.html":
 			want = append(want, "assets/sorttable.js")
 		}

@@ -33,6 +33,8 @@ type CaptureResult struct {
 	// Waivers lists the waivers seen for the first time (REQ-1#RULE,
 	// PATH#RULE), stamped with the hash of what they justify.
 	Waivers []string
+	// Pinned lists the externals whose bundle was pinned (SPEC 1.8).
+	Pinned []string
 }
 
 // Capture resolves targets and records their anchors in the lock file. A
@@ -41,7 +43,15 @@ type CaptureResult struct {
 // others are written. Each file is read and parsed once.
 func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult, error) {
 	var explicit []claims.Target
+	var pins []string // externals named external:NAME
 	for _, ref := range opts.Refs {
+		if name, ok := strings.CutPrefix(ref, codeanchors.ExternalRefPrefix); ok {
+			if p.Externals[name] == nil {
+				return nil, fmt.Errorf("capture %s: no external %q in tracewiki.toml", ref, name)
+			}
+			pins = append(pins, name)
+			continue
+		}
 		t, err := claims.ParseTarget(ref)
 		if err != nil {
 			return nil, err
@@ -63,8 +73,15 @@ func (p *Project) Capture(opts CaptureOptions, notes io.Writer) (*CaptureResult,
 	var res *CaptureResult
 	err = p.RenewLock(notes, func(l *codeanchors.Lock) (err error) {
 		p.restampLegacy(l, notes)
-		res, err = p.captureInto(l, opts, explicit, sources, at, by)
-		return err
+		if len(pins) > 0 && len(explicit) == 0 {
+			res = &CaptureResult{} // only pins asked for
+		} else if res, err = p.captureInto(l, opts, explicit, sources, at, by); err != nil {
+			return err
+		}
+		// capture is the review: it pins the externals' bundles (all, or
+		// those named external:NAME).
+		res.Pinned = p.pinExternals(l, pins, at, by)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -116,8 +133,8 @@ func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit
 		if old, had := l.Anchors[ref]; had {
 			prev = &old
 		}
-		r := codeanchors.ResolveIn(t, prev, sources[t.Path])
-		a, err := codeanchors.Capture(t, r, sources[t.Path], at, by)
+		r := p.resolveTarget(t, prev, sources)
+		a, err := p.captureTarget(t, r, sources, at, by)
 		if err != nil {
 			lost.Targets = append(lost.Targets, codeanchors.TargetStatus{
 				Referenced: codeanchors.Referenced{Target: t}, Anchor: prev, Verdict: codeanchors.Judge(prev, r)})
@@ -127,7 +144,7 @@ func (p *Project) captureInto(l *codeanchors.Lock, opts CaptureOptions, explicit
 		l.Anchors[ref] = a
 		res.Captured = append(res.Captured, ref)
 	}
-	res.Stamped = stampNew(p.Model, l, at, by)
+	res.Stamped = p.stampNew(l, at, by)
 	var err error
 	if res.Waivers, err = p.stampWaivers(l, at, by); err != nil {
 		return nil, err
@@ -197,6 +214,9 @@ func (r *CaptureResult) String() string {
 	}
 	for _, k := range r.Waivers {
 		fmt.Fprintf(&b, "stamped waiver %s\n", k)
+	}
+	for _, k := range r.Pinned {
+		fmt.Fprintf(&b, "pinned external %s\n", k)
 	}
 	return b.String()
 }

@@ -125,6 +125,7 @@ func (p *Project) Graph() (*synth.Graph, *Analysis, error) {
 func (p *Project) draw(a *Analysis) *synth.Graph {
 	return synth.Build(synth.Input{
 		ProjectID: p.Config.Slug(), Model: p.Model, Report: a.Report, Index: a.Index, Lang: p.Config.Language,
+		Externals: p.Externals,
 	})
 }
 

@@ -57,7 +57,9 @@ type editRecord struct {
 	baseURL string
 	forge   render.Forge
 	history []byte // what the build found in the git history, in the site key
-	pages   []byte // the pages' lines, by file (see [editRecord.encode])
+	// revision is the commit built, in the site key (the bundle names it).
+	revision string
+	pages    []byte // the pages' lines, by file (see [editRecord.encode])
 }
 
 // editPage is one wiki page of an [editRecord]: where its page is, what
@@ -133,7 +135,7 @@ func (b *siteBuild) editable(pg render.Page) bool {
 // answers, made after the pages rendered, when the build's memory is at
 // its peak.
 func (b *siteBuild) editRecord(shared []byte) *editRecord {
-	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge, history: b.verifiedSum}
+	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge, history: b.verifiedSum, revision: b.revision}
 	var editable []render.Page
 	for _, pg := range b.r.Pages() {
 		if b.editable(pg) {
@@ -171,7 +173,7 @@ func (b *siteBuild) editRecord(shared []byte) *editRecord {
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
-const editsMagic = "tracewiki-edits 3"
+const editsMagic = "tracewiki-edits 4"
 
 // encode writes the record as lines of tab-separated fields, strings
 // quoted: a header, then each page followed by its answers, a claim's by
@@ -180,8 +182,8 @@ const editsMagic = "tracewiki-edits 3"
 func (r *editRecord) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
-	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\n", editsMagic, r.siteKey, r.shared,
-		q(r.content), q(r.baseURL), q(r.forge.Kind), q(r.forge.Repo), q(r.forge.Commit), r.history)
+	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\t%s\n", editsMagic, r.siteKey, r.shared,
+		q(r.content), q(r.baseURL), q(r.forge.Kind), q(r.forge.Repo), q(r.forge.Commit), r.history, q(r.revision))
 	b.Write(r.pages)
 	return b.Bytes()
 }
@@ -221,8 +223,9 @@ func parseEditHeader(data []byte) (*editRecord, error) {
 	r.siteKey = unhex(field(lines[1], "sitekey", 1)[1])
 	r.shared = unhex(field(lines[2], "shared", 1)[1])
 	r.content = unquote(field(lines[3], "content", 1)[1])
-	f := field(lines[4], "site", 5)
+	f := field(lines[4], "site", 6)
 	r.baseURL, r.forge = unquote(f[1]), render.Forge{Kind: unquote(f[2]), Repo: unquote(f[3]), Commit: unquote(f[4])}
+	r.revision = unquote(f[6])
 	if r.history = unhex(f[5]); len(r.history) == 0 {
 		r.history = nil // as the build had it: no git history read
 	}
@@ -374,7 +377,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	}
 	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
-	idx.key = siteKeyOf(workspace.DigestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.history)
+	idx.key = siteKeyOf(workspace.DigestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.revision, er.history)
 	idx.store(opts.Cache, rec.out)
 	rec.siteKey, rec.start = idx.key, ws.Opened()
 	opts.Cache.Put(upToDateStage, key, rec.encode())

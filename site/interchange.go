@@ -22,14 +22,14 @@ import (
 )
 
 // Import formats.
-var ImportFormats = []string{"doorstop", "strictdoc", "reqif", "openfasttrace"}
+var ImportFormats = []string{"doorstop", "strictdoc", "reqif", "openfasttrace", "xlsx"}
 
 // maxImportFile bounds each file an import reads.
 const maxImportFile = 64 << 20
 
 // ImportOptions says what [Import] reads.
 type ImportOptions struct {
-	Format string // doorstop, strictdoc, reqif or openfasttrace
+	Format string // doorstop, strictdoc, reqif, openfasttrace or xlsx
 	// Source is a file or folder, as given on the command line (relative
 	// to the current folder, or absolute): it is not confined to the
 	// workspace.
@@ -88,7 +88,7 @@ func readSource(src string) ([]interchange.File, error) {
 			return nil
 		}
 		switch strings.ToLower(path.Ext(name)) {
-		case ".yml", ".yaml", ".md", ".markdown", ".sdoc", ".reqif", ".reqifz", ".xml":
+		case ".yml", ".yaml", ".md", ".markdown", ".sdoc", ".reqif", ".reqifz", ".xml", ".xlsx":
 		default:
 			return nil
 		}
@@ -138,6 +138,8 @@ func importOf(format string, files []interchange.File) (*interchange.Result, err
 		return interchange.ImportReqIF(files)
 	case "openfasttrace":
 		return interchange.ImportOpenFastTrace(files), nil
+	case "xlsx":
+		return interchange.ImportXLSX(files)
 	}
 	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(ImportFormats, ", "))
 }
@@ -267,13 +269,8 @@ func (rep *ImportReport) plan(p *Project, opts ImportOptions) ([]planned, error)
 	}
 	items := res.Items[:0]
 	for _, it := range res.Items {
-		it.Implements = slices.DeleteFunc(it.Implements, func(t string) bool {
-			if _, err := claims.ParseTarget(t); err != nil || !p.WS.Exists(t) {
-				res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: "implements " + t, Why: "no such file in the workspace"})
-				return true
-			}
-			return false
-		})
+		it.Implements = p.existingTargets(res, it, "implements", it.Implements)
+		it.Tests = p.existingTargets(res, it, "tests", it.Tests)
 		name := path.Join(dir, it.Document, it.ID+".md")
 		if f, ok := owner[strings.ToLower(it.ID)]; ok && f != name && !rep.replaces(p, f, opts.Format) {
 			res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: "item " + it.ID, Why: "the id is already used by " + f})
@@ -296,6 +293,20 @@ func (rep *ImportReport) plan(p *Project, opts ImportOptions) ([]planned, error)
 		plan = append(plan, planned{name: path.Join(dir, a.Dest), from: a.From, data: data, asset: true})
 	}
 	return plan, nil
+}
+
+// existingTargets is the code targets of an imported item whose file the
+// workspace has (a symbol or line range in it is checked by the build);
+// the others are reported.
+func (p *Project) existingTargets(res *interchange.Result, it interchange.Item, kind string, targets []string) []string {
+	return slices.DeleteFunc(targets, func(t string) bool {
+		tg, err := claims.ParseTarget(t)
+		if err != nil || !p.WS.Exists(tg.Path) {
+			res.Unmapped = append(res.Unmapped, interchange.Unmapped{Where: it.From, What: kind + " " + t, Why: "no such file in the workspace"})
+			return true
+		}
+		return false
+	})
 }
 
 // replaces reports whether an import of format may take an id from the

@@ -33,15 +33,16 @@ const outputStage = "output"
 // judged (a build that captures changes it in memory), the base URL and
 // the forge links' commit. The tool version is part of every entry's name.
 // Output is deterministic, so an equal key means an equal site.
-func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, history []byte) []byte {
-	return siteKeyOf(p.WS.ReadDigest(), judgedLock(c), baseURL, forge, history)
+func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, revision string, history []byte) []byte {
+	return siteKeyOf(p.WS.ReadDigest(), judgedLock(c), baseURL, forge, revision, history)
 }
 
 // siteKeyOf is [Project.siteKey] of a read digest and a judged lock.
 // history is what the build found in the git history
-// ([Project.recoverVerified]), which no workspace read holds.
-func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, history []byte) []byte {
-	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), history)
+// ([Project.recoverVerified]), which no workspace read holds; revision
+// the commit built, which the bundle names.
+func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, revision string, history []byte) []byte {
+	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), []byte(revision), history)
 }
 
 // asRead reports whether the lock c judged against is the lock file as

@@ -191,7 +191,7 @@ func (p *Project) judge(l *codeanchors.Lock, sources map[string]*codeanchors.Sou
 	if testHookJudge != nil {
 		testHookJudge(p)
 	}
-	rep := codeanchors.CheckTargets(p.Model, p.targets(), l, sources)
+	rep := codeanchors.CheckWith(p.Model, p.targets(), l, sources, p.Externals)
 	rep.Markers = codeanchors.JudgeMarkers(p.markers.unknown, p.Model)
 	return rep
 }

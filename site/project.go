@@ -18,6 +18,7 @@ import (
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/workspace"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // Project is a loaded workspace: its configuration and content model.
@@ -44,6 +45,12 @@ type Project struct {
 	locks *lockMemo
 	// indexes, when set, keeps the code index of the last build (serve).
 	indexes *indexMemo
+
+	// Externals are the externals' bundles as read now, by name (SPEC
+	// 1.8); nil without [[externals]]. bundles holds the same bundles
+	// whole, for the organisation's wiki.
+	Externals codeanchors.Externals
+	bundles   map[string]*synth.BundleJSON
 
 	// markers is what the code's markers added to Model (SPEC 1.6).
 	markers markerState
@@ -93,6 +100,7 @@ func loadIn(ws *workspace.Workspace, walks *walkMemo, parser *claims.Parser) (*P
 	}
 	model, diags := parser.Parse(p.Config.Content, files)
 	diags = append(diags, p.checkPolicyContent(model)...)
+	diags = append(diags, p.loadExternals(model)...)
 	if len(diags) == 0 {
 		p.images, diags = p.readImages(model)
 	}

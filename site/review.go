@@ -15,13 +15,14 @@ import (
 // parent's current revision (SPEC 1.2: a link never stamped is stamped by
 // the first build, capture or import that sees it), and returns their keys
 // in model order.
-func stampNew(m *claims.Model, l *codeanchors.Lock, at, by string) []string {
+func (p *Project) stampNew(l *codeanchors.Lock, at, by string) []string {
 	var out []string
-	for _, ps := range codeanchors.CheckParents(m, l) {
-		if ps.Link != nil {
-			continue
+	for _, ps := range codeanchors.CheckParentsWith(p.Model, l, p.Externals) {
+		rev := p.parentRevision(ps.Parent)
+		if ps.Link != nil || rev == "" {
+			continue // stamped, or an external parent its bundle lacks
 		}
-		l.StampParent(ps.Child, ps.Parent, codeanchors.ParentLink{Revision: revisionOf(m, ps.Parent), ReviewedAt: at, ReviewedBy: by})
+		l.StampParent(ps.Child, ps.Parent, codeanchors.ParentLink{Revision: rev, ReviewedAt: at, ReviewedBy: by})
 		out = append(out, codeanchors.ParentKey(ps.Child, ps.Parent))
 	}
 	return out
@@ -89,13 +90,17 @@ func (p *Project) Review(opts ReviewOptions, notes io.Writer) (*ReviewResult, er
 	res := &ReviewResult{}
 	err := p.UpdateLock(notes, func(l *codeanchors.Lock) error {
 		p.restampLegacy(l, notes)
-		for _, ps := range codeanchors.CheckParents(p.Model, l) {
+		for _, ps := range codeanchors.CheckParentsWith(p.Model, l, p.Externals) {
 			named := slices.Contains(opts.IDs, ps.Child)
 			suspect := ps.Verdict.Reason == codeanchors.ParentChanged
 			if !named && !(opts.AllSuspect && suspect) {
 				continue
 			}
-			l.StampParent(ps.Child, ps.Parent, codeanchors.ParentLink{Revision: revisionOf(p.Model, ps.Parent), ReviewedAt: at, ReviewedBy: by})
+			rev := p.parentRevision(ps.Parent)
+			if rev == "" {
+				continue // an external parent its bundle lacks
+			}
+			l.StampParent(ps.Child, ps.Parent, codeanchors.ParentLink{Revision: rev, ReviewedAt: at, ReviewedBy: by})
 			res.Reviewed = append(res.Reviewed, ReviewedLink{Child: ps.Child, Parent: ps.Parent, Before: ps.Verdict.Reason})
 		}
 		return nil

@@ -22,7 +22,7 @@ const schemaBase = "https://tracewiki.dev/schemas/"
 
 // schemaNames are the schemas shipped in assets/schemas, without
 // ".schema.json".
-var schemaNames = []string{"check", "coverage", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search", "searchindex"}
+var schemaNames = []string{"bundle", "changelog", "check", "coverage", "diff", "drift", "export", "graph", "impact", "list", "manifest", "neighborhood", "node", "search", "searchindex"}
 
 // compileSchemas compiles the schemas embedded in assets.FS, the copies the
 // build ships, after checking that each has its $id, the 2020-12 dialect
@@ -82,6 +82,8 @@ func schemaOf(name string) string {
 		return ""
 	case name == "api/graph.json":
 		return "graph"
+	case name == synth.BundleFile:
+		return "bundle"
 	case name == synth.CoverageFile, name == "coverage/index.json":
 		return "coverage"
 	case name == "api/drift.json", name == "drift/index.json":
@@ -147,7 +149,7 @@ func TestSchemas(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			for _, n := range []string{"graph", "drift", "search", "manifest", "list", "node", "coverage"} {
+			for _, n := range []string{"graph", "drift", "search", "manifest", "list", "node", "coverage", "bundle"} {
 				if count[n] == 0 {
 					t.Errorf("no output file checked against %s.schema.json", n)
 				}

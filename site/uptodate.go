@@ -99,8 +99,10 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 	}
 	rec := &upToDate{start: st.Start, out: o.Dir, siteKey: s.key, paths: st.Paths, sums: p.WS.ReadSums(), lists: st.Lists, walks: st.Walks,
 		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
-	if p.Config.RepoURL != "" && (opts.Commit == "" || s.forge.Commit != opts.Commit) {
-		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.forge.Commit
+	if opts.Commit == "" || s.revision != opts.Commit {
+		// The commit built (the forge links' and the bundle's) was
+		// resolved by git: the record holds while git resolves it so.
+		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.revision
 	}
 	if s.historyRead {
 		// The texts found in the git history hold while HEAD does.

@@ -39,6 +39,7 @@ const (
 	LinkEvidence                 // an evidence entry: run:ID, claimed by its requirement
 	LinkParent                   // a parent link: requirement:PARENT, claimed by the child
 	LinkMarker                   // a code marker's link to a requirement that does not exist: requirement:ID, claimed by the code
+	LinkExternal                 // an external's bundle against its pin: external:NAME, claimed by nothing (SPEC 1.8)
 )
 
 // Finding is one judged link: its verdict, why, where it is written and
@@ -161,6 +162,13 @@ func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *F
 		w := Written{Place: Place{Path: ms.Link.Pos.File, Start: ms.Link.Pos.Line}, Pos: ms.Link.Pos, Node: code, Role: ms.Link.Role, Marker: true}
 		f.add(Finding{Kind: LinkMarker, Ref: claims.RequirementNode(ms.Link.Req).String(), Verdict: ms.Verdict, Why: ms.Verdict.Why(lang),
 			ClaimedBy: []NodeID{code}, Written: []Written{w}, At: w.Place, Suggestions: ms.Suggestions})
+	}
+	for _, es := range rep.Externals {
+		why := es.Verdict.Why(lang)
+		if es.Verdict.Note != "" && es.Verdict.Reason == codeanchors.ExternalChanged {
+			why += " (" + es.Verdict.Note + ")"
+		}
+		f.add(Finding{Kind: LinkExternal, Ref: es.Ref(), Verdict: es.Verdict, Why: why, At: Place{Path: lock, Start: 1}})
 	}
 	slices.SortStableFunc(f.Links, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Ref, b.Ref), slices.CompareFunc(a.ClaimedBy, b.ClaimedBy, NodeID.Compare))

@@ -119,6 +119,10 @@ type Input struct {
 	Report    *codeanchors.Report // drift of every link; the only source of stale and why
 	Index     *codeanchors.Index  // code structure; nil for none
 	Lang      string              // language of the whys
+	// Externals are the bundles of the repositories this one links into
+	// (SPEC 1.8): their requirements named as parents become nodes with
+	// the states their bundles give. Nil for none.
+	Externals codeanchors.Externals
 }
 
 // TargetNodeID is the node id of a code target in g: symbol:PATH@SYMBOL
@@ -135,6 +139,10 @@ func (g *Graph) TargetNodeID(t claims.Target) NodeID {
 
 func targetNodeID(ix *codeanchors.Index, t claims.Target) NodeID {
 	switch {
+	case t.External != "" && t.Path != "" && !t.IsSymbol() && !t.IsRange():
+		return claims.FileNode(t.String()) // file:payments:src/charge.go
+	case t.External != "":
+		return NodeID{Type: claims.NodeSymbol, Key: t.String()} // symbol:payments:src/charge.go@Charge
 	case t.IsSymbol():
 		return symbolNodeID(ix, t.Path, t.Symbol)
 	case t.IsRange():
@@ -308,6 +316,7 @@ func (b *builder) addParents() {
 	if b.in.Report != nil {
 		for i := range b.in.Report.Parents {
 			ps := &b.in.Report.Parents[i]
+			b.externalRequirement(ps.Parent)
 			b.edge(claims.RequirementNode(ps.Child), claims.RequirementNode(ps.Parent), Declared, KindParent, &ps.Verdict)
 		}
 		return

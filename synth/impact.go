@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
@@ -157,6 +158,11 @@ type ImpactEdge struct {
 	Relation string `json:"relation"`
 	Stale    bool   `json:"stale"`
 	Why      string `json:"why"`
+	// Source and Marker are the graph edge's: "marker" and the marker's
+	// PATH:LINE for a link a code marker declares (SPEC 1.6), so that a
+	// changed file shows which of its comments ties it to a requirement.
+	Source string `json:"source,omitempty"`
+	Marker string `json:"marker,omitempty"`
 }
 
 // Relying lists, by id, the nodes that rely on the changed ones.
@@ -211,7 +217,7 @@ func (g *Graph) Impact(changes []Change) ImpactJSON {
 	for _, ip := range mergeChanges(changes) {
 		var nodes []root
 		for _, i := range g.nodesAt(ip.Path) {
-			if n := g.Nodes[i]; ip.Lines == nil || n.Type == claims.NodeFile || n.Type == claims.NodePage || touched(n, ip.Lines) {
+			if n := g.Nodes[i]; ip.Lines == nil || n.Type == claims.NodeFile || n.Type == claims.NodePage || touched(n, ip.Lines) || g.markerTouched(i, ip) {
 				nodes = append(nodes, root{i, g.impactNode(i, &out.Relying, rel, stale)})
 			}
 		}
@@ -294,7 +300,7 @@ func (g *Graph) impactNode(i int32, r *Relying, rel map[claims.NodeType]map[Node
 		if e.Dst != n.ID || e.Src == n.ID {
 			continue
 		}
-		ie := ImpactEdge{Src: e.Src, Kind: e.Kind, Relation: e.Relation, Stale: e.Stale, Why: e.Why}
+		ie := ImpactEdge{Src: e.Src, Kind: e.Kind, Relation: e.Relation, Stale: e.Stale, Why: e.Why, Source: e.Source, Marker: e.Marker}
 		switch {
 		case e.Relation != Located:
 			in.Declared = append(in.Declared, ie)
@@ -496,6 +502,34 @@ func touched(n Node, lines []LineRange) bool {
 	return false
 }
 
+// markerTouched reports whether the change ip touches the line of a code
+// marker that declares a link to node i (SPEC 1.6): editing or deleting
+// the marker changes the link, even where the marker lies outside its
+// target's lines (a comment above a class).
+func (g *Graph) markerTouched(i int32, ip ImpactPath) bool {
+	id := g.Nodes[i].ID
+	for _, ei := range g.adj[i] {
+		e := g.Edges[ei]
+		if e.Dst != id || e.Marker == "" {
+			continue
+		}
+		k := strings.LastIndexByte(e.Marker, ':') // PATH:LINE, the path may hold a colon
+		if k < 0 || e.Marker[:k] != ip.Path {
+			continue
+		}
+		n, err := strconv.Atoi(e.Marker[k+1:])
+		if err != nil {
+			continue
+		}
+		for _, r := range ip.Lines {
+			if r.touches(n, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Text renders the answer for people: per changed path its changed nodes,
 // each with what relies on it, then the summary.
 func (im *ImpactJSON) Text() string {
@@ -548,6 +582,9 @@ func (im *ImpactJSON) Text() string {
 			b.WriteString("\n")
 			for _, e := range n.Declared {
 				fmt.Fprintf(&b, "    %-8s %-10s %s", e.Relation, e.Kind, e.Src)
+				if e.Marker != "" {
+					fmt.Fprintf(&b, " (marker %s)", e.Marker)
+				}
 				if e.Stale {
 					b.WriteString(" (stale)")
 				}

@@ -210,8 +210,13 @@ func (j *policyJudge) lacks(r *claims.Requirement, rule claims.Rule) []string {
 				out = append(out, "needs impl: "+linkLack("implements", len(r.Implements)))
 			}
 		case "utest", "itest":
-			if !st.Tested {
+			// OpenFastTrace's utest and itest are two types: an item that
+			// needs both is not met by unit tests alone.
+			switch {
+			case !st.Tested:
 				out = append(out, "needs "+need+": "+linkLack("tests", len(r.Tests)))
+			case !st.TestedAs(need):
+				out = append(out, fmt.Sprintf("needs %s: its linked tests links are %s tags only", need, strings.Join(st.TestArtifacts, ", ")))
 			}
 		default:
 			if !slices.ContainsFunc(j.children[r.ID], func(c *claims.Requirement) bool { return c.Fields["type"] == need }) {

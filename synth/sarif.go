@@ -127,6 +127,7 @@ var reasonHelp = map[codeanchors.Reason]string{
 	codeanchors.Ambiguous:            "The name is defined more than once in the file. Link the file or a line range instead, or make the name unique.",
 	codeanchors.Uncaptured:           "Run `tracewiki capture` to anchor the new link to the code it names.",
 	codeanchors.NotIncluded:          "The file lies outside the code that tracewiki.toml's [code] include names (or inside its exclude), so its symbols are not read. Add it to include, or link the whole file or a line range, which are checked by hash.",
+	codeanchors.ExternalChanged:      "Another repository's bundle ([[externals]]) differs from the one `tracewiki capture` pinned. Review the links into it (each is judged by its own captured hashes), then run `tracewiki capture` to pin the new bundle.",
 }
 
 // NewSARIF is the SARIF view of the findings: one result per link that

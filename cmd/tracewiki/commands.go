@@ -87,6 +87,7 @@ func runCheck(e *env, args []string) int {
 	format := fs.String("format", "text", "output `format`: "+strings.Join(checkFormats, ", "))
 	lang := fs.String("lang", "", "message language, en or es (default: the config's language)")
 	all := fs.Bool("all", false, "text format: list the linked links too, after the problems")
+	strict := fs.Bool("strict", false, strictUsage)
 	failOn := failOnFlag(fs, failOnCoverage, failOnPolicy)
 	cov := coverageFlags(fs)
 	if code, ok := e.parse(fs, args); !ok {
@@ -103,6 +104,11 @@ func runCheck(e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer p.Close()
+	if *strict {
+		if err := p.StrictExternals(); err != nil {
+			return e.fail(err)
+		}
+	}
 	gate := cov.asked(failOn)
 	if gate {
 		if code := cov.prepare(e, p); code != exitOK {
@@ -286,6 +292,9 @@ func runNeighborhood(e *env, args []string) int {
 	return e.writeJSON(g.Neighborhood(q))
 }
 
+// strictUsage is the help of --strict, for build and check.
+const strictUsage = "release: an external ([[externals]]) that is not pinned, changed since pinned or unreadable is an error (exit 2)"
+
 func runBuild(e *env, args []string) int {
 	fs := e.flags("build")
 	var opts site.BuildOptions
@@ -294,6 +303,7 @@ func runBuild(e *env, args []string) int {
 	fs.BoolVar(&opts.Frozen, "frozen", false, "do not capture new targets; report them as unknown")
 	fs.StringVar(&opts.By, "by", "", "who vouches for captures of new targets (default: git's user.email)")
 	fs.StringVar(&opts.Commit, "commit", "", "the commit `REV` forge links point at (default: git's HEAD)")
+	strict := fs.Bool("strict", false, strictUsage)
 	failOn := failOnFlag(fs)
 	openCache := cacheFlags(fs)
 	if code, ok := e.parse(fs, args); !ok {
@@ -312,6 +322,19 @@ func runBuild(e *env, args []string) int {
 	}
 	opts.Cache = cache
 	restored := func(note string) { fmt.Fprintf(e.stderr, "tracewiki: %s\n", note) }
+	if *strict {
+		// A release build: every external pinned and as pinned, before
+		// anything is built or written.
+		p, err := site.Load(e.root)
+		if err != nil {
+			return e.fail(err)
+		}
+		err = p.StrictExternals()
+		p.Close()
+		if err != nil {
+			return e.fail(err)
+		}
+	}
 	sum, ok := site.UpToDate(e.root, *out, opts)
 	if !ok {
 		// Perhaps only the text of wiki pages changed.

@@ -30,20 +30,21 @@ Commands:
 	serve       preview the site with live reload
 	diff        what changed between two builds, as a PR comment or JSON
 	impact      what relies on changed paths: claims, pages, requirements, tests
+	changelog   what changed in the requirements between two git revisions
 	relink      follow moved code: rewrite links to relocated targets
 	search      rank requirements, decisions, pages and code for a query, as JSON
 	lookup      everything the wiki knows about one id, path or symbol, as JSON
 	mcp         serve search, lookup and more to coding agents (Model Context Protocol)
 	review      record that requirements were reviewed against their parents
 	import      requirements from Doorstop, StrictDoc, ReqIF or OpenFastTrace
-	export      the requirements as CSV, ReqIF or JSON
+	export      the requirements as CSV, ReqIF or JSON, or the bundle
 
 Exit codes: 0 ok; 1 findings that --fail-on asked to fail on; 2 bad usage or
 bad input, reported as file:line: message.
 
 # build
 
-	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
+	tracewiki build [--out DIR] [--base-url URL] [--commit REV] [--frozen] [--strict] [--by WHO] [--cache DIR | --no-cache] [--fail-on STATES,REASONS]
 
 Build writes the site: a page per requirement, decision, wiki page, source
 file, test and run, each with its neighborhood drawn as SVG and an
@@ -57,6 +58,9 @@ previous site as it was. Links are relative: the site works under any
 --base-url and straight from the file system; the base URL makes the JSON
 artifacts' URLs absolute. Targets never captured are captured first (the
 lock is written) unless --frozen, which reports them as unknown instead.
+--strict (release builds) refuses, with exit 2 before anything is built, an
+external ([[externals]], docs/bundles.md) that capture has not pinned, whose
+bundle changed since it was pinned, or that cannot be read.
 --fail-on exits 1 after writing the site when a link has one of the given
 states or reasons (as for check).
 With repo_url in tracewiki.toml, every code fragment, file page and "out of
@@ -109,7 +113,7 @@ waiver is exit 2. See docs/policy.md.
 
 # check
 
-	tracewiki check [--format text|json|sarif|github] [--all] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
+	tracewiki check [--format text|json|sarif|github] [--all] [--strict] [--fail-on STATES,REASONS,policy,coverage] [--base-coverage FILE] [--lang en|es]
 
 Check reports the live state of every link: each code target referenced by
 a claim or a requirement, and each evidence entry. States are linked, stale
@@ -223,7 +227,7 @@ stamped by the first build or capture that sees it.
 
 # import
 
-	tracewiki import doorstop|strictdoc|reqif|openfasttrace PATH [--force] [--by WHO]
+	tracewiki import doorstop|strictdoc|reqif|openfasttrace|xlsx PATH [--force] [--by WHO]
 
 Import reads another tool's requirements (PATH, a folder or a file, is
 relative to the current folder) and writes them as Markdown files under
@@ -243,7 +247,10 @@ title, description, Rationale and Comment as body, the artifact type as
 fields.type, Needs as fields.needs (what the policy asks of it), Covers as
 parent links, Depends as fields.depends, Status (approved -> accepted,
 draft and proposed -> proposed, rejected), Tags, and forwards
-(arch --> dsn : req~x~1) as items arch~x~1. Parent
+(arch --> dsn : req~x~1) as items arch~x~1. XLSX: a workbook as export
+xlsx writes it; each sheet's columns are found by their header row, in any
+order; the computed columns and the Matrix and Coverage sheets are read
+past, and any column tracewiki does not know becomes a custom field. Parent
 links are stamped in the lock; a link the source calls suspect stays
 suspect (parent_changed) until "tracewiki review". Each file records
 imported: {from, hash}; a second import writes only what changed, and a
@@ -257,7 +264,9 @@ why.
 
 # export
 
-	tracewiki export csv|reqif|json [--out FILE]
+	tracewiki export csv|reqif|json|xlsx|bundle [--out FILE] [--document ID]
+	tracewiki export html --out FILE [--document ID]
+	tracewiki export pdf --out FILE [--document ID] [--browser PATH]
 
 Export prints (or writes to --out) every requirement with its document,
 level, parents, implements and tests with their states, tags, fields, and
@@ -268,7 +277,36 @@ are joined with ";"; a cell starting with =, +, -, @, TAB or CR gets a
 leading ' so that no spreadsheet reads it as a formula. JSON follows
 api/schemas/export.schema.json. A ReqIF export nests its SPEC-HIERARCHY by
 document and level and imports back into the same requirements, levels and
-parent links.
+parent links. An XLSX export (--out is required) is a workbook with one
+sheet per document (the CSV columns with text and derived, then one per
+custom field), a Matrix sheet, a Coverage sheet (per document), a Code
+coverage sheet (as api/coverage.json) and a Documents sheet; header rows are
+frozen with filters, every cell is a text cell through the same leading '
+rule, and two exports of the same content are the same bytes (the date
+recorded is SOURCE_DATE_EPOCH, else a fixed one). "import xlsx" reads it
+back. --document ID keeps the requirements of one document (a folder under
+requirements/) and those nested in it.
+
+export bundle writes the repository's bundle (SPEC 1.8), the bytes a build
+writes to api/bundle.json (a frozen build's, with the config's baseURL, at
+git's HEAD): requirements with their plain text and states, the anchors of
+every linked target and every symbol of the code index with the hashes of
+their current lines, evidence states and coverage. Its schema is
+api/schemas/bundle.schema.json.
+
+html writes one self-contained HTML file to sign or file: a title page
+(project, document, git revision, date: SOURCE_DATE_EPOCH's when set, else
+the revision's commit date, never the clock), a table of contents, then
+each requirement document (or only --document ID, with the documents
+nested in it) with its requirements in level
+order, each with its state (implemented, tested, verified, stale and why),
+its links to code (lines captured, lines now, state), parents and children,
+its evidence and its neighborhood graph. Styles, images and graphs are
+inlined; it has no script and loads nothing, and links out only to the
+forge. Its print stylesheet starts each document on a new page and puts
+the document, the revision and the page number in the page margins.
+pdf prints that file with a local headless Chromium (--browser PATH, or
+chromium, chromium-browser or google-chrome on PATH; none found is exit 2).
 
 --out FILE is relative to the current folder. Export refuses what build
 refuses to replace (the lock, the config, the workspace, a source file,
@@ -319,6 +357,28 @@ JSON (--format json) has every item, each list sorted: by ref, requirement
 id, src/kind/ref, and node order. A missing or unreadable artifact is
 reported as file: message, exit code 2. Diff always exits 0 otherwise.
 Flags may come before or after the two folders.
+
+# changelog
+
+	tracewiki changelog --base REV [--head REV] [--format text|markdown|json]
+
+Changelog compares the requirements at two git revisions (--head defaults
+to HEAD), each read from git's object store: nothing is checked out and
+the working tree is not read. It lists requirements added, removed and
+changed (the fields that changed, with a unified diff of title and body; a
+re-wrapped paragraph or field is no change), parents and links
+(implements, tests) added or removed, verification changes (newly
+verified, no longer verified, and why: each revision judged against its
+own lock and code), and the policy and coverage deltas when there are
+rules or code. Markdown suits a release note or a PR comment; JSON is
+changelog.schema.json's shape, every list sorted by id. A revision git
+does not have (a typo, or a tag a shallow clone lacks) is exit code 2
+naming it.
+
+With [baselines] tags = "v*" in tracewiki.toml, build makes a Releases
+page: each matching tag (ordered by tag date, then name) with its
+changelog to the previous one and the matrix at that tag, and
+api/changelog.json. Baselines are kept in the build cache by commit.
 
 # impact
 

@@ -73,6 +73,7 @@ var commands = map[string]func(e *env, args []string) int{
 	"review":       runReview,
 	"import":       runImport,
 	"export":       runExport,
+	"changelog":    runChangelog,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tracewiki/tracewiki/site"
 )
@@ -67,32 +67,39 @@ func runImport(e *env, args []string) int {
 
 func runExport(e *env, args []string) int {
 	fs := e.flags("export")
-	out := fs.String("out", "", "write to `FILE` instead of standard output")
+	out := fs.String("out", "", "write to `FILE` instead of standard output (xlsx, html and pdf: required)")
+	var doc site.DocumentOptions
+	fs.StringVar(&doc.Document, "document", "", "only the requirements of the document `ID` (a folder under requirements/) and those nested in it")
+	fs.StringVar(&doc.Browser, "browser", "", "pdf: the Chromium to print with (default: chromium, chromium-browser or google-chrome on PATH)")
 	rest, code, ok := e.parseInterspersed(fs, args)
 	if !ok {
 		return code
 	}
-	formats := []string{"csv", "reqif", "json"}
+	formats := []string{"csv", "reqif", "json", "xlsx", "bundle", "html", "pdf"}
 	if len(rest) != 1 || !slices.Contains(formats, rest[0]) {
 		return e.usage("export: want one FORMAT of %s", strings.Join(formats, ", "))
+	}
+	document := rest[0] == "html" || rest[0] == "pdf"
+	switch {
+	case document && *out == "":
+		return e.usage("export %s: --out FILE is required", rest[0])
+	case rest[0] != "pdf" && doc.Browser != "":
+		return e.usage("export %s: --browser is for pdf", rest[0])
 	}
 	p, err := site.Load(e.root)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer p.Close()
-	x, err := p.Export()
-	if err != nil {
-		return e.fail(err)
+	if document {
+		return e.exportDocument(p, rest[0], *out, doc)
 	}
-	var data []byte
-	switch rest[0] {
-	case "csv":
-		data, err = x.CSV()
-	case "json":
-		data, err = x.JSON()
-	case "reqif":
-		data, err = x.ReqIF(site.Now().Format(time.RFC3339))
+	if rest[0] == "xlsx" && *out == "" {
+		return e.usage("export xlsx: a workbook is binary; name the file with --out FILE")
+	}
+	data, err := exportData(p, rest[0], doc.Document)
+	if ue := (usageError{}); errors.As(err, &ue) {
+		return e.usage("export: %v", err)
 	}
 	if err != nil {
 		return e.fail(err)
@@ -101,6 +108,57 @@ func runExport(e *env, args []string) int {
 		_, err = e.stdout.Write(data)
 	} else {
 		err = p.WriteExport(*out, data)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+// usageError is an export error that is the command line's fault (exit 2
+// with the usage).
+type usageError struct{ error }
+
+// exportData is the export in format; document, when given, keeps only
+// that requirement document (not for the bundle, which is the
+// repository's whole).
+func exportData(p *site.Project, format, document string) ([]byte, error) {
+	if format == "bundle" {
+		if document != "" {
+			return nil, usageError{errors.New("--document: a bundle is the whole repository")}
+		}
+		return p.Bundle()
+	}
+	x, err := p.Export()
+	if err != nil {
+		return nil, err
+	}
+	if document != "" {
+		if err := x.OnlyDocument(document); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	switch format {
+	case "csv":
+		return x.CSV()
+	case "json":
+		return x.JSON()
+	case "xlsx":
+		return p.ExportXLSX(x)
+	}
+	return x.ReqIF(site.ExportTime())
+}
+
+// exportDocument writes the HTML export, or the PDF printed from it, to
+// out.
+func (e *env) exportDocument(p *site.Project, format, out string, opts site.DocumentOptions) int {
+	export := p.ExportHTML
+	if format == "pdf" {
+		export = p.ExportPDF
+	}
+	data, err := export(opts, e.stderr)
+	if err == nil {
+		err = p.WriteExport(out, data)
 	}
 	if err != nil {
 		return e.fail(err)

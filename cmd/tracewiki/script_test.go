@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -78,6 +79,11 @@ func TestScripts(t *testing.T) {
 			}
 			e.Defer(func() { os.RemoveAll(config) })
 			e.Setenv(site.ConfigDirEnv, config)
+			// The folder of the tracewiki command alone: a script sets
+			// PATH to it to run tracewiki where no other program is found.
+			if bin, err := exec.LookPath("tracewiki"); err == nil {
+				e.Setenv("TRACEWIKI_BIN", filepath.Dir(bin))
+			}
 			return nil
 		},
 	})

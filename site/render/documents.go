@@ -98,6 +98,15 @@ func (b *Renderer) documentTree(d *pageData, dp *synth.DocumentPage, depth int, 
 }
 
 func (b *Renderer) docRequirement(rp *synth.RequirementPage, depth int, root string) (docItem, error) {
+	it := b.docItemOf(rp, depth, root)
+	var err error
+	it.Body, err = b.body(&rp.Req.Doc, root, rp.Req.Title)
+	return it.withHeading("doc-title"), err
+}
+
+// docItemOf is a requirement's item on a document page, without its body
+// (the HTML export renders that in its own context).
+func (b *Renderer) docItemOf(rp *synth.RequirementPage, depth int, root string) docItem {
 	r := rp.Req
 	n, _ := b.graph.Node(claims.RequirementNode(r.ID))
 	it := docItem{
@@ -111,9 +120,7 @@ func (b *Renderer) docRequirement(rp *synth.RequirementPage, depth int, root str
 	it.Implemented = n.Implemented != nil && *n.Implemented
 	it.Tested = n.Tested != nil && *n.Tested
 	it.Verified = n.Verified != nil && *n.Verified
-	var err error
-	it.Body, err = b.body(&r.Doc, root, r.Title)
-	return it.withHeading("doc-title"), err
+	return it
 }
 
 // parentLinks lists a requirement's parents, with each link's state, and

@@ -132,6 +132,7 @@ func (b *Renderer) home(root string) (*pageData, any, error) {
 		{Text: "unknown links", URL: root + indexURL(driftDir), Value: states[codeanchors.Unknown]},
 	}
 	d.Cards = append(d.Cards, b.policyCards(root)...)
+	d.Cards = append(d.Cards, b.releasesCards(root)...)
 	t := table{Title: "Out of date", Head: []string{"link", "reason", "claimed by"}, Empty: "Every link is linked."}
 	claimedBy := func(ids []synth.NodeID) cell {
 		if len(ids) == 0 {

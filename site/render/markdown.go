@@ -64,6 +64,17 @@ type docRender struct {
 	// document's relative images by byte offset in its body.
 	images map[int]string
 	title  string // the page's own heading: a first "# title" equal to it is not repeated
+	// oneFile is set for a body rendered into one self-contained file
+	// ([inliner]): an image it cannot inline is shown as text, not loaded.
+	oneFile bool
+}
+
+// inliner is a [BodyContext] of one self-contained file (the HTML
+// export): the content's images are inlined as data: URIs, not published.
+type inliner interface {
+	// inlineImage is the data: URI of the content image at the path; ""
+	// when the content has no such image.
+	inlineImage(contentPath string) string
 }
 
 // renderMarkdown renders a document body to HTML (see [renderBody]).
@@ -94,9 +105,17 @@ func renderBody(ctx BodyContext, d *claims.Doc, root, title string) (string, err
 	for _, l := range d.Links {
 		br.doc.links[l.Off] = l
 	}
+	il, oneFile := ctx.(inliner)
+	br.doc.oneFile = oneFile
 	if len(d.Images) > 0 {
 		br.doc.images = make(map[int]string, len(d.Images))
 		for _, im := range d.Images {
+			if oneFile {
+				if u := il.inlineImage(im.To); u != "" {
+					br.doc.images[im.Off] = u
+				}
+				continue
+			}
 			br.doc.images[im.Off] = imageURL(im.To)
 		}
 	}
@@ -244,7 +263,27 @@ func (c *imageRendererOf) Register(k ast.NodeKind, f renderer.NodeRendererFunc) 
 // node's destination changes nothing else.
 func (r *docRender) image(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Image)
-	if u, ok := r.images[n.Pos()]; ok && entering {
+	u, ok := r.images[n.Pos()]
+	if r.oneFile && !ok {
+		// One file loads nothing from elsewhere: the image is named.
+		if entering {
+			fmt.Fprintf(w, `<span class="image-omitted">[image: %s, %s]</span>`, html.EscapeString(plainText(n, src)), html.EscapeString(string(n.Destination)))
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	if r.oneFile {
+		// Inlined: goldmark would blank an SVG data: URI, which an <img>
+		// shows without running anything in it.
+		if entering {
+			fmt.Fprintf(w, `<img src="%s" alt="%s"`, html.EscapeString(u), html.EscapeString(plainText(n, src)))
+			if len(n.Title) > 0 {
+				fmt.Fprintf(w, ` title="%s"`, html.EscapeString(string(n.Title)))
+			}
+			w.WriteString(">")
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	if ok && entering {
 		n.Destination = []byte(r.root + u)
 	}
 	return defaultImage(w, src, node, entering)
@@ -257,7 +296,7 @@ func (r *docRender) linkURL(l claims.Link) string {
 		return "#"
 	}
 	u = r.root + u
-	if l.Fragment != "" {
+	if l.Fragment != "" && !strings.HasPrefix(u, "#") {
 		u += "#" + l.Fragment
 	}
 	return u

@@ -143,12 +143,16 @@ func (b *Renderer) pages() []Page {
 	add(coverageDir, "codecov", (*Renderer).coveragePage)
 	keyed()
 	out = append(out, b.policyPages()...)
+	out = append(out, b.releasesPages()...)
 	add(SearchDir, "search", func(b *Renderer, root string) (*pageData, any, error) {
 		search, err := b.searchJSON()
 		return &pageData{Title: "Search", Heading: "Search"}, encodedJSON(search), err
 	})
 	files := map[string]bool{}
 	for _, n := range b.graph.Nodes {
+		if synth.IsExternal(n.ID) {
+			continue // its page is in its own repository's wiki
+		}
 		k := synth.KindOf(n.Type)
 		if k.Code {
 			files[n.Path] = true
@@ -270,6 +274,9 @@ func (b *Renderer) requirementPage(d *pageData, n synth.Node, root string) error
 	}
 	r := rp.Req
 	d.Facts = append(d.Facts, fact{Name: "revision", Value: short(n.Revision)})
+	if tag := b.changedIn(r.ID); tag != "" {
+		d.Facts = append(d.Facts, fact{Name: "changed in", Value: tag, URL: root + indexURL(releasesDir)})
+	}
 	for _, f := range []struct {
 		name string
 		v    *bool

@@ -32,6 +32,9 @@ type Input struct {
 	// its page); CoverageMin the configured minimum share, 0 for none.
 	Coverage    synth.CoverageJSON
 	CoverageMin float64
+	// Bundle encodes the repository's bundle, api/bundle.json (SPEC 1.8),
+	// when the artifacts are written; nil writes none.
+	Bundle func() ([]byte, error)
 
 	Title    string
 	BaseURL  string // the URL path the site is served under, ending in "/"
@@ -51,6 +54,9 @@ type Input struct {
 	// Parallel runs fn(0) … fn(n-1) on the build's workers and joins their
 	// errors; nil runs them one after the other.
 	Parallel func(n int, fn func(i int) error) error
+	// Baselines are the [baselines] tags with their changelogs (the
+	// Releases page, api/changelog.json); nil without [baselines].
+	Baselines *synth.Baselines
 }
 
 // Renderer renders one site: its pages and artifacts. It is read-only once
@@ -78,6 +84,9 @@ type Renderer struct {
 	drift      synth.DriftJSON
 	driftJSON  func() ([]byte, error) // api/drift.json, encoded once
 	codeCov    synth.CoverageJSON     // api/coverage.json (coverage.go)
+	baselines  *synth.Baselines       // the Releases page (releases.go); nil without
+	changed    map[string]string      // the baseline that last changed each requirement
+	bundle     func() ([]byte, error) // api/bundle.json (bundle.go)
 	covMin     float64
 	driftStale bool // some drifted link is stale, not only unknown
 	// searchJSON is api/search.json, made once (see [encodedJSON]).
@@ -100,7 +109,8 @@ func New(in Input) (*Renderer, error) {
 		graph: in.Graph, model: in.Model, report: in.Report, sources: in.Sources, models: in.Pages,
 		lang: in.Language, repo: in.Repo, title: in.Title, baseURL: in.BaseURL, content: in.Content,
 		hl: in.Highlighter, forge: in.Forge, images: in.Images, parallel: in.Parallel,
-		findings: in.Findings, codeCov: in.Coverage, covMin: in.CoverageMin, verified: in.Verified,
+		findings: in.Findings, codeCov: in.Coverage, covMin: in.CoverageMin, verified: in.Verified, bundle: in.Bundle,
+		baselines: in.Baselines, changed: in.Baselines.ChangedIn(),
 	}
 	if b.hl == nil {
 		b.hl = (*HighlightCache)(nil).Highlighter(nil)
@@ -129,6 +139,13 @@ func New(in Input) (*Renderer, error) {
 	}
 	b.pageCount = len(b.all)
 	b.artifacts = []string{synth.CoverageFile, driftFile, GraphFile, manifestFile, SearchFile}
+	if b.bundle != nil {
+		b.artifacts = append(b.artifacts, synth.BundleFile)
+	}
+	if b.baselines != nil {
+		b.artifacts = append(b.artifacts, synth.ChangelogFile)
+	}
+	slices.Sort(b.artifacts)
 	if ix := in.Index; ix != nil && ix.UnresolvedTotal > len(ix.Unresolved) {
 		b.truncated = append(b.truncated, fmt.Sprintf("code index: %d unresolved imports, %d listed", ix.UnresolvedTotal, len(ix.Unresolved)))
 	}

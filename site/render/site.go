@@ -355,6 +355,12 @@ func (b *Renderer) addStatic(put func(name string, data []byte) error) error {
 	if err := b.writeCoverage(put); err != nil {
 		return err
 	}
+	if err := b.writeChangelog(put); err != nil {
+		return err
+	}
+	if err := b.writeBundle(put); err != nil {
+		return err
+	}
 	manifest, err := synth.MarshalJSON(synth.NewManifest(b.graph, b.report, b.title, b.baseURL, b.pageCount, b.artifacts, b.truncated))
 	if err != nil {
 		return err

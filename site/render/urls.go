@@ -99,6 +99,13 @@ func documentItemURL(folder, id string) string {
 	return idURL(claims.DocumentNode(folder)) + "#req-" + segment(id)
 }
 
+// reqAnchor is the HTML id of a requirement on its document's page and
+// in the HTML export.
+func reqAnchor(id string) string { return "req-" + segment(id) }
+
+// docAnchor is the HTML id of a requirement document in the HTML export.
+func docAnchor(folder string) string { return "doc-" + segment(folder) }
+
 // pageURL is the URL of the page in folder dir, relative to the site root.
 // It names index.html: opened from the file system, a link to a folder
 // shows the folder, not its page.

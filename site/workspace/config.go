@@ -12,6 +12,7 @@ package workspace
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -60,7 +61,15 @@ type Config struct {
 	// Policy is what complete traceability means here (SPEC 1.7).
 	Policy   PolicyConfig   `toml:"policy"`
 	Coverage CoverageConfig `toml:"coverage"`
-	Markers  MarkersConfig  `toml:"markers"`
+	// Baselines names the tags that make the Releases page (SPEC 4).
+	Baselines BaselinesConfig `toml:"baselines"`
+	Markers   MarkersConfig   `toml:"markers"`
+	// Project is the slug of code:// URIs and the bundle's name (SPEC
+	// 1.1); "" means the title's slug.
+	Project string `toml:"project"`
+	// Externals are the other repositories whose bundles this one links
+	// into (SPEC 1.8).
+	Externals []ExternalConfig `toml:"externals"`
 }
 
 // MarkersConfig is the [markers] table: which syntaxes of links declared
@@ -73,6 +82,14 @@ type MarkersConfig struct {
 
 // CoverageConfig is the [coverage] table: code coverage by requirements
 // (SPEC 1.7).
+type BaselinesConfig struct {
+	// Tags is a glob over the repository's tag names ("v*"): each
+	// matching tag is a baseline, compared with the one before it (by
+	// tag date, then name). "" makes no Releases page.
+	Tags string `toml:"tags"`
+}
+
+// CoverageConfig is the [coverage] table.
 type CoverageConfig struct {
 	// Exclude holds doublestar globs over workspace paths: the code files
 	// they match are left out of the count (generated code, fixtures).
@@ -132,6 +149,45 @@ func DefaultInclude() []string { return slices.Clone(defaultInclude) }
 // build folders, the default output and .git.
 func DefaultExclude() []string { return slices.Clone(defaultExclude) }
 
+// ExternalConfig is one [[externals]] entry: another repository's
+// published bundle, by the name links give it.
+type ExternalConfig struct {
+	Name string `toml:"name"`
+	// Bundle is the bundle file's path inside the workspace (CI downloads
+	// it there; the build never touches the network).
+	Bundle string `toml:"bundle"`
+	// URL is the external's published wiki ("" when not given).
+	URL string `toml:"url"`
+}
+
+// checkExternals reports every bad [[externals]] entry: a name that is
+// not a slug or is used twice, a bundle path outside the workspace, a URL
+// that is not http(s).
+func (c Config) checkExternals(name string, data []byte) []error {
+	var errs []error
+	line := keyLine(data, toml.Key{"externals"})
+	seen := map[string]bool{}
+	for i, e := range c.Externals {
+		at := fmt.Sprintf("%s:%d: externals[%d]", name, line, i)
+		switch {
+		case !claims.ValidExternalName(e.Name):
+			errs = append(errs, fmt.Errorf("%s: name %q: want lower-case letters, digits and '-' (the prefix of its links, payments:src/charge.go@Charge)", at, e.Name))
+		case seen[e.Name]:
+			errs = append(errs, fmt.Errorf("%s: name %q is declared twice", at, e.Name))
+		}
+		seen[e.Name] = true
+		if !Local(e.Bundle) {
+			errs = append(errs, fmt.Errorf("%s: bundle %q must be a relative path inside the workspace", at, e.Bundle))
+		}
+		if e.URL != "" {
+			if err := CheckBaseURL(e.URL); err != nil || !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
+				errs = append(errs, fmt.Errorf("%s: url %q: want the http(s) URL of its published wiki", at, e.URL))
+			}
+		}
+	}
+	return errs
+}
+
 // tomlTypeError matches the decoder's error for a value of the wrong type
 // (keep = "all"), which it words as text, not as a [toml.ParseError]:
 // the line, the key and the message.
@@ -190,6 +246,7 @@ func ParseConfig(name string, data []byte, folder string) (Config, error) {
 		errs = append(errs, fmt.Errorf("%s:%d: coverage min = %v: want a share from 0 to 1, such as 0.8", name, keyLine(data, toml.Key{"coverage", "min"}), c.Coverage.Min))
 	}
 	errs = append(errs, c.checkPolicy(name, data)...)
+	errs = append(errs, c.checkExternals(name, data)...)
 	for _, f := range c.Markers.Formats {
 		if !slices.Contains(codeanchors.MarkerFormats, f) {
 			errs = append(errs, fmt.Errorf("%s:%d: markers formats: unknown format %q: want some of %s", name, keyLine(data, toml.Key{"markers", "formats"}), f, strings.Join(codeanchors.MarkerFormats, ", ")))
@@ -245,6 +302,11 @@ func (c *Config) Fill(folder string) {
 	c.Content = path.Clean(c.Content)
 	c.Output = path.Clean(c.Output)
 	c.Lock = path.Clean(c.Lock)
+	for i := range c.Externals {
+		if c.Externals[i].Bundle != "" {
+			c.Externals[i].Bundle = path.Clean(c.Externals[i].Bundle)
+		}
+	}
 }
 
 // CheckBaseURL accepts a base URL that is an http or https URL with a host,
@@ -274,12 +336,13 @@ func CheckBaseURL(u string) error {
 	return nil
 }
 
-// Slug is the config title as used in code:// URIs: lower case, runs of
-// anything but letters and digits turned into one '-'.
+// Slug is the config's project (else its title) as used in code:// URIs
+// and as the bundle's name: lower case, runs of anything but letters and
+// digits turned into one '-'.
 func (c Config) Slug() string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(c.Title) {
+	for _, r := range strings.ToLower(cmp.Or(c.Project, c.Title)) {
 		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')

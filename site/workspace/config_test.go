@@ -108,3 +108,24 @@ exclude = []
 		t.Errorf("ParseConfig = %+v", c)
 	}
 }
+
+func TestConfigExternals(t *testing.T) {
+	c, err := ParseConfig("tracewiki.toml", []byte("project = \"Shop API\"\n[[externals]]\nname = \"payments\"\nbundle = \".bundles/./payments.json\"\nurl = \"https://wiki.example.com/payments/\"\n"), "ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Externals) != 1 || c.Externals[0].Bundle != ".bundles/payments.json" || c.Slug() != "shop-api" {
+		t.Errorf("externals = %+v, slug %q", c.Externals, c.Slug())
+	}
+	for _, bad := range []string{
+		"[[externals]]\nname = \"Pay\"\nbundle = \"a.json\"\n",
+		"[[externals]]\nname = \"pay\"\nbundle = \"../a.json\"\n",
+		"[[externals]]\nname = \"pay\"\nbundle = \"a.json\"\nurl = \"javascript:x\"\n",
+		"[[externals]]\nname = \"pay\"\nbundle = \"a.json\"\n[[externals]]\nname = \"pay\"\nbundle = \"b.json\"\n",
+		"[[externals]]\nname = \"pay\"\nbundle = \"a.json\"\nbundel = \"x\"\n",
+	} {
+		if _, err := ParseConfig("tracewiki.toml", []byte(bad), "ws"); err == nil || !strings.Contains(err.Error(), "tracewiki.toml:") {
+			t.Errorf("accepted or unplaced: %q: %v", bad, err)
+		}
+	}
+}

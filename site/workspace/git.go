@@ -3,6 +3,7 @@ package workspace
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +87,7 @@ func (w *Workspace) GitChanges(rev string, paths []string) ([]Change, error) {
 // git runs git in the workspace root with the arguments and returns its
 // standard output; a failure carries git's own message.
 func (w *Workspace) git(args ...string) ([]byte, error) {
+	w.gitCalls.Add(1)
 	cmd := exec.Command("git", append([]string{"-c", "core.quotepath=false", "--literal-pathspecs"}, args...)...)
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
@@ -205,6 +207,7 @@ func (w *Workspace) GitBlobs(specs []string) map[string][]byte {
 	if len(specs) == 0 {
 		return out
 	}
+	w.gitCalls.Add(1)
 	cmd := exec.Command("git", "cat-file", "--batch")
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
@@ -237,3 +240,108 @@ func (w *Workspace) GitBlobs(specs []string) map[string][]byte {
 	}
 	return out
 }
+
+// ErrUnknownRevision is returned, wrapped with the revision's name, for a
+// revision git does not have (a typo, or a tag or commit a shallow clone
+// left out).
+var ErrUnknownRevision = errors.New("git does not have this revision (a shallow clone? fetch it, or git fetch --unshallow --tags)")
+
+// Snapshot is the workspace's tree at one commit, read from git's object
+// store: nothing is checked out and nothing written.
+type Snapshot struct {
+	Rev    string   // the revision as named
+	Commit string   // the commit it names
+	Paths  []string // every file of the workspace at the commit, slash paths relative to it, sorted
+	prefix string   // the workspace's path in the repository ("" or "sub/dir/")
+	w      *Workspace
+}
+
+// GitSnapshot lists the workspace's files at the revision rev: one git
+// rev-parse and one git ls-tree. A revision git does not have is
+// [ErrUnknownRevision], naming it.
+func (w *Workspace) GitSnapshot(rev string) (*Snapshot, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("%q: not a revision", rev)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, errors.New("git not found on PATH: a revision is read from git")
+	}
+	_, prefix, err := w.GitRepo()
+	if err != nil {
+		return nil, err
+	}
+	out, err := w.git("rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rev, ErrUnknownRevision)
+	}
+	s := &Snapshot{Rev: rev, Commit: strings.TrimSpace(string(out)), prefix: prefix, w: w}
+	tree, err := w.git("ls-tree", "-r", "-z", "--full-name", "--name-only", s.Commit, "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	for name := range strings.SplitSeq(strings.TrimSuffix(string(tree), "\x00"), "\x00") {
+		if rel, ok := strings.CutPrefix(name, prefix); ok && rel != "" && Local(rel) {
+			s.Paths = append(s.Paths, rel)
+		}
+	}
+	slices.Sort(s.Paths)
+	return s, nil
+}
+
+// Read reads the files at paths (relative to the workspace) as they are
+// at the snapshot's commit, with one git cat-file; a path the commit does
+// not hold as a file is absent from the result.
+func (s *Snapshot) Read(paths []string) map[string][]byte {
+	specs := make([]string, len(paths))
+	for i, p := range paths {
+		specs[i] = s.Commit + ":" + s.prefix + p
+	}
+	blobs := s.w.GitBlobs(specs)
+	out := make(map[string][]byte, len(blobs))
+	for i, p := range paths {
+		if data, ok := blobs[specs[i]]; ok {
+			out[p] = data
+		}
+	}
+	return out
+}
+
+// Tag is a tag of the repository.
+type Tag struct {
+	Name   string
+	Commit string // the commit it names (an annotated tag peeled)
+	Date   string // the tag's date (an annotated tag's own, a lightweight tag's commit's), RFC 3339
+	at     int64
+}
+
+// GitTags lists the repository's tags whose names match the glob pattern
+// (as git for-each-ref matches refs/tags/PATTERN), oldest first: ordered
+// by the tag's date, then by name. One git for-each-ref: no history is
+// read.
+func (w *Workspace) GitTags(pattern string) ([]Tag, error) {
+	out, err := w.git("for-each-ref", "--format=%(creatordate:unix) %(creatordate:iso-strict) %(objectname) %(*objectname) %(refname:strip=2)", "--", "refs/tags/"+pattern)
+	if err != nil {
+		return nil, err
+	}
+	var tags []Tag
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, " ", 5)
+		if len(f) != 5 {
+			continue
+		}
+		at, _ := strconv.ParseInt(f[0], 10, 64)
+		t := Tag{Name: f[4], Commit: f[2], Date: f[1], at: at}
+		if f[3] != "" {
+			t.Commit = f[3]
+		}
+		tags = append(tags, t)
+	}
+	slices.SortFunc(tags, func(a, b Tag) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), strings.Compare(a.Name, b.Name))
+	})
+	return tags, nil
+}
+
+// GitCalls counts the git processes the workspace ran: a test's way to
+// tell that a warm build read no history.
+func (w *Workspace) GitCalls() int64 { return w.gitCalls.Load() }

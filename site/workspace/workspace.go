@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -51,6 +52,8 @@ type Workspace struct {
 	// swaps hides the output's transient folders from listings, once the
 	// output is known ([Workspace.HideOutput]).
 	swaps swapFolders
+	// gitCalls counts the git processes run ([Workspace.GitCalls]).
+	gitCalls atomic.Int64
 }
 
 // Open opens dir as the workspace root.

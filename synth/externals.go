@@ -1,0 +1,67 @@
+package synth
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
+)
+
+// externalRequirement adds the node of an external requirement named as
+// a parent (requirement:platform:SYS-12) with the title and the derived
+// states its bundle gives (SPEC 1.8: it shows its bundle's verified
+// state); nothing for this repository's own requirements.
+func (b *builder) externalRequirement(id string) {
+	if _, _, ok := claims.CutExternal(id); !ok {
+		return
+	}
+	n := b.node(claims.RequirementNode(id))
+	r, ok := b.in.Externals.Requirement(id)
+	if !ok {
+		n.State, n.Reason = string(codeanchors.Unknown), string(codeanchors.TargetMissing)
+		n.Why = codeanchors.TargetMissing.Why(b.in.Lang)
+		return
+	}
+	n.Title, n.Revision = r.Title, r.Revision
+	n.Implemented, n.Tested, n.Verified = &r.Implemented, &r.Tested, &r.Verified
+	n.Stale = r.Stale
+}
+
+// bundleLinks lists this repository's links into its externals: every
+// implements, tests and claims link to an external's target, and every
+// parent link to an external requirement, with their states; by from,
+// then to, then kind.
+func bundleLinks(rep *codeanchors.Report) []BundleLink {
+	out := []BundleLink{}
+	for _, ts := range rep.Targets {
+		if ts.Target.External == "" {
+			continue
+		}
+		for _, u := range ts.Uses {
+			l := BundleLink{From: u.Node, To: ts.Target.String(), Kind: u.Role, State: string(ts.Verdict.State), Reason: string(ts.Verdict.Reason)}
+			if !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	for _, ps := range rep.Parents {
+		if _, _, ok := claims.CutExternal(ps.Parent); ok {
+			out = append(out, BundleLink{From: claims.RequirementNode(ps.Child), To: ps.Parent, Kind: KindParent,
+				State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason)})
+		}
+	}
+	slices.SortFunc(out, func(x, y BundleLink) int {
+		return cmp.Or(x.From.Compare(y.From), cmp.Compare(x.To, y.To), cmp.Compare(x.Kind, y.Kind))
+	})
+	return out
+}
+
+// IsExternal reports whether id is the node of an external's requirement
+// or code (requirement:platform:SYS-12, symbol:svcgo:src/charge.go@Charge):
+// it is shown where it is linked, with its bundle's states, and has no
+// page of its own in this repository's wiki.
+func IsExternal(id NodeID) bool {
+	_, _, ok := claims.CutExternal(id.Key)
+	return ok && (id.Type == claims.NodeRequirement || KindOf(id.Type).Code)
+}
