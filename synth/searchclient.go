@@ -143,36 +143,36 @@ func (ix *SearchIndex) clientPostings(h *ClientSearchHead) []map[string][3]any {
 		total += len(p)
 	}
 	h.Postings = shardsFor(total, SearchShardPostings)
+	// Each stem's nodes and frequencies, node after node (so ascending),
+	// each node's fields counted in one pass.
+	nodes := make([][]int32, len(ix.stems))
+	freqs := make([][]int, len(ix.stems))
+	prev := make([]int32, len(ix.stems))
+	counts := map[int32][numFields]int{}
+	for d := range ix.docs {
+		clear(counts)
+		for f, seq := range ix.docs[d].fields {
+			for _, s := range seq {
+				c := counts[s]
+				c[f]++
+				counts[s] = c
+			}
+		}
+		// Each stem gets one entry per node: the map's order is no matter.
+		for s, c := range counts {
+			nodes[s] = append(nodes[s], int32(d)-prev[s])
+			prev[s] = int32(d)
+			freqs[s] = appendFreqs(freqs[s], c)
+		}
+	}
 	out := make([]map[string][3]any, h.Postings)
 	for k := range out {
 		out[k] = map[string][3]any{}
 	}
-	for s, docs := range ix.postings {
-		nodes := make([]int32, len(docs))
-		var freqs []int
-		prev := int32(0)
-		for j, d := range docs {
-			nodes[j], prev = d-prev, d
-			var counts [numFields]int
-			for f, seq := range ix.docs[d].fields {
-				counts[f] = count(seq, int32(s))
-			}
-			freqs = appendFreqs(freqs, counts)
-		}
-		out[s%h.Postings][strconv.Itoa(s)] = [3]any{ix.idf[s], nodes, freqs}
+	for s := range ix.stems {
+		out[s%h.Postings][strconv.Itoa(s)] = [3]any{ix.idf[s], nodes[s], freqs[s]}
 	}
 	return out
-}
-
-// count is how often s is in seq.
-func count(seq []int32, s int32) int {
-	n := 0
-	for _, x := range seq {
-		if x == s {
-			n++
-		}
-	}
-	return n
 }
 
 // SearchPairShard is the pairs shard of stems a and b among n: (31a + b)
@@ -189,15 +189,15 @@ func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string]
 	}
 	lists := map[[2]int32]*list{}
 	total := 0
+	counts := map[[2]int32][numFields]int{}
 	for i := range ix.docs {
-		counts := map[[2]int32]*[numFields]int{}
+		clear(counts)
 		for f, seq := range ix.docs[i].fields {
 			for j := 1; j < len(seq); j++ {
 				k := [2]int32{seq[j-1], seq[j]}
-				if counts[k] == nil {
-					counts[k] = &[numFields]int{}
-				}
-				counts[k][f]++
+				c := counts[k]
+				c[f]++
+				counts[k] = c
 			}
 		}
 		// Nodes come in order, so each pair's nodes ascend.
@@ -208,7 +208,7 @@ func (ix *SearchIndex) clientPairs(h *ClientSearchHead) []map[string]map[string]
 				lists[k] = l
 			}
 			l.docs = append(l.docs, int32(i))
-			l.freqs = appendFreqs(l.freqs, *c)
+			l.freqs = appendFreqs(l.freqs, c)
 		}
 		total += len(counts)
 	}
