@@ -112,6 +112,7 @@ func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes st
 		rec.gitRev, rec.commit = "HEAD", s.gitHead
 	}
 	opts.Cache.Put(upToDateStage, key, rec.encode())
+	recordSearchSource(opts.Cache, p.WS.Dir, key, p.Config.Language)
 	if s.edits != nil {
 		opts.Cache.Put(editsStage, key, s.edits.encode())
 	}
