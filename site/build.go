@@ -192,6 +192,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		Title: p.Config.Title, BaseURL: baseURL, Language: p.Config.Language, Repo: p.Config.Slug(),
 		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.fragments()),
 		Images: p.images, Verified: verified, Parallel: p.parallel, Baselines: baselines,
+		Externals: p.externalURLs(),
 	}
 	s := &Site{Files: map[string][]byte{}, Report: a.Report, Check: synth.NewCheckReport(findings), Findings: findings, Graph: g}
 	if opts.reuse != nil && opts.reuse(key) {

@@ -189,3 +189,15 @@ func (p *Project) StrictExternals() error {
 	}
 	return errors.New("--strict: " + strings.Join(lines, "\n--strict: "))
 }
+
+// externalURLs are the published wikis of the externals that give one
+// ([[externals]] url), by name: links to their nodes lead there.
+func (p *Project) externalURLs() map[string]string {
+	out := map[string]string{}
+	for _, e := range p.Config.Externals {
+		if e.URL != "" {
+			out[e.Name] = e.URL
+		}
+	}
+	return out
+}

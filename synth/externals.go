@@ -65,3 +65,25 @@ func IsExternal(id NodeID) bool {
 	_, _, ok := claims.CutExternal(id.Key)
 	return ok && (id.Type == claims.NodeRequirement || KindOf(id.Type).Code)
 }
+
+// ExternalLocal splits an external's node (see [IsExternal]) into the
+// external's name and the node as its own repository names it
+// (requirement:SYS-12, symbol:src/charge.go@Charge, file:src/charge.go):
+// its page in that repository's wiki is the local node's. ok is false for
+// this repository's own nodes.
+func ExternalLocal(id NodeID) (name string, local Node, ok bool) {
+	if !IsExternal(id) {
+		return "", Node{}, false
+	}
+	name, rest, _ := claims.CutExternal(id.Key)
+	local = Node{ID: NodeID{Type: id.Type, Key: rest}, Type: id.Type}
+	if k := KindOf(id.Type); k.Code {
+		local.Path = rest
+		if k.Named {
+			if t, err := claims.ParseTarget(rest); err == nil {
+				local.Path, local.Symbol = t.Path, t.Symbol
+			}
+		}
+	}
+	return name, local, true
+}
