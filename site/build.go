@@ -126,6 +126,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 			return nil, fmt.Errorf("--base-url: %w", err)
 		}
 	}
+	if p.IsOrganisation() {
+		return p.buildOrganisation(opts, notes) // from the bundles alone (orgwiki.go)
+	}
 	// Load, capture, analyze: each file is read and parsed once, and drift
 	// is judged once, against the lock as captured.
 	ld, err := p.load()

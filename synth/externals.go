@@ -40,6 +40,9 @@ func bundleLinks(rep *codeanchors.Report) []BundleLink {
 		}
 		for _, u := range ts.Uses {
 			l := BundleLink{From: u.Node, To: ts.Target.String(), Kind: u.Role, State: string(ts.Verdict.State), Reason: string(ts.Verdict.Reason)}
+			if a := ts.Anchor; a != nil {
+				l.Start, l.End, l.Hash, l.TokenHash, l.Parser = a.Start, a.End, a.Hash, a.TokenHash, a.Parser
+			}
 			if !slices.Contains(out, l) {
 				out = append(out, l)
 			}
@@ -47,8 +50,12 @@ func bundleLinks(rep *codeanchors.Report) []BundleLink {
 	}
 	for _, ps := range rep.Parents {
 		if _, _, ok := claims.CutExternal(ps.Parent); ok {
-			out = append(out, BundleLink{From: claims.RequirementNode(ps.Child), To: ps.Parent, Kind: KindParent,
-				State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason)})
+			l := BundleLink{From: claims.RequirementNode(ps.Child), To: ps.Parent, Kind: KindParent,
+				State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason)}
+			if ps.Link != nil {
+				l.Revision = ps.Link.Revision
+			}
+			out = append(out, l)
 		}
 	}
 	slices.SortFunc(out, func(x, y BundleLink) int {
