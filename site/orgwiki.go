@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -50,48 +51,130 @@ func (p *Project) IsOrganisation() bool {
 // buildOrganisation builds the organisation's wiki: into opts.Sink when
 // set, else into the site's Files.
 func (p *Project) buildOrganisation(opts BuildOptions, notes io.Writer) (*Site, error) {
-	var repos []synth.OrgRepo
+	repos, x := p.readOrgBundles(notes)
 	urls := map[string]string{}
-	for _, e := range p.Config.Externals {
-		r := synth.OrgRepo{Name: e.Name, URL: e.URL, Bundle: p.bundles[e.Name]}
-		if x := p.Externals[e.Name]; x != nil && x.Err != "" {
-			r.Err = x.Err
-			fmt.Fprintf(notes, "tracewiki: external %s: %s\n", e.Name, x.Err)
-		}
-		if r.URL == "" && r.Bundle != nil {
-			r.URL = r.Bundle.URL // the url its own build published
-		}
-		urls[e.Name] = r.URL
-		repos = append(repos, r)
+	for _, r := range repos {
+		urls[r.Name] = r.URL
 	}
-	org := synth.NewOrg(synth.OrgInput{Repos: repos, Externals: p.Externals, Lang: p.Config.Language})
+	org := synth.NewOrg(synth.OrgInput{Repos: repos, Externals: x, Lang: p.Config.Language})
+	texts := orgTexts(repos)
+	repos, x = nil, nil // every link is judged: the bundles' code index is not needed by the pages
+	s := &Site{Files: map[string][]byte{}, Graph: org.Graph, Check: org.Check()}
 	w := &orgWriter{org: org, urls: urls, title: cmp.Or(p.Config.Title, "Organisation"), lang: p.Config.Language,
-		bundles: p.bundles, files: map[string][]byte{}}
+		texts: texts, put: opts.Sink, stream: opts.stream}
+	if w.put == nil {
+		w.put = func(name string, data []byte) error { s.Files[name] = data; return nil }
+	}
 	if err := w.write(); err != nil {
 		return nil, err
 	}
-	s := &Site{Files: map[string][]byte{}, Graph: org.Graph, Pages: w.pages, Check: org.Check()}
-	for _, name := range slices.Sorted(maps.Keys(w.files)) {
-		if opts.Sink != nil {
-			if err := opts.Sink(name, w.files[name]); err != nil {
-				return nil, err
+	s.Pages = w.pages
+	return s, nil
+}
+
+// readOrgBundles reads every external's bundle (one that cannot be read
+// is kept with its error, and said in notes), and indexes them for
+// judging the links between them. Memory is the bound on an
+// organisation's size, so each bundle keeps only what the wiki uses: of
+// its code, the hashes of the targets other bundles link (a first pass
+// reads every bundle's links), and none of its symbols.
+func (p *Project) readOrgBundles(notes io.Writer) ([]synth.OrgRepo, codeanchors.Externals) {
+	linked := p.orgLinkedTargets()
+	var repos []synth.OrgRepo
+	x := codeanchors.Externals{}
+	for _, e := range p.Config.Externals {
+		ext, b := p.readExternal(e.Name, e.Bundle)
+		ext.URL = e.URL
+		x[e.Name] = ext
+		r := synth.OrgRepo{Name: e.Name, URL: e.URL, Bundle: b, Err: ext.Err}
+		if r.Err != "" {
+			fmt.Fprintf(notes, "tracewiki: external %s: %s\n", e.Name, r.Err)
+		}
+		if b != nil {
+			if r.URL == "" {
+				r.URL = b.URL // the url its own build published
 			}
+			slimOrgBundle(ext, b, linked[e.Name])
+		}
+		repos = append(repos, r)
+	}
+	return repos, x
+}
+
+// orgLinkedTargets are the targets each bundle's links name, by the
+// external's name then its local ref (PATH@SYMBOL, PATH).
+func (p *Project) orgLinkedTargets() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, e := range p.Config.Externals {
+		data, err := p.WS.ReadFileLimit(e.Bundle, MaxBundleBytes)
+		if err != nil {
+			continue // said when read again
+		}
+		var links struct {
+			Links []synth.BundleLink `json:"links"`
+		}
+		if json.Unmarshal(data, &links) != nil {
 			continue
 		}
-		s.Files[name] = w.files[name]
+		for _, l := range links.Links {
+			t, err := claims.ParseTarget(l.To)
+			if err != nil || t.External == "" || l.Kind == synth.KindParent {
+				continue
+			}
+			if out[t.External] == nil {
+				out[t.External] = map[string]bool{}
+			}
+			out[t.External][t.Local().String()] = true
+		}
 	}
-	return s, nil
+	return out
+}
+
+// slimOrgBundle drops from a bundle and its index what an organisation's
+// wiki does not use: the code hashes of targets no link names, the
+// symbols, and the anchors' hashes and claims (their states stay).
+func slimOrgBundle(ext *codeanchors.External, b *synth.BundleJSON, linked map[string]bool) {
+	code := make(map[string]codeanchors.ExternalCode, len(linked))
+	for ref := range linked {
+		if c, ok := ext.Code[ref]; ok {
+			code[ref] = c
+		}
+	}
+	ext.Code = code
+	b.Symbols = nil
+	for i := range b.Anchors {
+		a := &b.Anchors[i]
+		a.Hash, a.TokenHash, a.BodyHash, a.ClaimedBy = "", "", "", nil
+	}
+}
+
+// orgTexts are the requirements' texts of every bundle, by node, for
+// search.
+func orgTexts(repos []synth.OrgRepo) map[synth.NodeID]string {
+	out := map[synth.NodeID]string{}
+	for _, r := range repos {
+		if r.Bundle == nil {
+			continue
+		}
+		for _, req := range r.Bundle.Requirements {
+			out[claims.RequirementNode(r.Name+":"+req.ID)] = req.Text
+		}
+	}
+	return out
 }
 
 // orgWriter renders an organisation's wiki into files.
 type orgWriter struct {
-	org     *synth.Org
-	urls    map[string]string // each repository's wiki, by name
-	bundles map[string]*synth.BundleJSON
-	title   string
-	lang    string
-	files   map[string][]byte
-	pages   int
+	org   *synth.Org
+	urls  map[string]string       // each repository's wiki, by name
+	texts map[synth.NodeID]string // the requirements' texts, for search
+	title string
+	lang  string
+	// put writes an output file as soon as it is made (the build's sink,
+	// or the site's Files); stream, when set, writes one from a writer.
+	put    func(name string, data []byte) error
+	stream func(name string, write func(io.Writer) error) error
+	pages  int
 }
 
 // nodeURL is the page of an organisation's node in its repository's
@@ -142,9 +225,8 @@ func (w *orgWriter) page(dir, title, content string, data any) error {
 	if dir != "" {
 		name = dir + "/index.html"
 	}
-	w.files[name] = buf.Bytes()
 	w.pages++
-	return nil
+	return w.put(name, buf.Bytes())
 }
 
 // pct is a share as a percentage with one decimal ("–" for none).
@@ -228,26 +310,25 @@ func (w *orgWriter) graph() error {
 
 func (w *orgWriter) search() error {
 	s := synth.NewSearch(w.org.Graph, &claims.Model{}, w.nodeURL)
-	text := map[synth.NodeID]string{}
-	for name, b := range w.bundles {
-		for _, r := range b.Requirements {
-			text[claims.RequirementNode(name+":"+r.ID)] = r.Text
-		}
-	}
 	for i := range s.Entries {
-		s.Entries[i].Text = text[s.Entries[i].ID]
+		s.Entries[i].Text = w.texts[s.Entries[i].ID]
 	}
 	data, err := synth.MarshalJSON(s)
 	if err != nil {
 		return err
 	}
-	w.files[render.SearchFile] = data
-	scripts, err := render.SearchScripts(data, w.lang)
+	if err := w.put(render.SearchFile, data); err != nil {
+		return err
+	}
+	data = nil
+	scripts, err := render.SearchScriptsOf(s.Entries, w.lang)
 	if err != nil {
 		return err
 	}
-	for name, b := range scripts {
-		w.files[name] = b
+	for _, name := range slices.Sorted(maps.Keys(scripts)) {
+		if err := w.put(name, scripts[name]); err != nil {
+			return err
+		}
 	}
 	return w.page(render.SearchDir, "Search", orgSearch, nil)
 }
@@ -257,13 +338,17 @@ func (w *orgWriter) data() error {
 	if err != nil {
 		return err
 	}
-	w.files[synth.OrgFile] = org
+	if err := w.put(synth.OrgFile, org); err != nil {
+		return err
+	}
+	if w.stream != nil {
+		return w.stream(render.GraphFile, w.org.Graph.WriteJSON)
+	}
 	g, err := synth.MarshalJSON(w.org.Graph.JSON())
 	if err != nil {
 		return err
 	}
-	w.files[render.GraphFile] = g
-	return nil
+	return w.put(render.GraphFile, g)
 }
 
 // assets copies the stylesheet and the search script.
@@ -273,7 +358,9 @@ func (w *orgWriter) assets() error {
 		if err != nil {
 			return err
 		}
-		w.files["assets/"+name] = data
+		if err := w.put("assets/"+name, data); err != nil {
+			return err
+		}
 	}
 	return nil
 }

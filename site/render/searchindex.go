@@ -24,7 +24,13 @@ func SearchScripts(index []byte, lang string) (map[string][]byte, error) {
 	if err := json.Unmarshal(index, &s); err != nil {
 		return nil, fmt.Errorf("%s: %v", SearchFile, err)
 	}
-	head, docs := synth.NewSearchIndex(s.Entries, lang).Client()
+	return SearchScriptsOf(s.Entries, lang)
+}
+
+// SearchScriptsOf is [SearchScripts] of the index's entries, for a caller
+// that has them still (an organisation's wiki).
+func SearchScriptsOf(entries []synth.SearchEntry, lang string) (map[string][]byte, error) {
+	head, docs := synth.NewSearchIndex(entries, lang).Client()
 	head.Shards = (len(docs) + searchShardDocs - 1) / searchShardDocs
 	out := map[string][]byte{}
 	data, err := json.Marshal(head)
