@@ -36,7 +36,7 @@ func (p *Project) loadExternals(m *claims.Model) claims.Diagnostics {
 			diags.Add(r.Pos, claims.CodeUnknownRef, "unknown external %q: declare it in tracewiki.toml ([[externals]] name = %q, bundle = \".bundles/%s.json\")", r.Name, r.Name, r.Name)
 		}
 	}
-	if len(p.Config.Externals) == 0 || p.IsOrganisation() {
+	if len(p.Config.Externals) == 0 || p.organisation(m) {
 		return diags // an organisation's build reads the bundles itself (orgwiki.go)
 	}
 	p.Externals = codeanchors.Externals{}

@@ -42,8 +42,11 @@ const MaxOrgGraphs = 200
 
 // IsOrganisation reports whether the workspace builds an organisation's
 // wiki: it declares externals and has no content.
-func (p *Project) IsOrganisation() bool {
-	m := p.Model
+func (p *Project) IsOrganisation() bool { return p.organisation(p.Model) }
+
+// organisation reports whether a workspace with content m builds an
+// organisation's wiki.
+func (p *Project) organisation(m *claims.Model) bool {
 	return len(p.Config.Externals) > 0 && m != nil &&
 		len(m.Requirements)+len(m.Pages)+len(m.Decisions)+len(m.Documents) == 0
 }

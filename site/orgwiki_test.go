@@ -35,6 +35,9 @@ func (w *externalsWorld) org() (map[string][]byte, synth.OrgJSON) {
 	if !p.IsOrganisation() {
 		w.t.Fatal("the org workspace is not an organisation's")
 	}
+	if p.Externals != nil {
+		w.t.Fatal("Load read the bundles: the organisation's build reads and slims them itself")
+	}
 	s, err := p.Build(BuildOptions{}, io.Discard)
 	if err != nil {
 		w.t.Fatal(err)
