@@ -1,8 +1,7 @@
-// The requirement matrix in the page: sortable columns and combinable
-// filters (status, state, tag, text). Without JavaScript the static filter
-// pages (requirements/filter/…) do the filtering; this script hides their
-// links and shows the form instead. Sorting is natural (REQ-2 before
-// REQ-10) and stable: ties keep the natural id order.
+// The requirement matrix in the page: combinable filters (status, state,
+// tag, text); assets/sorttable.js sorts its columns. Without JavaScript the
+// static filter pages (requirements/filter/…) do the filtering; this
+// script hides their links and shows the form instead.
 (function () {
   "use strict";
   var table = document.getElementById("matrix");
@@ -53,30 +52,5 @@
   }
   form.addEventListener("input", apply);
   form.addEventListener("change", apply);
-
-  var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
-  var order = function (r) { return parseInt(r.getAttribute("data-order"), 10); };
-  var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
-  heads.forEach(function (th, col) {
-    var kind = th.getAttribute("data-sort");
-    if (!kind) return;
-    var b = document.createElement("button");
-    b.type = "button";
-    b.className = "sort";
-    b.textContent = th.textContent;
-    th.textContent = "";
-    th.appendChild(b);
-    b.addEventListener("click", function () {
-      var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
-      heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
-      th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
-      var sorted = rows.slice().sort(function (x, y) {
-        var c = kind === "order" ? order(x) - order(y)
-          : collator.compare(x.cells[col].textContent.trim(), y.cells[col].textContent.trim());
-        return dir * c || order(x) - order(y);
-      });
-      sorted.forEach(function (r) { tbody.appendChild(r); });
-    });
-  });
   apply();
 })();

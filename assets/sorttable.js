@@ -1,8 +1,10 @@
-// Sortable tables (the coverage page): a click on a column heading with
-// data-sort sorts the rows by that column, as text (natural order: a2
-// before a10) or as a number (a cell's data-value, else its text), and a
-// second click reverses. Ties keep the rows' first order, so a sort is
-// stable. Without JavaScript the table stays in its first order.
+// Sortable tables (the coverage page, the requirement matrix): a click on a
+// column heading with data-sort sorts the rows by that column, as text
+// (natural order: a2 before a10), as a number (a cell's data-value, else
+// its text) or in the rows' first order ("order": the matrix's natural id
+// order), and a second click reverses. Ties keep the rows' first order,
+// so a sort is stable. Without JavaScript the table stays in its first
+// order.
 (function () {
   "use strict";
   var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
@@ -31,6 +33,7 @@
         th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
         var sorted = rows.slice().sort(function (x, y) {
           var c = kind === "num" ? value(x, col) - value(y, col)
+            : kind === "order" ? first.get(x) - first.get(y)
             : collator.compare(x.cells[col].textContent.trim(), y.cells[col].textContent.trim());
           return dir * c || first.get(x) - first.get(y);
         });

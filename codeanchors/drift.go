@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/codeanchors/lang"
@@ -36,6 +37,16 @@ type Source struct {
 	NotIncluded bool
 	tokens      []Token
 	released    bool // ReleaseTokens dropped the tokens
+	// spans, when set ([Source.KeepSpans]), keeps the hashes of the spans
+	// judged so far.
+	spans *spanMemo
+}
+
+// spanMemo is the resolutions of a source's spans by their first and last
+// lines.
+type spanMemo struct {
+	mu sync.Mutex
+	m  map[[2]int]Resolution
 }
 
 // ReleaseTokens drops s's hash tokens (and its File's), the larger part of
@@ -48,6 +59,13 @@ func (s *Source) ReleaseTokens() {
 		s.File.Tokens = nil
 	}
 }
+
+// KeepSpans makes s remember the hashes of the spans it resolves, for a
+// caller that judges the same source again and again: serve keeps the
+// sources whose bytes did not change across rebuilds, and their hashes
+// with them. A Source is read-only once made, so the hashes stay true.
+// Call it before s is shared.
+func (s *Source) KeepSpans() { s.spans = &spanMemo{} }
 
 // NewSource splits src into lines and runs the registry's extractor on it.
 func NewSource(reg *Registry, p string, src []byte) *Source {
@@ -131,6 +149,14 @@ func (s *Source) span(start, end int) Resolution {
 	if s.released {
 		panic("codeanchors: " + s.Path + ": token hash of a source whose tokens were released")
 	}
+	if m := s.spans; m != nil {
+		m.mu.Lock()
+		r, ok := m.m[[2]int{start, end}]
+		m.mu.Unlock()
+		if ok {
+			return r
+		}
+	}
 	r := Resolution{Start: start, End: end, Parser: s.Parser()}
 	if end >= start {
 		r.Hash = lang.HashLines(s.Lines, start, end)
@@ -138,6 +164,14 @@ func (s *Source) span(start, end int) Resolution {
 	} else { // an empty file
 		r.Hash = lang.HashLines(nil, 1, 0)
 		r.TokenHash = lang.HashTokens(nil, 1, 0)
+	}
+	if m := s.spans; m != nil {
+		m.mu.Lock()
+		if m.m == nil {
+			m.m = map[[2]int]Resolution{}
+		}
+		m.m[[2]int{start, end}] = r
+		m.mu.Unlock()
 	}
 	return r
 }

@@ -293,3 +293,27 @@ func TestCheckParentsLegacy(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepSpans checks that a source that keeps its spans resolves each
+// target as a fresh source does, again and again, and remembers a span
+// once resolved.
+func TestKeepSpans(t *testing.T) {
+	src := []byte("package a\n\n// F is f.\nfunc F() int {\n\treturn 1\n}\n\nfunc G() {}\n")
+	kept := NewSource(Default, "a.go", src)
+	kept.KeepSpans()
+	for _, target := range []string{"a.go@F", "a.go@G", "a.go#L4-L6", "a.go"} {
+		tg, err := claims.ParseTarget(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Resolve(tg, nil, NewSource(Default, "a.go", src))
+		for range 2 {
+			if got := Resolve(tg, nil, kept); got != want {
+				t.Errorf("%s: kept source resolves %+v, a fresh one %+v", target, got, want)
+			}
+		}
+		if _, ok := kept.spans.m[[2]int{want.Start, want.End}]; !ok {
+			t.Errorf("%s: span %d-%d not kept", target, want.Start, want.End)
+		}
+	}
+}

@@ -49,7 +49,7 @@ type BuildOptions struct {
 	Release bool
 
 	// lazy renders nothing yet: the site's files are rendered when first
-	// asked for ([Site.file]); serve's rebuilds.
+	// asked for ([Site.File]); a [Session]'s builds.
 	lazy bool
 	// reuse, when set, is asked with the site key (see [Project.siteKey])
 	// once the analysis is done; true means the output already holds this
@@ -106,9 +106,10 @@ type Site struct {
 	lazy        *lazyFiles   // a lazy build's files, rendered on demand
 }
 
-// file returns one file of the site by slash path; false when there is
-// none. A lazy build renders it now (once).
-func (s *Site) file(name string) ([]byte, bool, error) {
+// File returns one file of the site by slash path; false when there is
+// none. A lazy build ([Session.Build]) renders it now (once), and an
+// error says it could not.
+func (s *Site) File(name string) ([]byte, bool, error) {
 	if s.lazy != nil {
 		return s.lazy.file(name)
 	}

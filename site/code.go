@@ -20,11 +20,12 @@ import (
 // are not regular (a FIFO, a socket, a device) are left out and named in
 // the returned notes.
 func (p *Project) CodeFiles() ([]string, []string, error) {
-	if w := p.walks; w != nil && w.haveCode {
+	w := p.walks()
+	if w != nil && w.haveCode {
 		return w.code, w.codeSkipped, nil
 	}
 	files, notes, err := p.codeFiles(true)
-	if w := p.walks; w != nil && err == nil {
+	if w != nil && err == nil {
 		w.code, w.codeSkipped, w.haveCode = files, notes, true
 	}
 	return files, notes, err

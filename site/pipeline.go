@@ -89,22 +89,22 @@ func (p *Project) capture(ld *Loaded, frozen bool, by string) (*Captured, error)
 	return &Captured{Lock: l, Result: res}, nil
 }
 
-// lockMemo is a parsed lock with the bytes it was parsed from: serve's
-// frozen rebuilds, which only read the lock, parse it again only when its
-// bytes change.
+// lockMemo is a parsed lock with the bytes it was parsed from: a
+// [Session]'s frozen builds, which only read the lock, parse it again
+// only when its bytes change.
 type lockMemo struct {
 	data []byte
 	lock *codeanchors.Lock
 }
 
 // frozenLock is [Project.ReadLock] for a frozen build, which never changes
-// the lock: with p.locks set, a lock whose bytes are those of the last
-// call is not parsed again.
+// the lock: in a session, a lock whose bytes are those of the last call
+// are not parsed again.
 func (p *Project) frozenLock() (*codeanchors.Lock, error) {
-	m := p.locks
-	if m == nil {
+	if p.memo == nil {
 		return p.ReadLock()
 	}
+	m := &p.memo.locks
 	data, err := p.WS.ReadFileLimit(p.Config.Lock, codeanchors.MaxLockBytes)
 	if err == nil && m.lock != nil && bytes.Equal(data, m.data) {
 		return m.lock, nil
@@ -163,18 +163,19 @@ func (p *Project) analyzeLoaded(ld *Loaded, l *codeanchors.Lock) *Analysis {
 		}
 	}
 	project := p.projectFiles(ld.Code)
-	if m := p.indexes; m != nil && m.index != nil && slices.Equal(m.files, files) && maps.EqualFunc(m.project, project, bytes.Equal) {
-		a.Index = m.index
+	if p.memo == nil {
+		a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: project})
 		return a
 	}
-	a.Index = codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: project})
-	if m := p.indexes; m != nil {
-		*m = indexMemo{files: files, project: project, index: a.Index}
+	m := &p.memo.indexes
+	if m.index == nil || !slices.Equal(m.files, files) || !maps.EqualFunc(m.project, project, bytes.Equal) {
+		*m = indexMemo{files: files, project: project, index: codeanchors.BuildIndex(codeanchors.IndexInput{Files: files, Project: project})}
 	}
+	a.Index = m.index
 	return a
 }
 
-// indexMemo is a code index with what it was built from: serve's rebuilds
+// indexMemo is a code index with what it was built from: a [Session]'s loads
 // build the index again only when a code file's parse (a source whose
 // bytes changed is parsed anew, see [sourceCache]) or a project file
 // changes. An index is read-only once built.

@@ -30,8 +30,8 @@ func countJudgements(t *testing.T, dir string) *int {
 
 // TestJudgedOnce checks that every command judges drift exactly once per
 // run: a build (frozen or capturing), check (also when a missing target
-// makes it read every code file to relocate it), serve per rebuild, and
-// the knowledge of search, lookup and MCP.
+// makes it read every code file to relocate it), a session per build or
+// analysis (serve, MCP), and the knowledge of search and lookup.
 func TestJudgedOnce(t *testing.T) {
 	dir := fixture(t, "shop") // has a target_missing link: check relocates
 	n := countJudgements(t, dir)
@@ -71,15 +71,20 @@ func TestJudgedOnce(t *testing.T) {
 	}
 	expect("knowledge (search, lookup, mcp)", 1)
 
-	srv, err := NewServer(dir, ServeOptions{Addr: "127.0.0.1:0"})
+	s, err := OpenSession(dir, SessionOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.ln.Close()
-	defer srv.w.Close()
-	expect("serve's first build", 1)
-	srv.rebuild(changeSet{all: true})
-	expect("serve's rebuild", 1)
+	for _, what := range []string{"a session's first build (serve)", "a session's rebuild"} {
+		if _, err := s.Build(""); err != nil {
+			t.Fatal(err)
+		}
+		expect(what, 1)
+	}
+	if _, err := s.Analyze(); err != nil {
+		t.Fatal(err)
+	}
+	expect("a session's analysis (mcp)", 1)
 }
 
 // TestBuildLeavesLock checks that a build that captures writes nothing: it

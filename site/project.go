@@ -28,23 +28,14 @@ type Project struct {
 	Model  *claims.Model
 	// Workers bounds the parallel stages; zero means GOMAXPROCS.
 	Workers int
-	// ParseSource, when set, turns the bytes [Project.Sources] read into a
-	// Source instead of [codeanchors.NewSource]; serve sets it to reuse
-	// the parse of files whose bytes did not change. Nil means parse.
-	ParseSource func(name string, data []byte) *codeanchors.Source
 
 	skipped []string          // content files that are not regular, and why
 	temps   []string          // temporary files of content files the walk found (see [contentTemp])
 	images  map[string][]byte // the content's images by content path (see [Project.readImages])
-	// walks, when set, holds the folder walks' results: those it has are
-	// used instead of walking (serve, when no file was created or removed
-	// since), those it lacks are recorded.
-	walks *walkMemo
-
-	// locks, when set, keeps the lock frozen builds read (serve).
-	locks *lockMemo
-	// indexes, when set, keeps the code index of the last build (serve).
-	indexes *indexMemo
+	// memo, when set, is the memos of the [Session] that loaded the
+	// project: the folder walks, the content, code and lock parses and
+	// the code index of its earlier loads. Nil for a one-shot load.
+	memo *memos
 
 	// Externals are the externals' bundles as read now, by name (SPEC
 	// 1.8); nil without [[externals]]. bundles holds the same bundles
@@ -75,14 +66,17 @@ func Load(dir string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	return loadIn(ws, nil, nil)
+	return loadIn(ws, nil)
 }
 
-// loadIn is [Load] in an open workspace, with the walks' memo and the
-// content parser of earlier loads (nil: none); it closes the workspace
-// when it fails.
-func loadIn(ws *workspace.Workspace, walks *walkMemo, parser *claims.Parser) (*Project, error) {
-	p := &Project{WS: ws, walks: walks}
+// loadIn is [Load] in an open workspace, with the memos of a session's
+// earlier loads (nil: none); it closes the workspace when it fails.
+func loadIn(ws *workspace.Workspace, memo *memos) (*Project, error) {
+	p := &Project{WS: ws, memo: memo}
+	var parser *claims.Parser // nil parses afresh
+	if memo != nil {
+		parser = &memo.parser
+	}
 	cfgData, err := ws.ReadFile(workspace.ConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ws.Close()
@@ -128,7 +122,8 @@ func (p *Project) contentFiles() ([]claims.File, error) {
 		return nil, fmt.Errorf("content folder: %w", err)
 	}
 	var names []string
-	if w := p.walks; w != nil && w.haveContent {
+	w := p.walks()
+	if w != nil && w.haveContent {
 		names, p.skipped = w.content, slices.Clone(w.contentSkipped)
 	} else if err := p.walkContent(dir, &names); err != nil {
 		return nil, err
@@ -238,12 +233,36 @@ func (p *Project) Sources(paths []string) (map[string]*codeanchors.Source, error
 	return m, nil
 }
 
-// parseSource parses a file read by Sources, through p.ParseSource when set.
+// parseSource parses a file read by Sources, or takes the parse of the
+// same bytes from the session's earlier loads.
 func (p *Project) parseSource(name string, data []byte) *codeanchors.Source {
-	if p.ParseSource != nil {
-		return p.ParseSource(name, data)
+	if p.memo != nil {
+		return p.memo.sources.parse(name, data)
+	}
+	return newSource(name, data)
+}
+
+// newSource parses a source file: the one place in site that calls
+// [codeanchors.NewSource], so that a test can count parses
+// (testHookParse).
+func newSource(name string, data []byte) *codeanchors.Source {
+	if testHookParse != nil {
+		testHookParse(name)
 	}
 	return codeanchors.NewSource(codeanchors.Default, name, data)
+}
+
+// testHookParse, when set by a test, is called once per source parse,
+// with the file's name.
+var testHookParse func(name string)
+
+// walks is the session's memo of the folder walks; nil for a one-shot
+// load.
+func (p *Project) walks() *walkMemo {
+	if p.memo == nil {
+		return nil
+	}
+	return p.memo.walks
 }
 
 // parallel runs fn(0..n-1) on up to Workers goroutines. Each call writes its

@@ -22,7 +22,7 @@ import (
 // watcher watches a workspace for changes that may change what tracewiki
 // makes of it: the content, the code and the config, but not .git, the
 // output folder or the lock's helper files. serve rebuilds the site on its
-// signal, mcp its answers.
+// signal, mcp its answers; a [Session] owns it.
 type watcher struct {
 	dir      string // the workspace root, absolute
 	debounce time.Duration
@@ -131,6 +131,25 @@ func (s *watcher) run(ctx context.Context, rebuild func(changeSet)) {
 type changeSet struct {
 	paths     map[string]bool
 	tree, all bool
+}
+
+// add adds the changes o to c.
+func (c *changeSet) add(o changeSet) {
+	if c.paths == nil {
+		c.paths = map[string]bool{}
+	}
+	for p := range o.paths {
+		c.paths[p] = true
+	}
+	c.tree = c.tree || o.tree
+	c.all = c.all || o.all
+}
+
+// isDirOrLink reports whether name (a file path) is a folder or a
+// symlink.
+func isDirOrLink(name string) bool {
+	fi, err := os.Lstat(name)
+	return err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0)
 }
 
 // under reports whether the path p is one of the changed paths or lies

@@ -54,12 +54,17 @@ var allowed = map[string][]string{
 	"site/workspace": {"claims", "codeanchors", "site/output"},
 	// textdiff is Myers' diff of two texts' lines; it knows nothing of sites.
 	"site/internal/textdiff": {},
-	"cmd/tracewiki":          {"site", "synth", "codeanchors", "claims"},
-	"bench/gen":              {}, // a standalone generator of benchmark workspaces
-	"bench/floor":            {}, // the cold-build yardstick: goldmark and chroma only
-	"bench/latency":          {}, // times tracewiki serve over HTTP, as a user would
-	"bench/search":           {}, // scores and times tracewiki search through the command, against a plain BM25
-	"bench/searchpage":       {}, // times the search page in headless Chromium, CPU throttled
+	// serve and mcp are the long-running commands: they load the
+	// workspace again and again through a site.Session and answer from
+	// its site and analysis.
+	"site/serve":       {"site", "synth", "claims", "codeanchors"},
+	"site/mcp":         {"site", "synth", "claims", "codeanchors", "assets"},
+	"cmd/tracewiki":    {"site", "site/serve", "site/mcp", "synth", "codeanchors", "claims"},
+	"bench/gen":        {}, // a standalone generator of benchmark workspaces
+	"bench/floor":      {}, // the cold-build yardstick: goldmark and chroma only
+	"bench/latency":    {}, // times tracewiki serve over HTTP, as a user would
+	"bench/search":     {}, // scores and times tracewiki search through the command, against a plain BM25
+	"bench/searchpage": {}, // times the search page in headless Chromium, CPU throttled
 }
 
 func TestDependencyPolicy(t *testing.T) {

@@ -539,7 +539,8 @@ fragment, at most 240 lines, with the captured and current lines and its
 state; and the resource templates tracewiki://requirement/{id},
 tracewiki://decision/{id} and tracewiki://page/{path}, returning the lookup
 JSON. It reads the workspace once and rebuilds its answers after the
-content, the code or the config change, like serve. It never writes the
+content, the code or the config change, reading again only the files that
+changed, like serve. It never writes the
 lock or the output, and logs to standard error only. A line that is not a
 JSON-RPC 2.0 request or notification is answered with a JSON-RPC error
 (-32700, -32600) and the server goes on; at the end of its input it answers

@@ -22,7 +22,7 @@ import (
 var notSource = map[string]bool{
 	"site/render:api/search.js":    true, // the search index, a script the pages load
 	"site/render:api/search-%d.js": true, // and its shards
-	"site:.js":                     true, // the Content-Type of served scripts
+	"site/serve:.js":               true, // the Content-Type of served scripts
 }
 
 // TestLanguageKnowledgeStaysInItsPackage checks that a language package is

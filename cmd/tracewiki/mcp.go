@@ -6,7 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/tracewiki/tracewiki/site"
+	"github.com/tracewiki/tracewiki/site/mcp"
 )
 
 func runMCP(e *env, args []string) int {
@@ -19,7 +19,7 @@ func runMCP(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := site.NewMCPServer(e.root, site.MCPOptions{Log: e.stderr})
+	srv, err := mcp.NewServer(e.root, mcp.Options{Log: e.stderr})
 	if err != nil {
 		return e.fail(err)
 	}

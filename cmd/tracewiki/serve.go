@@ -9,13 +9,13 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/tracewiki/tracewiki/site"
+	"github.com/tracewiki/tracewiki/site/serve"
 )
 
 func runServe(e *env, args []string) int {
 	fs := e.flags("serve")
-	var opts site.ServeOptions
-	fs.StringVar(&opts.Addr, "addr", site.DefaultServeAddr, "the `host:port` to listen on; loopback unless --public")
+	var opts serve.Options
+	fs.StringVar(&opts.Addr, "addr", serve.DefaultAddr, "the `host:port` to listen on; loopback unless --public")
 	fs.StringVar(&opts.BaseURL, "base-url", "", "the `URL` path the site is served under (default: the config's baseURL)")
 	fs.BoolVar(&opts.Public, "public", false, "allow an --addr that other machines can reach")
 	fs.Func("host", "also answer requests for host `NAME` (repeatable; by default only loopback names and addresses)", func(h string) error {
@@ -43,8 +43,8 @@ func runServe(e *env, args []string) int {
 	opts.Log = e.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := site.NewServer(e.root, opts)
-	if errors.Is(err, site.ErrNotLoopback) {
+	srv, err := serve.NewServer(e.root, opts)
+	if errors.Is(err, serve.ErrNotLoopback) {
 		return e.usage("serve: %v; pass --public to serve to other machines", err)
 	}
 	if err != nil {

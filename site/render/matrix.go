@@ -14,7 +14,8 @@ import (
 
 // matrixFilters are the requirement matrix's static filter pages: they
 // work without JavaScript, and the home page's cards link to them. With
-// JavaScript the matrix page filters and sorts in place (assets/matrix.js).
+// JavaScript the matrix page filters and sorts in place (assets/matrix.js,
+// assets/sorttable.js).
 var matrixFilters = []struct {
 	slug, text string
 	keep       func(n synth.Node) bool

@@ -128,7 +128,7 @@ func New(in Input) (*Renderer, error) {
 		return synth.MarshalJSON(synth.NewSearch(b.graph, b.model, func(id synth.NodeID) string { return b.idHref("", id) }))
 	})
 	var err error
-	if b.tmpl, err = parseTemplates(); err != nil {
+	if b.tmpl, err = templateSet(); err != nil {
 		return nil, err
 	}
 	b.drift = synth.NewDrift(b.findings, b.graph, b.absURL)
@@ -198,6 +198,11 @@ func (b *Renderer) absURL(id synth.NodeID) string {
 	}
 	return b.baseURL + u
 }
+
+// templateSet is the parsed templates, parsed once per process: a
+// template set is read-only once parsed and safe for concurrent use, and
+// serve makes a renderer per rebuild.
+var templateSet = sync.OnceValues(parseTemplates)
 
 func parseTemplates() (map[string]*template.Template, error) {
 	base, err := template.New("").Funcs(rowFuncs).ParseFS(templates.FS, "layout.html")

@@ -171,7 +171,7 @@ func (c Config) checkExternals(name string, data []byte) []error {
 		at := fmt.Sprintf("%s:%d: externals[%d]", name, line, i)
 		switch {
 		case !claims.ValidExternalName(e.Name):
-			errs = append(errs, fmt.Errorf("%s: name %q: want lower-case letters, digits and '-' (the prefix of its links, payments:src/charge.go@Charge)", at, e.Name))
+			errs = append(errs, fmt.Errorf("%s: name %q: want lower-case letters, digits and '-' (the prefix of its links, payments:REQ-7)", at, e.Name))
 		case seen[e.Name]:
 			errs = append(errs, fmt.Errorf("%s: name %q is declared twice", at, e.Name))
 		}

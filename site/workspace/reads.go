@@ -1,5 +1,7 @@
 package workspace
 
+import "crypto/sha256"
+
 // Reads are the results of a workspace's reads, by slash path: what serve
 // keeps of one build's workspace to answer the next one's reads of the
 // files that did not change since, without the disk.
@@ -10,6 +12,7 @@ type Read struct {
 	data  []byte
 	err   error
 	limit int64
+	sum   [sha256.Size]byte // of data, or of err: what the read digest takes
 }
 
 // Remember makes the workspace answer its reads of the paths in r from r

@@ -89,17 +89,17 @@ func (w *Workspace) ReadFile(p string) ([]byte, error) {
 func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	var data []byte
 	var err error
+	var sum [sha256.Size]byte
 	if r, ok := w.memo[p]; ok && r.limit == limit {
-		data, err = r.data, r.err
-		w.stamps.unsure() // not looked at: serve's builds have no record
+		data, err, sum = r.data, r.err, r.sum // hashed when it was read
+		w.stamps.unsure()                     // not looked at: serve's builds have no record
 	} else {
 		data, err = w.readFileLimit(p, limit)
-	}
-	var sum [sha256.Size]byte
-	if err != nil {
-		sum = sha256.Sum256([]byte("error: " + err.Error()))
-	} else {
-		sum = sha256.Sum256(data)
+		if err != nil {
+			sum = sha256.Sum256([]byte("error: " + err.Error()))
+		} else {
+			sum = sha256.Sum256(data)
+		}
 	}
 	w.readsMu.Lock()
 	if w.reads == nil {
@@ -107,7 +107,7 @@ func (w *Workspace) ReadFileLimit(p string, limit int64) ([]byte, error) {
 	}
 	w.reads[p] = sum
 	if w.kept != nil {
-		w.kept[p] = Read{data, err, limit}
+		w.kept[p] = Read{data, err, limit, sum}
 	}
 	w.readsMu.Unlock()
 	return data, err

@@ -1,4 +1,4 @@
-package site
+package serve
 
 import (
 	"bufio"
@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracewiki/tracewiki/site"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -50,11 +51,11 @@ func serveWorkspace(t *testing.T, guide string) string {
 		writeFile(t, dir, name, data)
 	}
 	if !strings.Contains(guide, "title: [") { // a broken page cannot be loaded to capture
-		p, err := Load(dir)
+		p, err := site.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.Capture(CaptureOptions{By: "test"}, io.Discard); err != nil {
+		if _, err := p.Capture(site.CaptureOptions{By: "test"}, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		p.Close()
@@ -75,7 +76,7 @@ func writeFile(t testing.TB, dir, name, data string) {
 
 // startServer serves dir on a free loopback port until the test ends, and
 // checks then that Run returned cleanly.
-func startServer(t testing.TB, dir string, opts ServeOptions) (*Server, string) {
+func startServer(t testing.TB, dir string, opts Options) (*Server, string) {
 	t.Helper()
 	opts.Addr = "127.0.0.1:0"
 	if opts.Debounce == 0 {
@@ -208,7 +209,7 @@ func TestServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, base := startServer(t, dir, ServeOptions{})
+	srv, base := startServer(t, dir, Options{})
 	page := base + "/" + guideURL
 
 	resp, body := get(t, page)
@@ -218,7 +219,7 @@ func TestServe(t *testing.T) {
 	if !strings.Contains(body, reloadMark) {
 		t.Errorf("served page has no reload script")
 	}
-	if built, _, _ := srv.state.Load().site.file(guideURL); strings.Contains(string(built), "EventSource") {
+	if built, _, _ := srv.state.Load().site.File(guideURL); strings.Contains(string(built), "EventSource") {
 		t.Errorf("the built page itself has a reload script")
 	}
 	for _, h := range [][2]string{{"Content-Type", "text/html; charset=utf-8"}, {"Cache-Control", "no-store"}} {
@@ -383,7 +384,7 @@ func TestServe(t *testing.T) {
 
 func TestServeShutdownEndsEvents(t *testing.T) {
 	dir := serveWorkspace(t, guideMD)
-	srv, err := NewServer(dir, ServeOptions{Addr: "127.0.0.1:0"})
+	srv, err := NewServer(dir, Options{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +414,7 @@ func TestServeShutdownEndsEvents(t *testing.T) {
 
 func TestServeBaseURL(t *testing.T) {
 	dir := serveWorkspace(t, guideMD)
-	srv, base := startServer(t, dir, ServeOptions{BaseURL: "/pr-7"})
+	srv, base := startServer(t, dir, Options{BaseURL: "/pr-7"})
 	if srv.BaseURL() != "/pr-7/" {
 		t.Fatalf("BaseURL() = %q", srv.BaseURL())
 	}
@@ -434,7 +435,7 @@ func TestServeBaseURL(t *testing.T) {
 
 func TestServeFirstBuildBroken(t *testing.T) {
 	dir := serveWorkspace(t, "---\ntitle: [unclosed\n---\n")
-	_, base := startServer(t, dir, ServeOptions{})
+	_, base := startServer(t, dir, Options{})
 	resp, body := get(t, base+"/"+guideURL)
 	if resp.StatusCode != 500 || !strings.Contains(body, "content/guide.md:") || !strings.Contains(body, reloadMark) {
 		t.Fatalf("GET = %d:\n%s", resp.StatusCode, body)
@@ -453,7 +454,7 @@ func TestServeFirstBuildBroken(t *testing.T) {
 func TestServeRefusesNonLoopback(t *testing.T) {
 	dir := t.TempDir()
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0", "example.com:1313"} {
-		if _, err := NewServer(dir, ServeOptions{Addr: addr}); !errors.Is(err, ErrNotLoopback) {
+		if _, err := NewServer(dir, Options{Addr: addr}); !errors.Is(err, ErrNotLoopback) {
 			t.Errorf("NewServer(Addr: %q) = %v, want ErrNotLoopback", addr, err)
 		}
 	}
@@ -521,27 +522,6 @@ func TestServeBannerEscapes(t *testing.T) {
 	}
 }
 
-func TestSourceCache(t *testing.T) {
-	var c sourceCache
-	a := c.parse("a.go", []byte("package a\n\nfunc F() {}\n"))
-	if c.parse("a.go", []byte("package a\n\nfunc F() {}\n")) != a {
-		t.Errorf("same bytes, same build: parsed again")
-	}
-	c.swap()
-	if c.parse("a.go", []byte("package a\n\nfunc F() {}\n")) != a {
-		t.Errorf("same bytes, next build: parsed again")
-	}
-	b := c.parse("b.go", []byte("package a\n"))
-	c.swap()
-	if got := c.parse("a.go", []byte("package a\n\nfunc G() {}\n")); got == a || got.File == nil || got.File.Symbols[0].Name != "G" {
-		t.Errorf("changed bytes: got the old parse")
-	}
-	c.swap()
-	if c.parse("b.go", []byte("package a\n")) == b {
-		t.Errorf("a file the last build did not use was kept")
-	}
-}
-
 // BenchmarkServeRebuild measures serve's latency on the workspace named by
 // TRACEWIKI_SERVE_SITE (such as bench/gen's 10,000-page site, captured):
 // from saving an edit of one page (TRACEWIKI_SERVE_PAGE, default
@@ -563,7 +543,7 @@ func BenchmarkServeRebuild(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { writeFile(b, dir, name, string(orig)) })
-	srv, base := startServer(b, dir, ServeOptions{Debounce: 100 * time.Millisecond, Log: os.Stderr})
+	srv, base := startServer(b, dir, Options{Debounce: 100 * time.Millisecond, Log: os.Stderr})
 	events := subscribe(b, base)
 	nextEvent(b, events)
 	pageURL := base + srv.BaseURL() + cmp.Or(os.Getenv("TRACEWIKI_SERVE_URL"), "pages/area00/page00000/")
@@ -629,7 +609,7 @@ func BenchmarkServeRebuild(b *testing.B) {
 func TestServeHostHeader(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "content/index.md", "# Home\n")
-	srv, base := startServer(t, dir, ServeOptions{Hosts: []string{"wiki.internal"}})
+	srv, base := startServer(t, dir, Options{Hosts: []string{"wiki.internal"}})
 	for _, c := range []struct {
 		host string
 		code int

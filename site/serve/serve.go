@@ -1,7 +1,12 @@
-package site
+// Package serve is tracewiki serve: an HTTP server of a workspace's site,
+// built in memory by a [site.Session] and rebuilt on every change, with
+// live reload (server-sent events) and the neighborhood API. It writes
+// nothing: neither the lock nor the output folder.
+package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,25 +17,20 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/tracewiki/tracewiki/claims"
-	"github.com/tracewiki/tracewiki/codeanchors"
-	"github.com/tracewiki/tracewiki/site/render"
-	"github.com/tracewiki/tracewiki/site/workspace"
+	"github.com/tracewiki/tracewiki/site"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// DefaultServeAddr is where serve listens unless told otherwise: loopback
+// DefaultAddr is where serve listens unless told otherwise: loopback
 // only, so a preview is never exposed to the network by accident.
-const DefaultServeAddr = "127.0.0.1:1313"
+const DefaultAddr = "127.0.0.1:1313"
 
 // Paths the server answers besides the site's files.
 const (
@@ -39,12 +39,12 @@ const (
 )
 
 // ErrNotLoopback is returned, wrapped, for a listen address reachable from
-// other machines when [ServeOptions.Public] is not set.
+// other machines when [Options.Public] is not set.
 var ErrNotLoopback = errors.New("not a loopback address: other machines could reach it")
 
-// ServeOptions configures [NewServer].
-type ServeOptions struct {
-	// Addr is the host:port to listen on; zero means DefaultServeAddr. Its
+// Options configures [NewServer].
+type Options struct {
+	// Addr is the host:port to listen on; zero means DefaultAddr. Its
 	// host must be a loopback address (or "localhost") unless Public.
 	Addr string
 	// Public allows an Addr that other machines can reach.
@@ -58,48 +58,28 @@ type ServeOptions struct {
 	// config's baseURL.
 	BaseURL string
 	// Debounce is how long a burst of file changes must be quiet before a
-	// rebuild; zero means 100ms.
+	// rebuild; zero means [site.DefaultDebounce].
 	Debounce time.Duration
 	// Log receives build notes and one line per rebuild; nil discards them.
 	Log io.Writer
 	// Cache, when set, is the persistent build cache: highlighted code is
 	// looked up there. Nil keeps nothing across runs.
-	Cache *Cache
+	Cache *site.Cache
 }
 
 // Server serves a workspace's site from memory and rebuilds it when the
 // content, the code or the config change. It never writes the lock or the
-// output folder: builds are frozen and stay in memory.
+// output folder: builds are frozen and stay in memory. Its
+// [site.Session] keeps what a rebuild reuses and watches the workspace.
 type Server struct {
-	dir   string // the workspace root, absolute
-	opts  ServeOptions
-	log   io.Writer
-	ln    net.Listener
-	w     *watcher
-	cache sourceCache
-	// highlight keeps highlighted code fragments across rebuilds.
-	highlight render.HighlightCache
-	// reads and walks are the last build's file reads and folder walks:
-	// a rebuild reads from disk only the files changed since, and walks
-	// again only when files were created or removed. The builder
-	// goroutine's own.
-	reads workspace.Reads
-	walks *walkMemo
-	// taken tells the files the last good build's walks may take: a
-	// change to no other file it did not read is no reason to rebuild.
-	// Before the first good build it takes nothing, and nothing is skipped.
-	taken workspace.Walks
-	// parser keeps the content files' parses: a rebuild parses again
-	// only the files whose bytes changed. The builder goroutine's own.
-	parser claims.Parser
-	locks  lockMemo // the lock as last parsed; the builder goroutine's own
-	// indexes is the code index as last built; the builder goroutine's own.
-	indexes indexMemo
+	opts    Options
+	log     io.Writer
+	ln      net.Listener
+	session *site.Session
 	epoch   string // tells this process's builds from another's
 	built   int    // rebuilds so far; the builder goroutine's own
 
 	state atomic.Pointer[serveState]
-	graph atomic.Pointer[synth.Graph] // the last good site's graph
 
 	subsMu sync.Mutex
 	subs   map[chan string]struct{}
@@ -109,55 +89,45 @@ type Server struct {
 // serveState is what requests see: the last good site and the outcome of
 // the latest build. It is replaced whole, never changed.
 type serveState struct {
-	site *Site    // nil until a build succeeds
-	base string   // URL path of the site, starting and ending in "/"
-	errs []string // the latest build's problems; empty when it succeeded
-	gen  string   // changes with every rebuild, good or not
+	site *site.Site // nil until a build succeeds
+	base string     // URL path of the site, starting and ending in "/"
+	errs []string   // the latest build's problems; empty when it succeeded
+	gen  string     // changes with every rebuild, good or not
 }
 
 // NewServer checks opts, listens, builds the site and starts watching the
 // workspace at dir. A build that fails is not an error: its problems are
 // shown in the browser until an edit fixes them. Call [Server.Run] to serve.
-func NewServer(dir string, opts ServeOptions) (*Server, error) {
+func NewServer(dir string, opts Options) (*Server, error) {
 	if opts.Addr == "" {
-		opts.Addr = DefaultServeAddr
-	}
-	if opts.Debounce <= 0 {
-		opts.Debounce = 100 * time.Millisecond
+		opts.Addr = DefaultAddr
 	}
 	if err := checkAddr(opts.Addr, opts.Public); err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := workspace.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	ws.Close()
 	s := &Server{
-		dir: abs, opts: opts, log: opts.Log, subs: map[chan string]struct{}{}, done: make(chan struct{}),
+		opts: opts, log: opts.Log, subs: map[chan string]struct{}{}, done: make(chan struct{}),
 		epoch: strconv.FormatInt(time.Now().UnixNano(), 36),
 	}
 	if s.log == nil {
 		s.log = io.Discard
 	}
-	if s.w, err = newWatcher(abs, opts.Debounce, s.log); err != nil {
+	var err error
+	s.session, err = site.OpenSession(dir, site.SessionOptions{Watch: true, Debounce: opts.Debounce, Log: s.log, Cache: opts.Cache})
+	if err != nil {
 		return nil, err
 	}
 	if s.ln, err = net.Listen("tcp", opts.Addr); err != nil {
-		s.w.Close()
+		s.session.Close()
 		return nil, err
 	}
 	if tcp, ok := s.ln.Addr().(*net.TCPAddr); ok && !opts.Public && !tcp.IP.IsLoopback() {
 		s.ln.Close()
-		s.w.Close()
+		s.session.Close()
 		return nil, fmt.Errorf("listen %s: bound %s: %w", opts.Addr, tcp.IP, ErrNotLoopback)
 	}
 	fmt.Fprintf(s.log, "tracewiki: building %s\n", dir)
-	s.rebuild(changeSet{all: true})
+	s.rebuild()
 	return s, nil
 }
 
@@ -196,7 +166,7 @@ func (s *Server) Run(ctx context.Context) error {
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		s.w.run(ctx, s.rebuild)
+		s.session.Watch(ctx, s.rebuild)
 	}()
 
 	var err error
@@ -210,7 +180,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if serr := hs.Shutdown(shut); err == nil {
 		err = serr
 	}
-	s.w.Close()
+	s.session.Close()
 	<-watched
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
@@ -218,27 +188,17 @@ func (s *Server) Run(ctx context.Context) error {
 	return err
 }
 
-// rebuild loads the workspace and builds the site frozen, in memory. On
-// success it publishes the site and its graph (for neighborhood queries)
-// and tells the open pages; on failure it keeps the last good
-// site and publishes the problems, which the pages show.
-func (s *Server) rebuild(ch changeSet) {
-	if s.untouched(ch) {
-		return
-	}
+// rebuild builds the site again, frozen, in memory. On success it
+// publishes the site and tells the open pages; on failure it keeps the
+// last good site and publishes the problems, which the pages show.
+func (s *Server) rebuild() {
 	start := time.Now()
 	s.built++
 	gen := s.epoch + "-" + strconv.Itoa(s.built)
 	prev := s.state.Load()
-	p, err := s.load(ch)
-	var built *Site
-	if err == nil {
-		defer p.Close()
-		p.ParseSource = s.cache.parse
-		built, err = p.Build(BuildOptions{BaseURL: s.opts.BaseURL, Frozen: true, Highlight: &s.highlight, Cache: s.opts.Cache, lazy: true}, s.log)
-	}
+	built, err := s.session.Build(s.opts.BaseURL)
 	if err != nil {
-		next := &serveState{base: s.fallbackBase(prev), errs: problems(err), gen: gen}
+		next := &serveState{base: s.fallbackBase(prev), errs: site.Problems(err), gen: gen}
 		if prev != nil {
 			next.site = prev.site
 		}
@@ -250,76 +210,10 @@ func (s *Server) rebuild(ch changeSet) {
 		}
 		return
 	}
-	base := s.opts.BaseURL
-	if base == "" {
-		base = p.Config.BaseURL
-	}
+	base := cmp.Or(s.opts.BaseURL, s.session.BaseURL())
 	s.state.Store(&serveState{site: built, base: urlPath(base), gen: gen})
 	s.notify(gen)
-	// The build's own graph answers neighborhood queries: the workspace is
-	// analyzed once per rebuild.
-	s.graph.Store(built.Graph)
 	fmt.Fprintf(s.log, "tracewiki: built %d pages in %v\n", built.Pages, time.Since(start).Round(time.Millisecond))
-	s.cache.swap()
-	s.w.watchTargets(p.targets())
-	s.taken = workspace.NewWalks(p.Config.Code.Include)
-}
-
-// untouched reports whether the changes ch touch nothing the last good
-// build took: every changed path is a file it did not read, which no walk
-// takes by its name (a vim swap file, an editor's backup beside a page).
-// Such changes neither rebuild the site nor reload the open pages, which
-// a page's reader would see while its author types.
-func (s *Server) untouched(ch changeSet) bool {
-	if ch.all || s.reads == nil || s.taken.Include() == nil {
-		return false
-	}
-	for p := range ch.paths {
-		if s.taken.TakesFile(p) {
-			return false
-		}
-		for r := range s.reads {
-			if r == p || strings.HasPrefix(r, p+"/") {
-				return false
-			}
-		}
-		fi, err := os.Lstat(filepath.Join(s.dir, filepath.FromSlash(p)))
-		if err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
-			return false // a folder, or what a walk checks
-		}
-	}
-	return true
-}
-
-// load loads the workspace for a rebuild after the changes ch: files not
-// changed since the last build are not read again, and without files
-// created or removed the folders are not walked again.
-func (s *Server) load(ch changeSet) (*Project, error) {
-	ws, err := workspace.Open(s.dir)
-	if err != nil {
-		return nil, err
-	}
-	if !ch.all && s.reads != nil {
-		memo := make(workspace.Reads, len(s.reads))
-		for p, r := range s.reads {
-			if !ch.under(p) {
-				memo[p] = r
-			}
-		}
-		ws.Remember(memo)
-	}
-	ws.Keep()
-	if ch.all || ch.tree || s.walks == nil {
-		s.walks = &walkMemo{}
-	}
-	// The reads are facts about the files as they are now, whether the
-	// build succeeds or not; later changes come with the next change set.
-	defer func() { s.reads = ws.Kept() }()
-	p, err := loadIn(ws, s.walks, &s.parser)
-	if err == nil {
-		p.locks, p.indexes = &s.locks, &s.indexes
-	}
-	return p, err
 }
 
 // fallbackBase is the base URL while no build succeeded: the last good
@@ -342,63 +236,6 @@ func urlPath(base string) string {
 		base = "/"
 	}
 	return base
-}
-
-// problems lists a build failure for people: content diagnostics as
-// file:line:col: code: message, other errors line by line.
-func problems(err error) []string {
-	if ds, ok := claims.AsDiagnostics(err); ok {
-		out := make([]string, len(ds))
-		for i, d := range ds {
-			out[i] = d.String()
-		}
-		return out
-	}
-	return strings.Split(err.Error(), "\n")
-}
-
-// sourceCache keeps the parsed sources of the last build with the bytes
-// they came from: a file whose bytes did not change is not parsed (nor
-// hashed, nor tokenized) again. The bytes are compared exactly, which costs
-// less than hashing them, and keeps no extra memory: a Source's lines are
-// slices of them. A Source is read-only once made, so builds share it.
-type sourceCache struct {
-	mu   sync.Mutex
-	prev map[string]cachedSource // the last good build's
-	next map[string]cachedSource // this build's so far
-}
-
-type cachedSource struct {
-	data []byte
-	src  *codeanchors.Source
-}
-
-// parse is a [Project.ParseSource].
-func (c *sourceCache) parse(name string, data []byte) *codeanchors.Source {
-	c.mu.Lock()
-	e, ok := c.next[name]
-	if !ok {
-		e, ok = c.prev[name]
-	}
-	c.mu.Unlock()
-	if !ok || !bytes.Equal(e.data, data) {
-		e = cachedSource{data, codeanchors.NewSource(codeanchors.Default, name, data)}
-	}
-	c.mu.Lock()
-	if c.next == nil {
-		c.next = map[string]cachedSource{}
-	}
-	c.next[name] = e
-	c.mu.Unlock()
-	return e.src
-}
-
-// swap keeps what the last build used and drops the rest (deleted files,
-// old versions).
-func (c *sourceCache) swap() {
-	c.mu.Lock()
-	c.prev, c.next = c.next, nil
-	c.mu.Unlock()
 }
 
 // notify tells every event stream that a rebuild finished. Only the latest
@@ -447,7 +284,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // hostAllowed reports whether a request's Host header names this server: a
 // loopback address, localhost (or a name under .localhost), or one of
-// [ServeOptions.Hosts]; a port is ignored.
+// [Options.Hosts]; a port is ignored.
 func (s *Server) hostAllowed(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -514,7 +351,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, p string, st 
 		http.NotFound(w, r)
 		return
 	}
-	data, ok, err := st.site.file(rel)
+	data, ok, err := st.site.File(rel)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -621,7 +458,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveNeighborhood answers GET /api/neighborhood?path=&req_key=&issue_key=&depth=
-// from the last good site's graph; depth is clamped to 1..3.
+// from the last good site's graph (the session's); depth is clamped to
+// 1..3.
 func (s *Server) serveNeighborhood(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	query := synth.Query{Path: q.Get("path"), ReqKey: q.Get("req_key"), IssueKey: q.Get("issue_key"), Depth: synth.DefaultDepth}
@@ -633,12 +471,12 @@ func (s *Server) serveNeighborhood(w http.ResponseWriter, r *http.Request) {
 		}
 		query.Depth = n
 	}
-	g := s.graph.Load()
-	if g == nil {
+	nb, err := s.session.Neighborhood(query)
+	if errors.Is(err, site.ErrNotLoaded) {
 		writeJSONError(w, http.StatusServiceUnavailable, "no site built yet: the build failed")
 		return
 	}
-	data, err := synth.MarshalJSON(g.Neighborhood(query))
+	data, err := synth.MarshalJSON(nb)
 	if err != nil {
 		writeJSONError(w, http.StatusInternalServerError, err.Error())
 		return

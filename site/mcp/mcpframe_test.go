@@ -1,4 +1,4 @@
-package site
+package mcp
 
 import (
 	"bytes"
@@ -31,8 +31,8 @@ func (s *syncBuffer) String() string {
 }
 
 // TestMCPFrames checks the MCP transport (the attack log's M-02): every
-// malformed frame, a line over MaxMCPFrameBytes and nesting over
-// MaxMCPDepth included, is answered with a JSON-RPC error (-32700 or
+// malformed frame, a line over MaxFrameBytes and nesting over
+// MaxDepth included, is answered with a JSON-RPC error (-32700 or
 // -32600, with the frame's id when it had a valid one, else null) and
 // reading goes on; at the end of the input, Read waits until every request
 // read is answered, then says io.EOF.
@@ -47,8 +47,8 @@ func TestMCPFrames(t *testing.T) {
 		`1e999999`,
 		`{"jsonrpc":"2.0","id":1e999999,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
-		strings.Repeat("[", MaxMCPDepth+1) + strings.Repeat("]", MaxMCPDepth+1),
-		`{"jsonrpc":"2.0","id":"x","method":"` + strings.Repeat("a", MaxMCPFrameBytes) + `"}`,
+		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
+		`{"jsonrpc":"2.0","id":"x","method":"` + strings.Repeat("a", MaxFrameBytes) + `"}`,
 		``,
 		`{"jsonrpc":"2.0","id":7,"method":"ping"}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,

@@ -1,4 +1,4 @@
-package site
+package mcp
 
 import (
 	"bufio"
@@ -12,14 +12,14 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Limits of a frame (one line) that the MCP server reads: a longer or
 // deeper one is answered with an error, and the server goes on.
 const (
-	MaxMCPFrameBytes = 16 << 20
-	MaxMCPDepth      = 64
+	MaxFrameBytes = 16 << 20
+	MaxDepth      = 64
 )
 
 // lineTransport is the MCP server's stdio transport: newline-delimited
@@ -36,7 +36,7 @@ type lineTransport struct {
 }
 
 // Connect starts reading frames.
-func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 	c := &lineConn{w: t.w, log: t.log, in: make(chan jsonrpc.Message), closed: make(chan struct{}), pending: map[jsonrpc.ID]int{}}
 	go c.read(t.r)
 	return c, nil
@@ -84,13 +84,13 @@ func (c *lineConn) read(r io.Reader) {
 }
 
 // readFrame reads one line without its newline; a line longer than
-// MaxMCPFrameBytes is read to its end and dropped, with long set.
+// MaxFrameBytes is read to its end and dropped, with long set.
 func readFrame(br *bufio.Reader) (line []byte, long bool, err error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if !long {
 			line = append(line, chunk...)
-			if len(line) > MaxMCPFrameBytes+1 {
+			if len(line) > MaxFrameBytes+1 {
 				line, long = nil, true
 			}
 		}
@@ -107,9 +107,9 @@ func parseFrame(line []byte, long bool) (msg jsonrpc.Message, code int64, why st
 	null := json.RawMessage("null")
 	switch {
 	case long:
-		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: a frame longer than %d bytes", MaxMCPFrameBytes), null
-	case depthOver(line, MaxMCPDepth):
-		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: nested deeper than %d levels", MaxMCPDepth), null
+		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: a frame longer than %d bytes", MaxFrameBytes), null
+	case depthOver(line, MaxDepth):
+		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: nested deeper than %d levels", MaxDepth), null
 	}
 	var v json.RawMessage
 	if err := json.Unmarshal(line, &v); err != nil {
