@@ -354,18 +354,19 @@ func (w *orgWriter) data() error {
 	return w.put(render.GraphFile, g)
 }
 
-// assets copies the stylesheet and the search script.
+// assets copies the stylesheets and scripts (not the schemas), as a
+// repository's wiki has them.
 func (w *orgWriter) assets() error {
-	for _, name := range []string{"style.css", "search.js"} {
+	return fs.WalkDir(assets.FS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(name, "schemas/") {
+			return err
+		}
 		data, err := fs.ReadFile(assets.FS, name)
 		if err != nil {
 			return err
 		}
-		if err := w.put("assets/"+name, data); err != nil {
-			return err
-		}
-	}
-	return nil
+		return w.put("assets/"+name, data)
+	})
 }
 
 const orgLayout = `<!doctype html>
@@ -375,6 +376,7 @@ const orgLayout = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · {{.Site}}</title>
 <link rel="stylesheet" href="{{.Root}}assets/style.css">
+<script src="{{.Root}}assets/theme.js"></script>
 </head>
 <body>
 <header class="site"><a href="{{.Root}}index.html">{{.Site}}</a>
@@ -382,6 +384,7 @@ const orgLayout = `<!doctype html>
 <main>
 {{template "content" .}}
 </main>
+<script src="{{.Root}}assets/sorttable.js"></script>
 </body>
 </html>
 `
