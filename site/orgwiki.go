@@ -198,7 +198,7 @@ func (w *orgWriter) nodeURL(id synth.NodeID) string {
 }
 
 func (w *orgWriter) write() error {
-	steps := []func() error{w.home, w.matrix, w.drift, w.graph, w.search, w.data, w.assets}
+	steps := []func() error{w.home, w.matrix, w.drift, w.graph, w.search, w.data, w.assets, w.manifest}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -352,6 +352,29 @@ func (w *orgWriter) data() error {
 		return err
 	}
 	return w.put(render.GraphFile, g)
+}
+
+// orgManifestFile is a wiki's manifest: the output folder is known as
+// tracewiki's by it, so the next build may replace it.
+const orgManifestFile = "api/manifest.json"
+
+// manifest writes the manifest: the graph's nodes, the pages, the
+// artifacts and the cross-repository links by state and reason.
+func (w *orgWriter) manifest() error {
+	artifacts := []string{render.GraphFile, orgManifestFile, synth.OrgFile, render.SearchFile}
+	slices.Sort(artifacts)
+	m := synth.NewManifest(w.org.Graph, &codeanchors.Report{}, w.title, "", w.pages, artifacts, nil)
+	for _, l := range w.org.JSON.Links {
+		m.Links[l.State]++
+		if l.Reason != "" {
+			m.Reasons[l.Reason]++
+		}
+	}
+	data, err := synth.MarshalJSON(m)
+	if err != nil {
+		return err
+	}
+	return w.put(orgManifestFile, data)
 }
 
 // assets copies the stylesheets and scripts (not the schemas), as a
