@@ -431,7 +431,7 @@
     type.className = "type";
     type.textContent = e.type;
     var a = document.createElement("a");
-    a.href = root + e.url;
+    a.href = /^[a-z]+:\/\//.test(e.url) ? e.url : root + e.url; // an external's node: its own wiki
     a.textContent = local + (e.title && e.title !== local ? " — " + e.title : "");
     li.appendChild(type);
     li.appendChild(a);

@@ -61,6 +61,10 @@ lock is written) unless --frozen, which reports them as unknown instead.
 --strict (release builds) refuses, with exit 2 before anything is built, an
 external ([[externals]], docs/bundles.md) that capture has not pinned, whose
 bundle changed since it was pinned, or that cannot be read.
+A workspace with externals and no content builds an organisation's wiki
+from the bundles alone: the combined matrix, coverage per repository, the
+cross-repository graph, search, and every cross-repository link judged
+against the other bundle as it is now (docs/bundles.md).
 --fail-on exits 1 after writing the site when a link has one of the given
 states or reasons (as for check).
 With repo_url in tracewiki.toml, every code fragment, file page and "out of

@@ -31,7 +31,13 @@ func SearchScripts(index []byte, lang string) (map[string][]byte, error) {
 	if err := json.Unmarshal(index, &s); err != nil {
 		return nil, fmt.Errorf("%s: %v", SearchFile, err)
 	}
-	c := synth.NewSearchIndex(s.Entries, lang).Client()
+	return SearchScriptsOf(s.Entries, lang)
+}
+
+// SearchScriptsOf is [SearchScripts] of the index's entries, for a caller
+// that has them still (an organisation's wiki).
+func SearchScriptsOf(entries []synth.SearchEntry, lang string) (map[string][]byte, error) {
+	c := synth.NewSearchIndex(entries, lang).Client()
 	out := map[string][]byte{}
 	data, err := json.Marshal(c.Head)
 	if err != nil {
