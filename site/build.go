@@ -128,6 +128,9 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 			return nil, fmt.Errorf("--base-url: %w", err)
 		}
 	}
+	if p.IsOrganisation() {
+		return p.buildOrganisation(opts, notes) // from the bundles alone (orgwiki.go)
+	}
 	// Load, capture, analyze: each file is read and parsed once, and drift
 	// is judged once, against the lock as captured.
 	ld, err := p.load()
@@ -195,6 +198,7 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 		Title: p.Config.Title, BaseURL: baseURL, Language: p.Config.Language, Repo: p.Config.Slug(),
 		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.Fragments()),
 		Images: p.images, Verified: verified, Parallel: p.parallel, Baselines: baselines,
+		Externals: p.externalURLs(),
 	}
 	s := &Site{Files: map[string][]byte{}, Report: a.Report, Check: synth.NewCheckReport(findings), Findings: findings, Graph: g}
 	if opts.reuse != nil && opts.reuse(key) {

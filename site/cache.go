@@ -3,6 +3,7 @@ package site
 import (
 	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/site/render"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // The build cache lives in package buildcache; these are its names as the
@@ -32,6 +33,13 @@ func OpenCache(dir string) (*Cache, error) { return buildcache.Open(dir) }
 // CacheFromEnv opens the cache the environment selects; nil, nil when it
 // is off ([buildcache.FromEnv]).
 func CacheFromEnv() (*Cache, error) { return buildcache.FromEnv() }
+
+// CachedSearch returns the search index of the last up-to-date build of
+// the workspace root recorded in the cache c, when nothing that build
+// looked at changed since ([buildcache.CachedSearch]).
+func CachedSearch(root string, c *Cache) (*synth.SearchIndex, bool) {
+	return buildcache.CachedSearch(root, c)
+}
 
 // siteKey is the site's key ([buildcache.SiteKey]) of what the workspace
 // read so far and the lock as judged.

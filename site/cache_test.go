@@ -89,9 +89,9 @@ func TestCacheWarmBuild(t *testing.T) {
 		t.Fatalf("a warm build differs from a cold one: %s", diff)
 	}
 	// Into a new output folder: its record is the only miss, and with the
-	// records for UpToDate and BuildEdited the only writes.
-	if s := second.Stats(); s.Hits < highlighted || s.Writes != 3 || s.Misses != 1 {
-		t.Errorf("warm build: %+v; want %d highlight hits, one output record missed, it, the up-to-date and the edit record written", s, highlighted)
+	// records for UpToDate, CachedSearch and BuildEdited the only writes.
+	if s := second.Stats(); s.Hits < highlighted || s.Writes != 4 || s.Misses != 1 {
+		t.Errorf("warm build: %+v; want %d highlight hits, one output record missed, it, the up-to-date, the search source and the edit record written", s, highlighted)
 	}
 	if n := entries(); n != highlighted {
 		t.Errorf("the warm build added %d highlight entries", n-highlighted)

@@ -36,8 +36,8 @@ func (p *Project) loadExternals(m *claims.Model) claims.Diagnostics {
 			diags.Add(r.Pos, claims.CodeUnknownRef, "unknown external %q: declare it in tracewiki.toml ([[externals]] name = %q, bundle = \".bundles/%s.json\")", r.Name, r.Name, r.Name)
 		}
 	}
-	if len(p.Config.Externals) == 0 {
-		return diags
+	if len(p.Config.Externals) == 0 || p.organisation(m) {
+		return diags // an organisation's build reads the bundles itself (orgwiki.go)
 	}
 	p.Externals = codeanchors.Externals{}
 	p.bundles = map[string]*synth.BundleJSON{}
@@ -188,4 +188,16 @@ func (p *Project) StrictExternals() error {
 		return nil
 	}
 	return errors.New("--strict: " + strings.Join(lines, "\n--strict: "))
+}
+
+// externalURLs are the published wikis of the externals that give one
+// ([[externals]] url), by name: links to their nodes lead there.
+func (p *Project) externalURLs() map[string]string {
+	out := map[string]string{}
+	for _, e := range p.Config.Externals {
+		if e.URL != "" {
+			out[e.Name] = e.URL
+		}
+	}
+	return out
 }

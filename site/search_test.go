@@ -103,12 +103,13 @@ func TestSearchAgreement(t *testing.T) {
 		u := "file://" + filepath.ToSlash(filepath.Join(out, "search", "index.html"))
 		b.open(t, u)
 		ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageAnswer](`(`+jsQueries(t, corpus)+`).map(q => {
-			const a = window.tracewikiSearch.search(q.query, q.kind, 10);
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]pageAnswer](`Promise.all((`+jsQueries(t, corpus)+`).map(async q => {
+			const a = await window.tracewikiSearch.search(q.query, q.kind, 10);
+			const ranked = await window.tracewikiSearch.rank(q.query, q.kind);
 			return {terms: a.terms, corrected: a.corrected, count: a.count, hint: a.hint,
 				ids: a.results.map(r => r.entry.id),
-				ranked: window.tracewikiSearch.rank(q.query, q.kind).map(r => r.entry.id + "=" + r.score.toFixed(6))};
-		})`))
+				ranked: ranked.map(r => r.i + "=" + r.score.toFixed(6))};
+		}))`, chromedp.EvalAwaitPromise))
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: run the page's search: %v", u, err)
@@ -127,7 +128,7 @@ func TestSearchAgreement(t *testing.T) {
 			// the index the page loaded.
 			want.Ranked = []string{}
 			for _, r := range ix.Rank(q.Query, q.Kind) {
-				want.Ranked = append(want.Ranked, idx.Entries[r.Index].ID.String()+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
+				want.Ranked = append(want.Ranked, strconv.Itoa(r.Index)+"="+strconv.FormatFloat(r.Score, 'f', 6, 64))
 			}
 			if !reflect.DeepEqual(got[i], want) {
 				t.Errorf("%s: query %q kind %q:\n page: %+v\n Go:   %+v", ws, q.Query, q.Kind, got[i], want)
@@ -138,6 +139,22 @@ func TestSearchAgreement(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d queries, %d answered, %d candidates; page and CLI agree", ws, len(corpus), answered, matched)
+		// The page shows "No results" first, then the hint.
+		ctx, cancel = context.WithTimeout(b.ctx, 30*time.Second)
+		status, err := chromedp.Run(ctx, chromedp.Evaluate[[2]string](`(async () => {
+			const box = document.getElementById("q");
+			box.value = "walkerzzz";
+			box.dispatchEvent(new Event("input"));
+			await window.tracewikiSearch.shown;
+			const first = document.getElementById("status").textContent;
+			await window.tracewikiSearch.done;
+			return [first, document.getElementById("status").textContent];
+		})()`, chromedp.EvalAwaitPromise))
+		cancel()
+		want := k.Search("walkerzzz", synth.SearchOptions{}).Hint
+		if err != nil || status[0] != "No results." || status[1] != "No results: "+want+"." {
+			t.Errorf("%s: the page's status for walkerzzz: %q, %v; want %q, then %q", ws, status, err, "No results.", "No results: "+want+".")
+		}
 		if len(b.problems()) > 0 {
 			t.Errorf("browser: %q", b.problems())
 		}
@@ -152,7 +169,8 @@ func TestSearchAgreement(t *testing.T) {
 }
 
 // pageAnswer is what the test compares of an answer of the search page
-// and of "tracewiki search": Ranked is every candidate as "id=score".
+// and of "tracewiki search": Ranked is every candidate as "number=score",
+// its number in the index (node order).
 type pageAnswer struct {
 	Terms     []string          `json:"terms"`
 	Corrected map[string]string `json:"corrected"`

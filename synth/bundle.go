@@ -116,13 +116,23 @@ type BundleSymbol struct {
 	TokenHash string `json:"token_hash"`
 }
 
-// BundleLink is one link of this repository into an external's bundle.
+// BundleLink is one link of this repository into an external's bundle,
+// with what it captured, so that an organisation's wiki, which reads
+// bundles only, judges it against the other bundle as it is now: a code
+// link's captured lines and hashes, a parent link's reviewed revision
+// (all empty when not captured).
 type BundleLink struct {
-	From   NodeID `json:"from"`
-	To     string `json:"to"`
-	Kind   string `json:"kind"`
-	State  string `json:"state"`
-	Reason string `json:"reason"`
+	From      NodeID `json:"from"`
+	To        string `json:"to"`
+	Kind      string `json:"kind"`
+	State     string `json:"state"`
+	Reason    string `json:"reason"`
+	Start     int    `json:"start,omitempty"`
+	End       int    `json:"end,omitempty"`
+	Hash      string `json:"hash,omitempty"`
+	TokenHash string `json:"token_hash,omitempty"`
+	Parser    string `json:"parser,omitempty"`
+	Revision  string `json:"revision,omitempty"`
 }
 
 // BundleEvidence is a requirement's live evidence entry (its newest;

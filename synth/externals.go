@@ -40,6 +40,9 @@ func bundleLinks(rep *codeanchors.Report) []BundleLink {
 		}
 		for _, u := range ts.Uses {
 			l := BundleLink{From: u.Node, To: ts.Target.String(), Kind: u.Role, State: string(ts.Verdict.State), Reason: string(ts.Verdict.Reason)}
+			if a := ts.Anchor; a != nil {
+				l.Start, l.End, l.Hash, l.TokenHash, l.Parser = a.Start, a.End, a.Hash, a.TokenHash, a.Parser
+			}
 			if !slices.Contains(out, l) {
 				out = append(out, l)
 			}
@@ -47,8 +50,12 @@ func bundleLinks(rep *codeanchors.Report) []BundleLink {
 	}
 	for _, ps := range rep.Parents {
 		if _, _, ok := claims.CutExternal(ps.Parent); ok {
-			out = append(out, BundleLink{From: claims.RequirementNode(ps.Child), To: ps.Parent, Kind: KindParent,
-				State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason)})
+			l := BundleLink{From: claims.RequirementNode(ps.Child), To: ps.Parent, Kind: KindParent,
+				State: string(ps.Verdict.State), Reason: string(ps.Verdict.Reason)}
+			if ps.Link != nil {
+				l.Revision = ps.Link.Revision
+			}
+			out = append(out, l)
 		}
 	}
 	slices.SortFunc(out, func(x, y BundleLink) int {
@@ -64,4 +71,26 @@ func bundleLinks(rep *codeanchors.Report) []BundleLink {
 func IsExternal(id NodeID) bool {
 	_, _, ok := claims.CutExternal(id.Key)
 	return ok && (id.Type == claims.NodeRequirement || KindOf(id.Type).Code)
+}
+
+// ExternalLocal splits an external's node (see [IsExternal]) into the
+// external's name and the node as its own repository names it
+// (requirement:SYS-12, symbol:src/charge.go@Charge, file:src/charge.go):
+// its page in that repository's wiki is the local node's. ok is false for
+// this repository's own nodes.
+func ExternalLocal(id NodeID) (name string, local Node, ok bool) {
+	if !IsExternal(id) {
+		return "", Node{}, false
+	}
+	name, rest, _ := claims.CutExternal(id.Key)
+	local = Node{ID: NodeID{Type: id.Type, Key: rest}, Type: id.Type}
+	if k := KindOf(id.Type); k.Code {
+		local.Path = rest
+		if k.Named {
+			if t, err := claims.ParseTarget(rest); err == nil {
+				local.Path, local.Symbol = t.Path, t.Symbol
+			}
+		}
+	}
+	return name, local, true
 }

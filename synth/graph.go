@@ -158,6 +158,9 @@ func label(typ claims.NodeType, ref string) string {
 	if !KindOf(typ).Named {
 		return ref
 	}
+	if name, rest, ok := claims.CutExternal(ref); ok {
+		return name + ":" + label(typ, rest) // an external's code keeps its name
+	}
 	if i := strings.LastIndexByte(strings.Split(ref, "@")[0], '/'); i >= 0 {
 		return ref[i+1:]
 	}

@@ -31,7 +31,8 @@ import (
 // Candidates are ordered by tier (an exact id, then an exact title, then
 // the rest), then by score: BM25F over the fields of [searchFields], plus
 // a bonus for two consecutive query terms that stand next to each other in
-// a field; ties by node type in the order of SPEC 3, then by id.
+// a field (BM25F of the pair, saturated, times [SearchAdjacency] of their
+// idfs); ties by node type in the order of SPEC 3, then by id.
 
 // Bounds of search and lookup answers.
 const (
@@ -70,7 +71,7 @@ const (
 )
 
 // KnowledgeSchemaVersion versions the lookup JSON, SearchSchemaVersion
-// the search JSON and the client's ranking index.
+// the search JSON (SearchClientSchemaVersion the search page's index).
 const (
 	KnowledgeSchemaVersion = 1
 	SearchSchemaVersion    = 2
@@ -352,11 +353,7 @@ func (ix *SearchIndex) score(i, tier int, terms []queryTerm) Ranked {
 			if tf == 0 {
 				continue
 			}
-			norm := 1.0
-			if ix.avgLen[f] > 0 {
-				norm = 1 - searchFields[f].B + searchFields[f].B*float64(len(seq))/ix.avgLen[f]
-			}
-			parts[f] = searchFields[f].Weight * float64(tf) / norm
+			parts[f] = ix.fieldWeight(f, tf, len(seq))
 			tfw += parts[f]
 		}
 		if tfw == 0 {
@@ -371,24 +368,51 @@ func (ix *SearchIndex) score(i, tier int, terms []queryTerm) Ranked {
 	}
 	for k := 1; k < len(terms); k++ {
 		a, b := terms[k-1], terms[k]
-		if r.matched[k-1] && r.matched[k] && d.adjacent(a.stem, b.stem) {
-			r.adjacency += SearchAdjacency * (ix.idf[a.stem] + ix.idf[b.stem])
+		if !r.matched[k-1] || !r.matched[k] {
+			continue
+		}
+		if w := ix.pairWeight(d, a.stem, b.stem); w > 0 {
+			r.adjacency += SearchAdjacency * (ix.idf[a.stem] + ix.idf[b.stem]) * w / (SearchK1 + w)
 		}
 	}
 	r.Score = round6(total + r.adjacency)
 	return r
 }
 
-// adjacent reports whether stem a is followed by stem b in a field.
-func (d *searchDoc) adjacent(a, b int32) bool {
-	for _, seq := range d.fields {
-		for j := 1; j < len(seq); j++ {
-			if seq[j-1] == a && seq[j] == b {
-				return true
-			}
+// pairWeight is the BM25F weight in d of stem a followed by stem b: how
+// often they stand so in each field, weighted and normalized by length
+// as a term's frequency is. The adjacency bonus saturates with it as a
+// term's score does, so that two words side by side in a title count
+// for more than once somewhere in a long body.
+func (ix *SearchIndex) pairWeight(d *searchDoc, a, b int32) float64 {
+	w := 0.0
+	for f, seq := range d.fields {
+		if tf := pairCount(seq, a, b); tf > 0 {
+			w += ix.fieldWeight(f, tf, len(seq))
 		}
 	}
-	return false
+	return w
+}
+
+// pairCount is how often stem a is followed by stem b in seq.
+func pairCount(seq []int32, a, b int32) int {
+	n := 0
+	for j := 1; j < len(seq); j++ {
+		if seq[j-1] == a && seq[j] == b {
+			n++
+		}
+	}
+	return n
+}
+
+// fieldWeight is BM25F's weighted, length-normalized frequency of
+// something found tf times in field f of length n.
+func (ix *SearchIndex) fieldWeight(f, tf, n int) float64 {
+	norm := 1.0
+	if ix.avgLen[f] > 0 {
+		norm = 1 - searchFields[f].B + searchFields[f].B*float64(n)/ix.avgLen[f]
+	}
+	return searchFields[f].Weight * float64(tf) / norm
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -49,7 +48,8 @@ var searchFields = [numFields]searchField{
 
 // BM25 constants: SearchK1 saturates a term's frequency; SearchAdjacency
 // weighs the bonus of two query terms that stand next to each other in a
-// field, as a share of their idfs.
+// field, as a share of their idfs, at most (the pair's BM25F weight
+// saturates as a term's does).
 const (
 	SearchK1        = 1.2
 	SearchAdjacency = 0.25
@@ -252,69 +252,4 @@ func camelParts(run string) []string {
 		}
 	}
 	return append(out, string(rs[start:]))
-}
-
-// ClientSearchIndex is the ranking index as the site's search page reads
-// it (api/search.js and its shards): the same numbers "tracewiki search"
-// ranks with.
-type ClientSearchIndex struct {
-	SchemaVersion int       `json:"schemaVersion"`
-	Language      string    `json:"language"`
-	Fields        []string  `json:"fields"`
-	Weights       []float64 `json:"weights"`
-	B             []float64 `json:"b"`
-	K1            float64   `json:"k1"`
-	Adjacency     float64   `json:"adjacency"`
-	AvgLen        []float64 `json:"avglen"`
-	Stems         []string  `json:"stems"`
-	IDF           []float64 `json:"idf"`
-	// Words maps each folded word to [stem index, frequency]; a stop
-	// word's stem index is -1.
-	Words map[string][2]int `json:"words"`
-	// Stop are the language's stop words, sorted.
-	Stop   []string `json:"stop"`
-	Docs   int      `json:"docs"`
-	Shards int      `json:"shards"`
-}
-
-// ClientSearchDoc is one node of a shard of the client index.
-type ClientSearchDoc struct {
-	ID     string    `json:"id"`
-	Type   string    `json:"type"`
-	Title  string    `json:"title"`
-	Path   string    `json:"path"`
-	URL    string    `json:"url"`
-	Stale  bool      `json:"stale"`
-	Lines  []int     `json:"lines,omitempty"`
-	Text   string    `json:"text"`
-	Fields [][]int32 `json:"f"` // stem indexes per field
-}
-
-// Client returns the index as the search page reads it: the head (every
-// number but the nodes) and the nodes in node order.
-func (ix *SearchIndex) Client() (ClientSearchIndex, []ClientSearchDoc) {
-	h := ClientSearchIndex{SchemaVersion: SearchSchemaVersion, Language: ix.language, K1: SearchK1, Adjacency: SearchAdjacency,
-		AvgLen: ix.avgLen[:], Stems: ix.stems, IDF: ix.idf, Words: make(map[string][2]int, len(ix.words)), Docs: len(ix.docs)}
-	for _, f := range searchFields {
-		h.Fields, h.Weights, h.B = append(h.Fields, f.Name), append(h.Weights, f.Weight), append(h.B, f.B)
-	}
-	if h.Stems == nil {
-		h.Stems, h.IDF = []string{}, []float64{}
-	}
-	for w, v := range ix.words {
-		h.Words[w] = [2]int{int(v.Stem), v.Freq}
-	}
-	h.Stop = slices.Sorted(slices.Values(stopWordLists[ix.language]))
-	docs := make([]ClientSearchDoc, len(ix.docs))
-	for i, e := range ix.entries {
-		d := ClientSearchDoc{ID: e.ID.String(), Type: string(e.Type), Title: e.Title, Path: e.Path, URL: e.URL, Stale: e.Stale, Lines: e.Lines, Text: e.Text}
-		for _, seq := range ix.docs[i].fields {
-			if seq == nil {
-				seq = []int32{}
-			}
-			d.Fields = append(d.Fields, seq)
-		}
-		docs[i] = d
-	}
-	return h, docs
 }

@@ -61,6 +61,10 @@ lock is written) unless --frozen, which reports them as unknown instead.
 --strict (release builds) refuses, with exit 2 before anything is built, an
 external ([[externals]], docs/bundles.md) that capture has not pinned, whose
 bundle changed since it was pinned, or that cannot be read.
+A workspace with externals and no content builds an organisation's wiki
+from the bundles alone: the combined matrix, coverage per repository, the
+cross-repository graph, search, and every cross-repository link judged
+against the other bundle as it is now (docs/bundles.md).
 --fail-on exits 1 after writing the site when a link has one of the given
 states or reasons (as for check).
 With repo_url in tracewiki.toml, every code fragment, file page and "out of
@@ -485,7 +489,7 @@ any of the words is a candidate (count); results are the best --limit
 (default 10): an exact id ("REQ-3", "src/a.go@F") first, then an exact
 title, then by BM25F score over the fields id, title, headings, body (with
 claims) and code names and paths, with a bonus where two query words stand
-next to each other; ties by node type (requirement, decision, symbol, test,
+next to each other (growing with how often and in which fields); ties by node type (requirement, decision, symbol, test,
 run, page, file) then id, so --kind (requirement, decision, page, symbol,
 test, file, run, document) never changes the relative order. Each result
 says which words it "matched", the share of the words it covers
@@ -494,7 +498,11 @@ says which words it "matched", the share of the words it covers
 says why and names near words. --explain adds each result's tier and each
 field's share of its score. --budget-tokens fits the answer into N tokens,
 estimated as the bytes of the printed JSON / 4: excerpts are shed first,
-then results beyond the first 5, and "budget" says what was shed.
+then results beyond the first 5, and "budget" says what was shed. When the
+last build (with the build cache, $TRACEWIKI_CACHE or the user cache
+folder) left the workspace up to date and nothing changed since, search
+ranks from the index that build wrote instead of analyzing the workspace;
+the answer is the same.
 
 # lookup
 

@@ -28,11 +28,19 @@ func runSearch(e *env, args []string) int {
 	if o.Limit < 1 || o.Budget < 0 {
 		return e.usage("search: --limit must be at least 1 and --budget-tokens not negative")
 	}
+	query := strings.Join(args, " ")
+	// The index of the last build, when it is up to date, spares the
+	// analysis of the whole workspace.
+	if c, err := site.CacheFromEnv(); err == nil {
+		if ix, ok := site.CachedSearch(e.root, c); ok {
+			return e.writeCompact(ix.Search(query, o))
+		}
+	}
 	k, code, ok := e.knowledge()
 	if !ok {
 		return code
 	}
-	return e.writeCompact(k.Search(strings.Join(args, " "), o))
+	return e.writeCompact(k.Search(query, o))
 }
 
 func runLookup(e *env, args []string) int {

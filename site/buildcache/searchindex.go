@@ -3,6 +3,7 @@ package buildcache
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/tracewiki/tracewiki/site/render"
 )
@@ -10,7 +11,7 @@ import (
 // editedSearchScripts are the search page's scripts
 // ([render.SearchScripts]) for an edited search index, in the language the
 // last build's head script says; false when the last build's scripts are
-// not all there or the shards would be others (a whole build then writes
+// not all there or the shards would be others (more or fewer) (a whole build then writes
 // them).
 func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string][]byte, bool) {
 	old, ok := readOutput(dir, idx, render.SearchScriptFile)
@@ -33,5 +34,12 @@ func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string
 			return nil, false
 		}
 	}
-	return scripts, true
+	// The shards are cut by size: an edit may change how many there are.
+	kept := 0
+	for name := range idx.files {
+		if strings.HasPrefix(name, "api/search") && strings.HasSuffix(name, ".js") {
+			kept++
+		}
+	}
+	return scripts, kept == len(scripts)
 }

@@ -113,6 +113,9 @@ type Built struct {
 	GitHead     string
 	// Edits, when set, is the record of the build's editable pages.
 	Edits *Edits
+	// Language is the config's, the language of the search index it
+	// wrote ([CachedSearch]).
+	Language string
 }
 
 // Record records the build b for [UpToDate] and [BuildEdited], when it
@@ -146,6 +149,7 @@ func (c *Cache) Record(b Built) {
 		rec.gitRev, rec.commit = "HEAD", b.GitHead
 	}
 	c.Put(upToDateStage, key, rec.encode())
+	recordSearchSource(c, b.WS.Dir, key, b.Language)
 	if b.Edits != nil {
 		c.Put(editsStage, key, b.Edits.encode())
 	}

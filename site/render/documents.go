@@ -128,6 +128,9 @@ func (b *Renderer) docItemOf(rp *synth.RequirementPage, depth int, root string) 
 func (b *Renderer) parentLinks(rp *synth.RequirementPage, root string) (parents, children []docLink) {
 	link := func(id string) docLink {
 		l := docLink{ID: id, URL: root + idURL(claims.RequirementNode(id))}
+		if synth.IsExternal(claims.RequirementNode(id)) {
+			l.URL = b.externalURL(claims.RequirementNode(id))
+		}
 		if n, ok := b.graph.Node(claims.RequirementNode(id)); ok {
 			l.Title = n.Title
 		}

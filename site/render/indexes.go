@@ -138,7 +138,7 @@ func (b *Renderer) home(root string) (*pageData, any, error) {
 		if len(ids) == 0 {
 			return cell{}
 		}
-		c := cell{Text: ids[0].Key, URL: root + b.relURL(ids[0])}
+		c := cell{Text: ids[0].Key, URL: b.idHref(root, ids[0])}
 		if len(ids) > 1 {
 			c.Text += fmt.Sprintf(" and %d more", len(ids)-1)
 		}
@@ -205,7 +205,7 @@ func (b *Renderer) driftPage(root string) (*pageData, any, error) {
 				e.URL = root + u
 			}
 			for _, c := range l.ClaimedBy {
-				e.ClaimedBy = append(e.ClaimedBy, cell{Text: c.Key, URL: root + b.relURL(c)})
+				e.ClaimedBy = append(e.ClaimedBy, cell{Text: c.Key, URL: b.idHref(root, c)})
 			}
 			if l.CapturedStart > 0 {
 				e.Captured = fmt.Sprintf("%d–%d", l.CapturedStart, l.CapturedEnd)

@@ -187,7 +187,7 @@ func matrix(slug string) func(b *Renderer, root string) (*pageData, any, error) 
 func (b *Renderer) refStates(refs []claims.TargetRef, root string) []refState {
 	var out []refState
 	for _, ref := range refs {
-		rs := refState{Ref: ref.Target.String(), URL: root + b.relURL(b.graph.TargetNodeID(ref.Target)),
+		rs := refState{Ref: ref.Target.String(), URL: b.idHref(root, b.graph.TargetNodeID(ref.Target)),
 			State: string(codeanchors.Uncaptured.State()), Why: codeanchors.Uncaptured.Why(b.lang)}
 		if ts := b.targets[rs.Ref]; ts != nil {
 			rs.State, rs.Why = string(ts.Verdict.State), ts.Verdict.Reason.Why(b.lang)
@@ -239,7 +239,7 @@ func (b *Renderer) parentRefs(parents []claims.IDRef, root string) []link {
 	for _, p := range parents {
 		l := link{Text: p.ID}
 		if n, ok := b.graph.Node(claims.RequirementNode(p.ID)); ok {
-			l.URL = root + NodeURL(n)
+			l.URL = b.href(root, n)
 		}
 		out = append(out, l)
 	}

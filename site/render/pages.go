@@ -226,7 +226,7 @@ func (b *Renderer) fileNeighborhood(n synth.Node) synth.Neighborhood {
 
 // addGraph draws the neighborhood and lists every neighbor.
 func (b *Renderer) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, root string) {
-	href := func(m synth.Node) string { return root + NodeURL(m) }
+	href := func(m synth.Node) string { return b.href(root, m) }
 	d.SVG = graphsvg.Draw(nb, n.ID, href)
 	byID := make(map[synth.NodeID]*synth.Node, len(nb.Nodes))
 	for i := range nb.Nodes {
@@ -261,7 +261,7 @@ func (b *Renderer) addGraph(d *pageData, n synth.Node, nb synth.Neighborhood, ro
 		if e.Kind == synth.KindParent { // the child is suspect, not the parent
 			e.Why = synth.LinkWhy(e.Dst.String(), []synth.NodeID{e.Src}, codeanchors.Reason(e.Reason), e.Why, b.lang)
 		}
-		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: root + NodeURL(*m)})
+		d.Neighbors = append(d.Neighbors, neighborRow{Node: m, Edge: e, Dir: dir, Via: via, URL: b.href(root, *m)})
 	}
 	// A short list is open; a long one would push the page's text down.
 	d.OpenNeighbors = len(d.Neighbors) <= 6
@@ -464,8 +464,8 @@ func (b *Renderer) runPage(d *pageData, n synth.Node, root string) error {
 			}
 			tn, _ := claims.ParseTarget(test.Target)
 			t.Rows = append(t.Rows, row{Stale: es.Verdict.State == codeanchors.Stale, Superseded: es.Verdict.State == codeanchors.Superseded, Cells: []cell{
-				{Text: es.Evidence.Req, URL: root + b.relURL(claims.RequirementNode(es.Evidence.Req))},
-				{Text: test.Target, URL: root + b.relURL(b.graph.TargetNodeID(tn)), Code: true},
+				{Text: es.Evidence.Req, URL: b.idHref(root, claims.RequirementNode(es.Evidence.Req))},
+				{Text: test.Target, URL: b.idHref(root, b.graph.TargetNodeID(tn)), Code: true},
 				{Text: test.Outcome, Badge: badge},
 				stateCell(es.Verdict, b.lang),
 			}})
@@ -479,7 +479,7 @@ func (b *Renderer) runPage(d *pageData, n synth.Node, root string) error {
 // current lines and state.
 func (b *Renderer) targetRowOf(tr synth.TargetRow, root string) row {
 	ts, t := tr.Status, tr.Target
-	r := row{Cells: []cell{{Text: t.String(), URL: root + b.relURL(tr.Node), Code: true}}}
+	r := row{Cells: []cell{{Text: t.String(), URL: b.idHref(root, tr.Node), Code: true}}}
 	if ts == nil {
 		return row{Cells: append(r.Cells, cell{}, cell{})}
 	}
@@ -570,7 +570,7 @@ func (b *Renderer) claimRows(cs []synth.ClaimRow, root string) []ClaimRow {
 			continue
 		}
 		r.Ref, r.URI = c.Code.Target.String(), c.Code.Target.URI(b.repo)
-		r.URL = root + b.relURL(c.Code.Node)
+		r.URL = b.idHref(root, c.Code.Node)
 		if ts := c.Code.Status; ts != nil {
 			v := ts.Verdict
 			r.State, r.Why = string(v.State), v.Why(b.lang)

@@ -57,6 +57,9 @@ type Input struct {
 	// Baselines are the [baselines] tags with their changelogs (the
 	// Releases page, api/changelog.json); nil without [baselines].
 	Baselines *synth.Baselines
+	// Externals are the urls of the externals' published wikis by name
+	// ([[externals]] url; externals.go); an external without one is absent.
+	Externals map[string]string
 }
 
 // Renderer renders one site: its pages and artifacts. It is read-only once
@@ -93,6 +96,8 @@ type Renderer struct {
 	searchJSON func() ([]byte, error)
 	// verified is the text stale lock entries were recorded against.
 	verified map[VerifiedKey]*VerifiedText
+	// externals are the externals' published wikis by name (externals.go).
+	externals map[string]string
 
 	all []Page // every page of the site
 
@@ -110,7 +115,7 @@ func New(in Input) (*Renderer, error) {
 		lang: in.Language, repo: in.Repo, title: in.Title, baseURL: in.BaseURL, content: in.Content,
 		hl: in.Highlighter, forge: in.Forge, images: in.Images, parallel: in.Parallel,
 		findings: in.Findings, codeCov: in.Coverage, covMin: in.CoverageMin, verified: in.Verified, bundle: in.Bundle,
-		baselines: in.Baselines, changed: in.Baselines.ChangedIn(),
+		baselines: in.Baselines, changed: in.Baselines.ChangedIn(), externals: in.Externals,
 	}
 	if b.hl == nil {
 		b.hl = (*HighlightCache)(nil).Highlighter(nil)
@@ -120,7 +125,7 @@ func New(in Input) (*Renderer, error) {
 	}
 	b.targets = b.models.Targets
 	b.searchJSON = sync.OnceValues(func() ([]byte, error) {
-		return synth.MarshalJSON(synth.NewSearch(b.graph, b.model, b.relURL))
+		return synth.MarshalJSON(synth.NewSearch(b.graph, b.model, func(id synth.NodeID) string { return b.idHref("", id) }))
 	})
 	var err error
 	if b.tmpl, err = templateSet(); err != nil {
@@ -171,6 +176,9 @@ func (b *Renderer) DriftJSON() ([]byte, error) { return b.driftJSON() }
 // relURL is [NodeURL] of the node with the id, relative to the site root;
 // "" when the graph has no such node.
 func (b *Renderer) relURL(id synth.NodeID) string {
+	if synth.IsExternal(id) {
+		return "" // its page is in its own repository's wiki: see idHref
+	}
 	n, ok := b.graph.Node(id)
 	if !ok {
 		return ""
@@ -181,6 +189,9 @@ func (b *Renderer) relURL(id synth.NodeID) string {
 // absURL is [NodeURL] of the node with the id, under the base URL; ""
 // when the graph has no such node.
 func (b *Renderer) absURL(id synth.NodeID) string {
+	if synth.IsExternal(id) {
+		return b.externalURL(id)
+	}
 	u := b.relURL(id)
 	if u == "" {
 		return ""
