@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -53,7 +54,7 @@ func (p *Project) baselines(c *Cache) (*synth.Baselines, []byte, error) {
 		if i > 0 {
 			prevTag, prevCommit = tags[i-1].Name, tags[i-1].Commit
 		}
-		key := cacheKey([]byte(prevTag), []byte(prevCommit), []byte(t.Name), []byte(t.Commit), []byte(t.Date))
+		key := render.Key([]byte(prevTag), []byte(prevCommit), []byte(t.Name), []byte(t.Commit), []byte(t.Date))
 		if data, ok := c.Get(baselineStage, key); ok {
 			var b synth.Baseline
 			if json.Unmarshal(data, &b) == nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/site/buildcache"
 )
 
 // releasesRepo builds a git repository with three tagged releases of a
@@ -61,7 +63,7 @@ func releasesRepo(t *testing.T) string {
 // and a second build with the same cache reads no revision from git.
 func TestReleasesPage(t *testing.T) {
 	dir := releasesRepo(t)
-	cache, err := openCache(t.TempDir(), "test")
+	cache, err := buildcache.OpenVersion(t.TempDir(), "test")
 	if err != nil {
 		t.Fatal(err)
 	}

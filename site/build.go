@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
@@ -97,13 +98,13 @@ type Site struct {
 	// rendered, their inputs unchanged (see [render.PageStore]).
 	Kept int
 
-	key, digest []byte       // the site key and the read digest it was made from
-	edits       *editRecord  // for [BuildEdited]; nil without a build cache
-	forge       render.Forge // the forge links' commit
-	historyRead bool         // the git history was searched for verified texts
-	gitHead     string       // at this HEAD ("" in no repository)
-	revision    string       // the commit built, which the bundle names ([bundleRevision])
-	lazy        *lazyFiles   // a lazy build's files, rendered on demand
+	key, digest []byte            // the site key and the read digest it was made from
+	edits       *buildcache.Edits // for [buildcache.BuildEdited]; nil without a build cache
+	forge       render.Forge      // the forge links' commit
+	historyRead bool              // the git history was searched for verified texts
+	gitHead     string            // at this HEAD ("" in no repository)
+	revision    string            // the commit built, which the bundle names ([bundleRevision])
+	lazy        *lazyFiles        // a lazy build's files, rendered on demand
 }
 
 // File returns one file of the site by slash path; false when there is
@@ -188,13 +189,14 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	if opts.Cache != nil && !opts.lazy {
 		key, digest = p.siteKey(c, baseURL, forge, revision, verifiedSum), p.WS.ReadDigest()
 	}
+	b.key = key
 	findings := p.newFindings(a)
 	in := render.Input{
 		Graph: g, Model: p.Model, Report: a.Report, Findings: findings,
 		Pages:   synth.NewPages(synth.PageInput{Graph: g, Model: p.Model, Report: a.Report}),
 		Sources: a.Sources, Index: a.Index, CoverageMin: p.Config.Coverage.Min,
 		Title: p.Config.Title, BaseURL: baseURL, Language: p.Config.Language, Repo: p.Config.Slug(),
-		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.fragments()),
+		Content: p.Config.Content, Forge: forge, Highlighter: opts.Highlight.Highlighter(opts.Cache.Fragments()),
 		Images: p.images, Verified: verified, Parallel: p.parallel, Baselines: baselines,
 		Externals: p.externalURLs(),
 	}
@@ -220,9 +222,6 @@ func (p *Project) Build(opts BuildOptions, notes io.Writer) (*Site, error) {
 	s.Loaded, s.Captured, s.Analysis = ld, c, a
 	s.key, s.digest, s.forge = key, digest, forge
 	s.historyRead, s.gitHead, s.revision = verified != nil, gitHead, revision
-	if s.edits != nil {
-		s.edits.siteKey = key
-	}
 	return s, nil
 }
 
@@ -239,8 +238,9 @@ type siteBuild struct {
 	// verifiedSum is the digest of the texts read from the git history
 	// ([Project.recoverVerified]), in the site's and the pages' keys.
 	verifiedSum []byte
-	revision    string    // the commit built, in the site key (see bundle.go)
-	outlined    *outlined // the outline of the shared key; nil without one
+	revision    string              // the commit built, in the site key (see bundle.go)
+	key         []byte              // the site's key; nil without a build cache
+	outlined    *buildcache.Outline // the outline of the shared key; nil without one
 }
 
 // build renders the site into s: lazily (see [lazyFiles]), into the sink
@@ -268,7 +268,10 @@ func (b *siteBuild) build(s *Site, opts BuildOptions) error {
 	}
 	s.Kept = kept
 	if shared != nil {
-		s.edits = b.editRecord(shared)
+		s.edits = buildcache.NewEdits(b.r, b.graph, b.outlined, b.editable, buildcache.EditsSite{
+			SiteKey: b.key, Shared: shared, Content: b.p.Config.Content, BaseURL: b.baseURL, Forge: b.forge, History: b.verifiedSum,
+			Revision: b.revision,
+		})
 	}
 	return nil
 }

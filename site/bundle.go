@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/render"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -70,9 +71,9 @@ func bundleRevision(f render.Forge, commit, dir string) string {
 	case len(commit) >= 7 && len(commit) <= 64 && strings.Trim(commit, "0123456789abcdef") == "":
 		return commit
 	case commit != "":
-		return gitRev(dir, commit)
+		return workspace.GitRev(dir, commit)
 	}
-	return gitRev(dir, "HEAD")
+	return workspace.GitRev(dir, "HEAD")
 }
 
 // bundleURL is the published wiki's URL of a build's base URL: the base

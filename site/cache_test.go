@@ -13,153 +13,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/site/render"
 )
-
-// testCache opens a build cache in a fresh temporary folder.
-func testCache(t *testing.T) *Cache {
-	t.Helper()
-	c, err := OpenCache(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// TestCacheEntries checks that an entry reads back, and that a corrupt, a
-// truncated, a foreign entry and one of another version are ignored, never
-// trusted, and overwritten by the next Put.
-func TestCacheEntries(t *testing.T) {
-	c := testCache(t)
-	key := cacheKey([]byte("a"))
-	if _, ok := c.Get("s", key); ok {
-		t.Fatal("an empty cache has an entry")
-	}
-	c.Put("s", key, []byte("hello"))
-	if got, ok := c.Get("s", key); !ok || string(got) != "hello" {
-		t.Fatalf("Get = %q, %v; want hello", got, ok)
-	}
-	if _, ok := c.Get("t", key); ok {
-		t.Fatal("an entry of another stage was found")
-	}
-	p := c.path("s", c.name("s", key))
-	good, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := openCache(c.dir, "another version")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := other.Get("s", key); ok {
-		t.Fatal("another tool version read this version's entry")
-	}
-	other.Put("s", key, []byte("hello"))
-	otherEntry, err := os.ReadFile(other.path("s", other.name("s", key)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Put("s", cacheKey([]byte("b")), []byte("world"))
-	foreign, err := os.ReadFile(c.path("s", c.name("s", cacheKey([]byte("b")))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	flipped := bytes.Clone(good)
-	flipped[len(flipped)-1] ^= 1
-	longer := append(bytes.Clone(good), '!')
-	for name, data := range map[string][]byte{
-		"corrupt payload":  flipped,
-		"truncated":        good[:len(good)-2],
-		"header only":      good[:headerLen-1],
-		"longer":           longer,
-		"empty":            nil,
-		"foreign entry":    foreign,
-		"another version":  otherEntry,
-		"not an entry":     []byte("hello"),
-		"corrupt checksum": append(append(bytes.Clone(good[:headerLen-1]), good[headerLen-1]^1), good[headerLen:]...),
-	} {
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got, ok := c.Get("s", key); ok {
-			t.Errorf("%s: Get = %q, trusted", name, got)
-		}
-		c.Put("s", key, []byte("hello"))
-		if got, ok := c.Get("s", key); !ok || string(got) != "hello" {
-			t.Errorf("%s: after Put, Get = %q, %v", name, got, ok)
-		}
-	}
-	var nilCache *Cache
-	nilCache.Put("s", key, []byte("x"))
-	if _, ok := nilCache.Get("s", key); ok {
-		t.Error("a nil cache returned an entry")
-	}
-}
-
-// TestCacheConcurrentPut checks that writers racing on the same entries
-// never leave a reader a partial one.
-func TestCacheConcurrentPut(t *testing.T) {
-	dir := t.TempDir()
-	var wg sync.WaitGroup
-	for w := range 4 {
-		c, err := OpenCache(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg.Go(func() {
-			for i := range 200 {
-				key := cacheKey([]byte{byte(i % 10)})
-				want := bytes.Repeat([]byte{byte(i % 10)}, 1000+i%10)
-				c.Put("s", key, want)
-				if got, ok := c.Get("s", key); ok && !bytes.Equal(got, want) {
-					t.Errorf("writer %d: entry %d reads back different bytes", w, i%10)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	entries, _ := filepath.Glob(filepath.Join(dir, "s", "*", ".tmp-*"))
-	if len(entries) > 0 {
-		t.Errorf("temporary files left: %q", entries)
-	}
-}
-
-// TestCacheTrim checks the trimming policy: entries unused for the maximum
-// age go, then the least recently used while over the size cap; files
-// that are not entries stay.
-func TestCacheTrim(t *testing.T) {
-	c := testCache(t)
-	now := time.Now()
-	for i := range 5 {
-		key := cacheKey([]byte{byte(i)})
-		c.Put("s", key, bytes.Repeat([]byte("x"), 100))
-		used := now.Add(-time.Duration(i) * 10 * 24 * time.Hour) // 0, 10, 20, 30, 40 days ago
-		must(t, os.Chtimes(c.path("s", c.name("s", key)), used, used))
-	}
-	must(t, os.WriteFile(filepath.Join(c.dir, "s", "README"), []byte("not ours"), 0o644))
-	entrySize := int64(headerLen + 100)
-	must(t, c.trim(now, 25*24*time.Hour, 2*entrySize))
-	for i := range 5 {
-		_, ok := c.Get("s", cacheKey([]byte{byte(i)}))
-		if want := i < 2; ok != want {
-			t.Errorf("entry used %d days ago: kept %v, want %v", i*10, ok, want)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(c.dir, "s", "README")); err != nil {
-		t.Errorf("a file that is no entry was removed: %v", err)
-	}
-	// Trim runs at most daily: a fresh stamp skips it.
-	must(t, c.Trim())
-	old := now.Add(-60 * 24 * time.Hour)
-	key := cacheKey([]byte{0})
-	must(t, os.Chtimes(c.path("s", c.name("s", key)), old, old))
-	must(t, c.Trim())
-	if _, err := os.Stat(c.path("s", c.name("s", key))); err != nil {
-		t.Error("Trim ran again within a day")
-	}
-}
 
 // buildWith builds dir frozen into a fresh output folder, with cache
 // (nil: none), and returns the output's files.
@@ -357,6 +214,13 @@ func TestCacheEdits(t *testing.T) {
 			setup: edit("content/notes/raw.md", "goes nowhere.", "goes nowhere. See [the details](../guides/checkout.md#details).")},
 		{name: "decision mentions a path", edit: edit("content/decisions/DEC-2.md", "goes through pay/pay.go.", "goes through pay/pay.go and cart/cart.go.")},
 		{name: "claim record", edit: edit("content/claims/cart.yaml", "Items carry a SKU", "Items carry an SKU")},
+		{name: "claim record on a page", edit: edit("content/claims/cart.yaml", "Checkout validates before charging.", "Checkout validates first.")},
+		// A claim's text shows in its page's claims table too; a
+		// frontmatter claim's on the pages of what it links.
+		{name: "claim text", edit: edit("content/guides/checkout.md", "Refunds go back to the card", "Refunds go back to the same card")},
+		{name: "frontmatter claim text", edit: edit("content/decisions/DEC-2.md", "The gateway call is Charge.", "The gateway call is pay.Charge.")},
+		{name: "frontmatter claim text of a page", edit: edit("content/notes/raw.md", "text: Raw pages stay text.", "text: Raw pages stay plain text."),
+			setup: edit("content/notes/raw.md", "title: Raw HTML\n", "title: Raw HTML\nclaims:\n  - text: Raw pages stay text.\n    target: {ref: pay/pay.go@Charge}\n")},
 		{name: "decision date", edit: edit("content/decisions/DEC-1.md", "date: 2026-01-10", "date: 2026-01-11")},
 		{name: "page sources", edit: edit("content/notes/raw.md", "title: Raw HTML\n", "title: Raw HTML\nsources: [docs/raw.txt]\n")},
 		{name: "requirement tags", edit: edit("content/requirements/REQ-2.md", "status: accepted\n", "status: accepted\ntags: [money]\n")},
@@ -379,11 +243,11 @@ func TestCacheEdits(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "public")
 			before := buildOut(t, dir, out, warm)
 			c.edit(t, dir)
-			version := warm.version
+			version := warm.Version()
 			if c.version != "" {
 				version = c.version
 			}
-			again, err := openCache(cacheDir, version)
+			again, err := buildcache.OpenVersion(cacheDir, version)
 			must(t, err)
 			got := buildOut(t, dir, out, again)
 			// The cold build stays in memory, which writes the same files
@@ -420,7 +284,7 @@ func TestCachePagesKept(t *testing.T) {
 	// The pages the first build wrote with a key, as its output record
 	// has them: the others always render.
 	keyed := 0
-	for prefix := range loadOutputIndex(cache, out).pages {
+	for _, prefix := range cache.KeyedPages(out) {
 		if prefix != render.GraphFile {
 			keyed++
 		}
@@ -612,11 +476,7 @@ func TestOutputIntact(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "public")
 		buildCached(t, dir, out, cache)
 		must(t, c.change(out))
-		idx := loadOutputIndex(cache, out)
-		if idx == nil {
-			t.Fatal("no record of the output")
-		}
-		if got, want := idx.intact(out), c.name == "nothing"; got != want {
+		if got, want := cache.Intact(out), c.name == "nothing"; got != want {
 			t.Errorf("%s: intact %v, want %v", c.name, got, want)
 		}
 	}
@@ -642,7 +502,7 @@ func TestCacheForgedEntry(t *testing.T) {
 	for _, p := range entries {
 		data, err := os.ReadFile(p)
 		must(t, err)
-		hdr := bytes.Clone(data[:len(cacheMagic)+sha256.Size])
+		hdr := bytes.Clone(data[:len("tracewiki-cache\n")+sha256.Size]) // the magic, the name hash
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(forged)))
 		sum := sha256.Sum256(forged)
@@ -661,48 +521,5 @@ func TestCacheForgedEntry(t *testing.T) {
 	}
 	if s := warm.Stats(); s.Misses < len(entries) {
 		t.Errorf("%+v: want every forged entry (%d) missed", s, len(entries))
-	}
-
-	// A cache of the same version written with another secret.
-	other, err := openCacheWith(t.TempDir(), toolVersion(), bytes.Repeat([]byte{7}, cacheSecretLen))
-	must(t, err)
-	key := cacheKey([]byte("k"))
-	other.Put("s", key, []byte("theirs"))
-	mine, err := openCache(other.dir, toolVersion())
-	must(t, err)
-	if got, ok := mine.Get("s", key); ok {
-		t.Errorf("an entry of another secret was trusted: %q", got)
-	}
-}
-
-// TestCacheSecret checks the secret's file: made on first use, 0600 and
-// 32 bytes, read back the same; a file that is not a secret is refused
-// (CacheSecret then draws a key for the process).
-func TestCacheSecret(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "config", "tracewiki")
-	first, err := loadCacheSecret(dir)
-	must(t, err)
-	st, err := os.Stat(filepath.Join(dir, cacheSecretFile))
-	must(t, err)
-	if len(first) != cacheSecretLen || st.Size() != cacheSecretLen || st.Mode().Perm() != 0o600 {
-		t.Fatalf("secret: %d bytes, file %d bytes, mode %v", len(first), st.Size(), st.Mode().Perm())
-	}
-	again, err := loadCacheSecret(dir)
-	must(t, err)
-	if !bytes.Equal(first, again) {
-		t.Error("the secret changed between two reads")
-	}
-	name := filepath.Join(dir, cacheSecretFile)
-	must(t, os.Chmod(name, 0o644))
-	if _, err := loadCacheSecret(dir); err == nil {
-		t.Error("a secret others may read was used")
-	}
-	must(t, os.WriteFile(name, []byte("short"), 0o600))
-	must(t, os.Chmod(name, 0o600))
-	if _, err := loadCacheSecret(dir); err == nil {
-		t.Error("a 5-byte secret was used")
-	}
-	if got, want := os.Getenv(ConfigDirEnv), CacheSecret(); got == "" || len(want) != cacheSecretLen {
-		t.Errorf("%s = %q, secret %d bytes", ConfigDirEnv, got, len(want))
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracewiki/tracewiki/site/buildcache"
 )
 
 // refundsPage is a wiki page of the shop fixture with everything a body can
@@ -30,10 +32,23 @@ The test covers it ([code](code:pay/refund_test.go@TestRefund)).
 
 ` + "```go\nrefund := -amount\n```\n\n```python\ndef refund(x):\n    return -x\n```\n\n```nosuchlanguage\n<b>as text</b>\n```\n"
 
+// feesPage is a wiki page with a claim in its frontmatter and one in its
+// text.
+const feesPage = `---
+title: Fees
+claims:
+  - text: A fee is charged once.
+    target: {ref: pay/pay.go@Charge}
+---
+# Fees
+
+A cart is checked before it is paid ([code](code:cart/cart.go@Cart.Validate)).
+`
+
 // editedBuild runs BuildEdited for a frozen build of dir into out.
 func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 	t.Helper()
-	_, ok, err := BuildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
+	_, ok, err := buildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
 	must(t, err)
 	return ok
 }
@@ -44,14 +59,17 @@ func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 // a whole build find the output holding its very site: the records an
 // edited build leaves are those of the whole build.
 func TestBuildEdited(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0 // the fixture was written a moment ago
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	writeFixtureFile(t, dir, "content/guides/returns.md", []byte("# Returns\n\nReturns follow the [refund steps](refunds.md#steps).\n"))
 	// A page whose one claim is linked: only the drift list shows a
 	// claim's line, and only a problem's.
 	writeFixtureFile(t, dir, "content/guides/carts.md", []byte("# Carts\n\nA cart is checked first ([code](code:cart/cart.go@Cart.Validate)).\n"))
+	// A page with a claim in its frontmatter beside one in its text: both
+	// show in its claims table, the frontmatter's on other pages too.
+	writeFixtureFile(t, dir, "content/guides/fees.md", []byte(feesPage))
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
 	buildCached(t, dir, out, cache)
@@ -80,7 +98,7 @@ func TestBuildEdited(t *testing.T) {
 	both := func(a, b func(t *testing.T)) func(t *testing.T) {
 		return func(t *testing.T) { a(t); b(t) }
 	}
-	const refunds = "content/guides/refunds.md"
+	const refunds, fees = "content/guides/refunds.md", "content/guides/fees.md"
 	cases := []struct {
 		name   string
 		change func(t *testing.T)
@@ -98,7 +116,16 @@ func TestBuildEdited(t *testing.T) {
 		{"beside it, an Emacs lock", both(appendTo(refunds, "\nLocked.\n"), func(t *testing.T) {
 			must(t, os.Symlink("alice@host.42:1700000000", file("content/guides/.#refunds.md"))) // dangling
 		}), false},
-		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), false},
+		// A claim's text shows in its page's body and claims table only.
+		{"a claim's sentence", edit(refunds, "checkout.md#details) too.", "checkout.md#details) as well."), true},
+		// The output shows the edited sentence; the record, the whole
+		// build's: the table is rendered again all the same.
+		{"the claim's sentence back, and text appended", both(edit(refunds, "checkout.md#details) as well.", "checkout.md#details) too."),
+			appendTo(refunds, "\nBack.\n")), true},
+		{"a claim's sentence beside a frontmatter claim", edit(fees, "checked before it is paid", "checked before anything is paid"), true},
+		{"a claim's sentence and text around it", both(edit(fees, "A cart is checked", "Every cart is checked"), appendTo(fees, "\nMore.\n")), true},
+		{"a frontmatter claim's text", edit(fees, "A fee is charged once.", "A fee is charged only once."), false},
+		{"a claim record's text", edit("content/claims/cart.yaml", "Checkout validates before charging.", "Checkout validates first."), false},
 		{"two pages", both(appendTo(refunds, "\nMore.\n"), appendTo("content/notes/raw.md", "\nAnd <b>this</b>.\n")), true},
 		{"again after a whole build", appendTo(refunds, "\nOnce more.\n"), true},
 		{"saved by renaming a new file over it", func(t *testing.T) {
@@ -163,8 +190,8 @@ func TestBuildEdited(t *testing.T) {
 // the output is as it was, it is, and the next edited build, with nothing
 // failing, makes what a cold build makes.
 func TestBuildEditedFails(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	cache := mustCache(t, t.TempDir())
@@ -172,21 +199,21 @@ func TestBuildEditedFails(t *testing.T) {
 	buildCached(t, dir, out, cache)
 	old := readTree(t, out)
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage+"\nMore text.\n"))
-	defer func() { patchHook = nil }()
-	patchHook = func(at string, i, n int) error {
+	defer func() { buildcache.PatchHook = nil }()
+	buildcache.PatchHook = func(at string, i, n int) error {
 		if at == "between" && i == n-1 {
 			return errors.New("disk full")
 		}
 		return nil
 	}
-	_, ok, err := BuildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
+	_, ok, err := buildEdited(dir, out, BuildOptions{Frozen: true, Cache: cache}, nil)
 	if ok || err == nil || !strings.Contains(err.Error(), "the output is as it was") {
 		t.Fatalf("edited build with a failing patch: ok %v, error %v", ok, err)
 	}
 	if diff := firstDiffFile(old, readTree(t, out)); diff != "" {
 		t.Fatalf("the failed edited build changed the output: %s", diff)
 	}
-	patchHook = nil
+	buildcache.PatchHook = nil
 	if !editedBuild(t, dir, out, cache) {
 		t.Fatal("no edited build after the failed one")
 	}
@@ -222,7 +249,7 @@ func BenchmarkBuildEdited(b *testing.B) {
 	opts := BuildOptions{Frozen: true, Cache: cache}
 	for i := 0; b.Loop(); i++ {
 		fmt.Fprintf(page, "\nSentence %d.\n", i)
-		if _, ok, err := BuildEdited(dir, out, opts, nil); err != nil || !ok {
+		if _, ok, err := buildEdited(dir, out, opts, nil); err != nil || !ok {
 			b.Fatalf("edit %d: edited build %v, %v", i, ok, err)
 		}
 	}

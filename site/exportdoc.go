@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tracewiki/tracewiki/site/render"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // DocumentOptions says what `export html` and `export pdf` write.
@@ -35,7 +36,7 @@ func (p *Project) ExportHTML(opts DocumentOptions, notes io.Writer) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	rev := gitRev(p.WS.Dir, "HEAD")
+	rev := workspace.GitRev(p.WS.Dir, "HEAD")
 	return s.lazy.r.ExportHTML(render.OneFile{Document: opts.Document, Revision: rev, Date: documentDate(p.WS.Dir, rev)})
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
 // WriteExport writes an export to the file name (export --out: relative
@@ -27,8 +28,8 @@ func (p *Project) WriteExport(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	ws := resolvePath(wsAbs)
-	dir := resolvePath(filepath.Dir(abs))
+	ws := workspace.Resolve(wsAbs)
+	dir := workspace.Resolve(filepath.Dir(abs))
 	real := filepath.Join(dir, filepath.Base(abs))
 	refuse := func(why string) error {
 		return fmt.Errorf("export --out %s: %s; %w", name, why, output.ErrNotOwned)

@@ -2,7 +2,6 @@ package site
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 
 	"github.com/tracewiki/tracewiki/site/render"
@@ -17,33 +16,18 @@ func newForgeLinks(c workspace.Config, commit, dir string) (render.Forge, error)
 	}
 	switch {
 	case commit == "":
-		if commit = gitRev(dir, "HEAD"); commit == "" {
+		if commit = workspace.GitRev(dir, "HEAD"); commit == "" {
 			return render.Forge{}, nil // not in git: no links rather than wrong ones
 		}
 	case len(commit) >= 7 && len(commit) <= 64 && strings.Trim(commit, "0123456789abcdef") == "":
 		// A hash, used as given: CI may build a checkout without .git.
 	default:
 		// A tag or branch: the links name the commit it is now.
-		rev := gitRev(dir, commit)
+		rev := workspace.GitRev(dir, commit)
 		if rev == "" {
 			return render.Forge{}, fmt.Errorf("--commit %q: not a commit hash, and git cannot resolve it", commit)
 		}
 		commit = rev
 	}
 	return render.Forge{Kind: c.Forge, Repo: c.RepoURL, Commit: commit}, nil
-}
-
-// gitRev is the commit hash of rev in dir's repository, "" when git is
-// absent, dir is not in a repository or rev names no commit.
-func gitRev(dir, rev string) string {
-	if strings.HasPrefix(rev, "-") {
-		return "" // never an option
-	}
-	cmd := exec.Command("git", "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

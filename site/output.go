@@ -39,7 +39,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := resolvePath(wsAbs)
+	ws := workspace.Resolve(wsAbs)
 	o := &Output{Folder: output.Folder{Name: flag}, flag: flag}
 	target := flag
 	if flag == "" {
@@ -54,7 +54,7 @@ func (p *Project) Output(flag string) (*Output, error) {
 	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		return refuse("is a symlink")
 	}
-	o.Dir = resolvePath(target)
+	o.Dir = workspace.Resolve(target)
 	inside := workspace.Within(o.Dir, ws)
 	p.WS.HideOutput(ws, o.Dir)
 	if why, err := p.owned(ws, o.Dir, false); err != nil {
@@ -108,7 +108,7 @@ func (p *Project) owned(ws, real string, file bool) (string, error) {
 		{"the lock", p.Config.Lock},
 		{"the config", workspace.ConfigFile},
 	} {
-		path := resolvePath(filepath.Join(ws, filepath.FromSlash(o.name)))
+		path := workspace.Resolve(filepath.Join(ws, filepath.FromSlash(o.name)))
 		switch {
 		case path == real || workspace.Within(path, real):
 			return fmt.Sprintf("%s %s %s", verb, o.what, o.name), nil
@@ -163,19 +163,4 @@ func (s *siteDirs) is(dir string) bool {
 		s.seen[dir] = site
 	}
 	return site
-}
-
-// resolvePath resolves the symlinks of p's longest existing prefix and
-// keeps the rest as it is, so a folder still to be made is resolved too.
-func resolvePath(p string) string {
-	rest := ""
-	for cur := filepath.Clean(p); ; cur = filepath.Dir(cur) {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		if filepath.Dir(cur) == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-	}
 }

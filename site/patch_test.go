@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/site/workspace"
 )
@@ -84,8 +85,8 @@ func TestPatch(t *testing.T) {
 
 	// A new title changes every page: too many for a patch, in a site
 	// larger than the fixture.
-	defer func(floor int) { patchFloor = floor }(patchFloor)
-	patchFloor = 0
+	defer func(floor int) { buildcache.PatchFloor = floor }(buildcache.PatchFloor)
+	buildcache.PatchFloor = 0
 	cfg := filepath.Join(dir, "tracewiki.toml")
 	data, err := os.ReadFile(cfg)
 	must(t, err)
@@ -110,12 +111,12 @@ func TestPatchFails(t *testing.T) {
 	dir, parent, out, cache := builtShop(t)
 	old := readTree(t, out)
 	patchEdit(t, dir)
-	defer func() { patchHook = nil }()
+	defer func() { buildcache.PatchHook = nil }()
 	steps := -1
 	for i := 0; steps < 0 || i < steps; i++ {
 		for _, at := range []string{"before", "between"} {
 			failed := false
-			patchHook = func(where string, j, n int) error {
+			buildcache.PatchHook = func(where string, j, n int) error {
 				steps = n
 				if where == at && j == i {
 					failed = true
@@ -157,7 +158,7 @@ func TestPatchKilled(t *testing.T) {
 		must(t, json.Unmarshal([]byte(env), &args))
 		at, stepText, _ := strings.Cut(args.At, ":")
 		step, _ := strconv.Atoi(stepText)
-		patchHook = func(where string, i, n int) error {
+		buildcache.PatchHook = func(where string, i, n int) error {
 			if where == at && (i == step || step < 0 && i == n+step) {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
@@ -184,11 +185,11 @@ func TestPatchKilled(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("the child was not killed: %v", err)
 			}
-			journal, _ := filepath.Glob(filepath.Join(parent, ".public.new-"+strconv.Itoa(cmd.Process.Pid)+"-*", patchJournal))
+			journal, _ := filepath.Glob(filepath.Join(parent, ".public.new-"+strconv.Itoa(cmd.Process.Pid)+"-*", ".journal"))
 			if len(journal) != 1 {
 				t.Fatalf("no patch journal left beside the output: %q", besideOutput(t, parent))
 			}
-			var pt patch
+			var pt struct{ Ops []struct{ Kind string } } // the journal (patch.go of buildcache)
 			data, err := os.ReadFile(journal[0])
 			must(t, err)
 			must(t, json.Unmarshal(data, &pt))
@@ -202,7 +203,7 @@ func TestPatchKilled(t *testing.T) {
 
 			var notes []string
 			o := &Output{Folder: output.Folder{Dir: out, Name: "public"}}
-			w, err := o.Begin(func(s string) { notes = append(notes, s) }, undoLeftPatch)
+			w, err := o.Begin(func(s string) { notes = append(notes, s) }, buildcache.UndoLeftPatch)
 			must(t, err)
 			w.Abort()
 			if diff := firstDiffFile(old, readTree(t, out)); diff != "" {

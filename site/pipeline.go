@@ -24,8 +24,8 @@ import (
 // per run ([Project.judge]).
 //
 // With a build cache, `tracewiki build` may not run the stages at all: when
-// nothing the last build read changed ([UpToDate]), or only the text of
-// wiki pages did ([BuildEdited]), the last build's records stand in for
+// nothing the last build read changed, or only the text of
+// wiki pages did ([Build], [buildcache.UpToDate], [buildcache.BuildEdited]), the last build's records stand in for
 // them.
 
 // Loaded is the load stage's value: every code file and every referenced

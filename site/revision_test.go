@@ -88,19 +88,3 @@ func TestLegacyRevisions(t *testing.T) {
 		t.Errorf("re-stamped lock, a word changed: %s, want %s", got, want)
 	}
 }
-
-// TestOutlineRewrap checks that a re-wrapped requirement changes the
-// documents' outline, though not its revision: its document page shows
-// the text as written, so a cached page must render again.
-func TestOutlineRewrap(t *testing.T) {
-	sum := func(body string) []byte {
-		t.Helper()
-		r := &claims.Requirement{ID: "SYS-1", Title: "T", Revision: claims.Revision("T", []byte(body)), LegacyRevision: claims.LegacyRevision("T", []byte(body))}
-		ol, err := outline(&claims.Model{Requirements: []*claims.Requirement{r}})
-		must(t, err)
-		return ol.sum
-	}
-	if string(sum("a b\nc\n")) == string(sum("a\nb c\n")) {
-		t.Error("a re-wrapped requirement keeps the outline: its document page would be reused with the old wrapping")
-	}
-}

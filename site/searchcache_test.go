@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -14,8 +15,8 @@ import (
 // exactly as from the analysis of the workspace, and only while the build
 // is up to date and its index is in its output.
 func TestCachedSearch(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0 // the fixture was written a moment ago
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")

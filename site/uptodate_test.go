@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/tracewiki/tracewiki/site/workspace"
+	"github.com/tracewiki/tracewiki/site/buildcache"
 )
 
 // upToDateOf asks whether a frozen build of dir into out with cache is up to
@@ -18,7 +18,7 @@ import (
 func upToDateOf(t *testing.T, dir, out string, cache *Cache, opts BuildOptions) (*Summary, bool) {
 	t.Helper()
 	opts.Frozen, opts.Cache = true, cache
-	return UpToDate(dir, out, opts)
+	return upToDate(dir, out, opts)
 }
 
 // TestUpToDate checks that a build of an unchanged workspace into the
@@ -27,8 +27,8 @@ func upToDateOf(t *testing.T, dir, out string, cache *Cache, opts BuildOptions) 
 // noticed: each is followed by a build, after which the workspace is up
 // to date again.
 func TestUpToDate(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0 // the fixture was written a moment ago
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
@@ -40,7 +40,7 @@ func TestUpToDate(t *testing.T) {
 	if !ok {
 		t.Fatal("not up to date after a build of an unchanged workspace")
 	}
-	if want := countsOf(s.Check); sum.Pages != s.Pages || !equalCounts(sum.Counts, want) {
+	if want := buildcache.CountsOf(s.Check); sum.Pages != s.Pages || !maps.Equal(sum.Counts.States, want.States) || !maps.Equal(sum.Counts.Reasons, want.Reasons) {
 		t.Errorf("summary: %d pages, %v; want %d pages, %v", sum.Pages, sum.Counts, s.Pages, want)
 	}
 	file := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
@@ -126,96 +126,8 @@ func TestUpToDate(t *testing.T) {
 	if _, ok := upToDateOf(t, dir, filepath.Join(t.TempDir(), "elsewhere"), cache, BuildOptions{}); ok {
 		t.Error("up to date for an output never built")
 	}
-	if _, ok := UpToDate(dir, out, BuildOptions{Cache: cache}); ok {
+	if _, ok := upToDate(dir, out, BuildOptions{Cache: cache}); ok {
 		t.Error("a build that captures is up to date after a frozen one")
-	}
-}
-
-func equalCounts(a, b Counts) bool {
-	eq := func(x, y map[string]int) bool {
-		if len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			if y[k] != v {
-				return false
-			}
-		}
-		return true
-	}
-	return eq(a.States, b.States) && eq(a.Reasons, b.Reasons)
-}
-
-// TestUpToDateRacy checks the paths changed just before the build that
-// stamped them: a file is trusted only when its bytes still hash as they
-// did, a folder only when it lists the entries it did.
-func TestUpToDateRacy(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = time.Hour // every path changed "just before"
-	dir := fixture(t, "shop")
-	cache := mustCache(t, t.TempDir())
-	out := filepath.Join(t.TempDir(), "public")
-	buildCached(t, dir, out, cache)
-	if _, ok := upToDateOf(t, dir, out, cache, BuildOptions{}); !ok {
-		t.Error("not up to date with every path changed just before the build, and as it was")
-	}
-	key, err := upToDateKey(dir, out, BuildOptions{Frozen: true})
-	must(t, err)
-	data, ok := cache.Get(upToDateStage, key)
-	if !ok {
-		t.Fatal("no record of the build")
-	}
-	rec, err := parseUpToDate(data)
-	must(t, err)
-	ws, err := workspace.Open(dir)
-	must(t, err)
-	defer ws.Close()
-	const name = "pay/pay.go"
-	if _, ok := rec.sums[name]; !ok {
-		t.Fatalf("%s was read but has no hash in the record", name)
-	}
-	if same, _ := rec.same(ws, dir, name); !same {
-		t.Errorf("%s, unchanged but stamped just after a change, is not trusted", name)
-	}
-	rec.sums[name] = [32]byte{1}
-	if same, _ := rec.same(ws, dir, name); same {
-		t.Errorf("%s is trusted by its stamp though its bytes hash otherwise", name)
-	}
-	const folder = "content/guides"
-	if same, _ := rec.same(ws, dir, folder); !same {
-		t.Errorf("%s, unchanged but stamped just after a change, is not trusted", folder)
-	}
-	rec.lists[folder] = [32]byte{1}
-	if same, _ := rec.same(ws, dir, folder); same {
-		t.Errorf("%s is trusted by its stamp though it is listed otherwise", folder)
-	}
-}
-
-// TestUpToDateRecord checks that a record reads back as written, names
-// with tabs, quotes and newlines included, and that anything else is
-// refused.
-func TestUpToDateRecord(t *testing.T) {
-	rec := &upToDate{start: 42, out: "/tmp/out\tdir", siteKey: []byte{1, 2, 3}, gitRev: "HEAD", commit: "abc",
-		summary: Summary{Pages: 7, Notes: "tracewiki: a \"note\"\n", Output: "public",
-			Counts: Counts{States: map[string]int{"linked": 3}, Reasons: map[string]int{"content_changed": 1}}},
-		paths: map[string]workspace.Stamp{"a\tb\n.md": {Size: 5, Mode: 0o644, Mtime: 1, Ctime: 2, Ino: 3, Dev: 4}, "gone": {Missing: true}},
-		sums:  map[string][32]byte{"a\tb\n.md": {9}},
-		lists: map[string][32]byte{"gone": {8}},
-	}
-	got, err := parseUpToDate(rec.encode())
-	must(t, err)
-	if got.start != rec.start || got.out != rec.out || !bytes.Equal(got.siteKey, rec.siteKey) || got.gitRev != rec.gitRev ||
-		got.commit != rec.commit || got.summary.Pages != 7 || got.summary.Notes != rec.summary.Notes ||
-		got.summary.Output != "public" || !equalCounts(got.summary.Counts, rec.summary.Counts) ||
-		len(got.paths) != 2 || got.paths["a\tb\n.md"] != rec.paths["a\tb\n.md"] || !got.paths["gone"].Missing ||
-		got.sums["a\tb\n.md"] != rec.sums["a\tb\n.md"] || len(got.lists) != 1 || got.lists["gone"] != rec.lists["gone"] {
-		t.Errorf("read back %+v, wrote %+v", got, rec)
-	}
-	good := string(rec.encode())
-	for _, bad := range []string{"", "tracewiki-uptodate 1\n", good + "path\tnot quoted\n", strings.Replace(good, "sitekey\t010203", "sitekey\tzz", 1), good + "what\t1\n"} {
-		if _, err := parseUpToDate([]byte(bad)); err == nil {
-			t.Errorf("parseUpToDate(%q) succeeded", bad)
-		}
 	}
 }
 
@@ -225,8 +137,8 @@ func TestUpToDateRecord(t *testing.T) {
 // listings, so that after every kind of build (the first, a whole one
 // into an output already there, an edited one) the next is up to date.
 func TestUpToDateOutputInside(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 0 // the fixture was written a moment ago
+	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
+	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	opts := BuildOptions{Frozen: true, Cache: cache}
@@ -248,19 +160,19 @@ func TestUpToDateOutputInside(t *testing.T) {
 		must(t, errors.Join(err, f.Close()))
 	}
 	build()
-	if _, ok := UpToDate(dir, "", opts); !ok {
+	if _, ok := upToDate(dir, "", opts); !ok {
 		t.Fatal("not up to date after the first build")
 	}
 	appendTo("content/requirements/REQ-1.md", "\nMore.\n")
 	build() // into the output the first one made
-	if _, ok := UpToDate(dir, "", opts); !ok {
+	if _, ok := upToDate(dir, "", opts); !ok {
 		t.Fatal("not up to date after a whole build into the output")
 	}
 	appendTo("content/notes/raw.md", "\nMore.\n")
-	if _, ok, err := BuildEdited(dir, "", opts, nil); err != nil || !ok {
+	if _, ok, err := buildEdited(dir, "", opts, nil); err != nil || !ok {
 		t.Fatalf("edited build: %v, %v", ok, err)
 	}
-	if _, ok := UpToDate(dir, "", opts); !ok {
+	if _, ok := upToDate(dir, "", opts); !ok {
 		t.Fatal("not up to date after an edited build")
 	}
 	if diff := firstDiffFile(buildWith(t, dir, nil), readTree(t, filepath.Join(dir, "public"))); diff != "" {

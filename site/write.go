@@ -6,10 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"sync"
 
-	"github.com/tracewiki/tracewiki/site/output"
+	"github.com/tracewiki/tracewiki/site/buildcache"
 )
 
 // Write replaces the output folder with the site: the files are written to
@@ -22,7 +20,7 @@ func (s *Site) Write(o *Output, notes func(string)) error {
 		return err
 	}
 	defer unlock()
-	w, err := o.Begin(notes, undoLeftPatch)
+	w, err := o.Begin(notes, buildcache.UndoLeftPatch)
 	if err != nil {
 		return err
 	}
@@ -36,25 +34,6 @@ func (s *Site) Write(o *Output, notes func(string)) error {
 			w.Abort()
 			return fmt.Errorf("write site: %w", err)
 		}
-	}
-	return w.Commit()
-}
-
-// commit puts what the build wrote into the swap folder w in place: as a
-// patch when the output was intact and few files changed, else by
-// swapping in the whole folder.
-func (ow *outputWriter) commit(w *output.Swap, parallel func(n int, fn func(i int) error) error) error {
-	if !ow.inPlace() {
-		return w.Commit()
-	}
-	deleted := ow.deleted()
-	if len(ow.written)+len(deleted) <= maxPatch(len(ow.next)) {
-		slices.Sort(ow.written)
-		return patchOutput(w, ow.out, ow.written, deleted, dirsOf(ow.prev.files), dirsOf(ow.next))
-	}
-	if err := ow.linkKept(parallel); err != nil {
-		w.Abort()
-		return err
 	}
 	return w.Commit()
 }
@@ -78,53 +57,37 @@ func (p *Project) BuildInto(o *Output, opts BuildOptions, notes io.Writer, resto
 		return nil, err
 	}
 	defer unlock()
-	w, err := o.Begin(restored, undoLeftPatch)
+	w, err := o.Begin(restored, buildcache.UndoLeftPatch)
 	if err != nil {
 		return nil, err
 	}
-	ow := &outputWriter{out: o.Dir, dir: w.Dir()}
+	ow := buildcache.NewWriter(opts.Cache, o.Dir, w.Dir())
 	if opts.Cache != nil {
-		ow.prev = loadOutputIndex(opts.Cache, o.Dir)
-		if ow.prev != nil {
-			// The output is walked while the sources are read and parsed.
-			intact := make(chan bool, 1)
-			go func() { intact <- ow.prev.intact(o.Dir) }()
-			ow.intact = sync.OnceValue(func() bool { return <-intact })
-			if len(ow.prev.key) > 0 {
-				opts.reuse = func(key []byte) bool { return bytes.Equal(key, ow.prev.key) && ow.intact() }
-			}
-		}
-		opts.pages = ow
+		opts.reuse, opts.pages = ow.Holds, ow
 	}
-	opts.Sink, opts.stream = ow.write, ow.stream
+	opts.Sink, opts.stream = ow.Write, ow.Stream
 	var noted bytes.Buffer
 	s, err := p.Build(opts, io.MultiWriter(notes, &noted))
-	if ow.intact != nil {
-		ow.intact() // the walk ends before the output changes
-	}
+	ow.Wait() // the walk ends before the output changes
 	if err != nil {
 		w.Abort()
 		return nil, err
 	}
 	if s.Reused {
-		w.Abort()                                    // the empty new folder
-		p.recordUpToDate(o, opts, s, noted.String()) // the paths' stamps changed
+		w.Abort()                                 // the empty new folder
+		p.recordBuild(o, opts, s, noted.String()) // the paths' stamps changed
 		return s, nil
 	}
-	if err := ow.commit(w, p.parallel); err != nil {
+	if err := ow.Commit(w, p.parallel); err != nil {
 		return nil, err
 	}
 	if opts.Cache != nil {
-		idx := &outputIndex{key: s.key, files: ow.next, pages: ow.pages, bodies: ow.bodies}
-		if !bytes.Equal(s.digest, p.WS.ReadDigest()) {
-			// Read more while rendering: the keys missed an input.
-			idx.key, idx.pages, idx.bodies = nil, nil, nil
-		}
-		idx.store(opts.Cache, o.Dir)
-		if idx.key != nil {
-			p.recordUpToDate(o, opts, s, noted.String())
+		// Read more while rendering: the keys missed an input.
+		complete := bytes.Equal(s.digest, p.WS.ReadDigest())
+		if ow.Record(opts.Cache, s.key, complete) {
+			p.recordBuild(o, opts, s, noted.String())
 		}
 	}
-	s.Linked = ow.linked
+	s.Linked = ow.Linked()
 	return s, nil
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -335,54 +334,16 @@ func runBuild(e *env, args []string) int {
 			return e.fail(err)
 		}
 	}
-	sum, ok := site.UpToDate(e.root, *out, opts)
-	if !ok {
-		// Perhaps only the text of wiki pages changed.
-		if sum, ok, err = site.BuildEdited(e.root, *out, opts, restored); err != nil {
-			return e.fail(err)
-		}
-	}
-	if ok {
-		// The output holds this very build, or does now.
-		fmt.Fprint(e.stderr, sum.Notes)
-		if err := cache.Trim(); err != nil {
-			fmt.Fprintf(e.stderr, "tracewiki: %v\n", err)
-		}
-		dir := *out
-		if dir == "" {
-			dir = filepath.Join(e.root, filepath.FromSlash(sum.Output))
-		}
-		e.printBuilt(sum.Pages, dir, sum.Counts)
-		return e.failOn(sum.Counts, *failOn)
-	}
-	p, err := site.Load(e.root)
+	b, err := site.Build(e.root, *out, opts, e.stderr, restored)
 	if err != nil {
 		return e.fail(err)
 	}
-	defer p.Close()
-	// The output is checked before anything is built or captured.
-	o, err := p.Output(*out)
-	if err != nil {
-		return e.fail(err)
+	var rep counter = b.Counts // the last build's, when its records stood in
+	if b.Check != nil {
+		rep = b.Check
 	}
-	s, err := p.BuildInto(o, opts, e.stderr, restored)
-	if err != nil {
-		return e.fail(err)
-	}
-	// The lock is written after the site: a build that fails leaves both
-	// as they were.
-	if err := p.WriteCapture(s.Captured, e.stderr); err != nil {
-		return e.fail(err)
-	}
-	if err := cache.Trim(); err != nil {
-		fmt.Fprintf(e.stderr, "tracewiki: %v\n", err)
-	}
-	dir := *out
-	if dir == "" {
-		dir = filepath.Join(e.root, filepath.FromSlash(p.Config.Output))
-	}
-	e.printBuilt(s.Pages, dir, s.Check)
-	return e.failOn(s.Check, *failOn)
+	e.printBuilt(b.Pages, b.Dir, rep)
+	return e.failOn(rep, *failOn)
 }
 
 // printBuilt says what a build made.

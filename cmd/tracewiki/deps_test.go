@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"templates":   {},
 	"assets":      {},
 	"site": {"claims", "codeanchors", "synth", "templates", "assets", "interchange", "site/render",
-		"site/render/golex", "site/render/graphsvg", "site/internal/textdiff", "site/output", "site/workspace"},
+		"site/render/golex", "site/render/graphsvg", "site/internal/textdiff", "site/output", "site/workspace", "site/buildcache"},
 	// render turns the synthesized site (graph, report, page models) into
 	// its pages and artifacts: values in, bytes out, no disk.
 	"site/render": {"claims", "codeanchors", "synth", "templates", "assets", "site/render/golex",
@@ -44,6 +44,12 @@ var allowed = map[string][]string{
 	"site/render/golex": {}, // lexes Go as chroma's Go lexer does; only rendering imports it
 	// graphsvg lays a node's neighborhood out as SVG: pure layout.
 	"site/render/graphsvg": {"claims", "synth"},
+	// buildcache is the incremental build: the on-disk cache, the record
+	// of each output folder and of each build (up to date? which pages
+	// may be edited in place?), the pages' outline, the in-place patch.
+	// It keeps pages through render's PageStore and patches the output;
+	// site drives it, never the reverse.
+	"site/buildcache": {"claims", "codeanchors", "synth", "site/render", "site/workspace", "site/output"},
 	// output replaces an output folder with a site safely: the swap, the
 	// in-place patch's recovery hook, the folder lock, the process check.
 	"site/output": {},

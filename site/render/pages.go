@@ -25,7 +25,7 @@ type pageData struct {
 	Body           template.HTML
 	Tables         []table
 	Fragments      []fragment
-	Claims         []claimRow
+	Claims         []ClaimRow
 	SVG            template.HTML
 	Neighbors      []neighborRow
 	OpenNeighbors  bool
@@ -79,9 +79,9 @@ type fragment struct {
 // pushed below screens of code.
 const CollapseFragmentLines = 30
 
-// claimRow is a claim in a page's claims table: the target as written
+// ClaimRow is a claim in a page's claims table: the target as written
 // (PATH@SYMBOL) is shown, its code:// URI is the link's title.
-type claimRow struct {
+type ClaimRow struct {
 	Text, Ref, URI, URL, Captured, State, Why, Detail string
 }
 
@@ -550,12 +550,21 @@ func (b *Renderer) fragments(tr synth.TargetRow, root string) []fragment {
 	return []fragment{f}
 }
 
+// ClaimRows are the rows of the claims table of the page pg, a wiki
+// page's node page ([Page.Wiki]); nil for another page.
+func (b *Renderer) ClaimRows(pg Page) []ClaimRow {
+	if pg.wiki == nil || b.models.Wiki[pg.wiki.Path] == nil {
+		return nil
+	}
+	return b.claimRows(b.models.Wiki[pg.wiki.Path].Claims, rel(pg.dir))
+}
+
 // claimRows lists a document's claims with their code URI, the captured
 // range and the anchor's state.
-func (b *Renderer) claimRows(cs []synth.ClaimRow, root string) []claimRow {
-	var out []claimRow
+func (b *Renderer) claimRows(cs []synth.ClaimRow, root string) []ClaimRow {
+	var out []ClaimRow
 	for _, c := range cs {
-		r := claimRow{Text: c.Text}
+		r := ClaimRow{Text: c.Text}
 		if c.Code == nil {
 			out = append(out, r)
 			continue

@@ -69,7 +69,7 @@ func neighborRows(rows []neighborRow) template.HTML {
 }
 
 // claimRows is the body of a page's claims table.
-func claimRows(rows []claimRow) template.HTML {
+func claimRows(rows []ClaimRow) template.HTML {
 	var w htmlWriter
 	w.b.Grow(rowBytes * len(rows))
 	for _, r := range rows {

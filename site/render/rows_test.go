@@ -86,7 +86,7 @@ func pick(r *rand.Rand) string { return awkward[r.IntN(len(awkward))] }
 func TestRowsAsTemplates(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 7))
 	var neighbors []neighborRow
-	var crows []claimRow
+	var crows []ClaimRow
 	var rows []row
 	var matrix []matrixRow
 	for i := range 400 {
@@ -96,7 +96,7 @@ func TestRowsAsTemplates(t *testing.T) {
 			Edge: synth.Edge{Kind: pick(r), Relation: pick(r), Stale: i%4 == 0, State: state, Why: pick(r)},
 			Dir:  "→", Via: pick(r), URL: pick(r),
 		})
-		crows = append(crows, claimRow{Text: pick(r), Ref: pick(r), URI: pick(r), URL: pick(r), Captured: pick(r), State: state, Why: pick(r), Detail: pick(r)})
+		crows = append(crows, ClaimRow{Text: pick(r), Ref: pick(r), URI: pick(r), URL: pick(r), Captured: pick(r), State: state, Why: pick(r), Detail: pick(r)})
 		var cells []cell
 		for range i % 4 {
 			cells = append(cells, cell{Text: pick(r), URL: pick(r), Badge: pick(r), Title: pick(r), Code: r.IntN(2) == 0})
@@ -218,7 +218,7 @@ func FuzzRowsAsTemplates(f *testing.F) {
 		if !on(3) {
 			state = a
 		}
-		crows := []claimRow{{Text: a, Ref: b, URI: c, URL: a, Captured: b, State: state, Why: c, Detail: a}}
+		crows := []ClaimRow{{Text: a, Ref: b, URI: c, URL: a, Captured: b, State: state, Why: c, Detail: a}}
 		if got, want := string(claimRows(crows)), viaTemplate(t, claimRowsTemplate, crows); got != want {
 			t.Fatalf("claim row %q, template %q", got, want)
 		}

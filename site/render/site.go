@@ -181,8 +181,10 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 		}
 		if key != nil {
 			out.Store.KeyPage(pg.Prefix(), key)
-			if span, ok := findBody(html, bufs.body); ok && pg.Editable() {
-				out.Store.SpanBody(pg.Prefix(), span)
+			if pg.Editable() { // only an editable page's body is ever spliced
+				if span, ok := findBody(html, bufs.body); ok {
+					out.Store.SpanBody(pg.Prefix(), span)
+				}
 			}
 		}
 		return nil

@@ -194,7 +194,7 @@ func TestSiteKeepsPages(t *testing.T) {
 	if !ok {
 		t.Fatalf("no body span for the guide page; spans: %v", store.spans)
 	}
-	html, ok := SpliceBody(written["pages/guide/index.html"], span, "<p>New text.</p>")
+	html, _, ok := SpliceBody(written["pages/guide/index.html"], span, "<p>New text.</p>", nil)
 	if !ok || !bytes.Contains(html, []byte(`<div class="body"><p>New text.</p></div>`)) || bytes.Contains(html, []byte("More text.")) {
 		t.Errorf("SpliceBody: ok %v, page:\n%s", ok, html)
 	}

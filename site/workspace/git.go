@@ -241,6 +241,21 @@ func (w *Workspace) GitBlobs(specs []string) map[string][]byte {
 	return out
 }
 
+// GitRev is the commit hash of rev in dir's repository, "" when git is
+// absent, dir is not in a repository or rev names no commit.
+func GitRev(dir, rev string) string {
+	if strings.HasPrefix(rev, "-") {
+		return "" // never an option
+	}
+	cmd := exec.Command("git", "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // ErrUnknownRevision is returned, wrapped with the revision's name, for a
 // revision git does not have (a typo, or a tag or commit a shallow clone
 // left out).

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -58,4 +59,19 @@ func MatchAny(globs []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// Resolve resolves the symlinks of p's longest existing prefix and
+// keeps the rest as it is, so a folder still to be made is resolved too.
+func Resolve(p string) string {
+	rest := ""
+	for cur := filepath.Clean(p); ; cur = filepath.Dir(cur) {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(cur) == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+	}
 }

@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"crypto/rand"
@@ -12,7 +12,7 @@ import (
 )
 
 // ConfigDirEnv names the environment variable that moves the folder of
-// tracewiki's per-user files (the build cache's secret, [CacheSecret]);
+// tracewiki's per-user files (the build cache's secret, [Secret]);
 // unset means tracewiki under the user config folder ([os.UserConfigDir]).
 // Tests set it so that no test ever touches the user's files.
 const ConfigDirEnv = "TRACEWIKI_CONFIG_DIR"
@@ -29,7 +29,7 @@ var (
 	cacheSecretVal  []byte
 )
 
-// CacheSecret is the key of the MACs of the build cache's entries: the
+// Secret is the key of the MACs of the build cache's entries: the
 // user's, read from cache.key in the config folder (see [ConfigDirEnv]),
 // which it makes (mode 0600) on first use. It lives outside the cache
 // folder, so a cache restored from elsewhere (a CI cache of another
@@ -38,7 +38,7 @@ var (
 // the file is not a secret (wrong size, readable by others), each process
 // draws a key of its own: the cache then misses across processes, which is
 // safe, never an error.
-func CacheSecret() []byte {
+func Secret() []byte {
 	cacheSecretOnce.Do(func() {
 		dir, err := configDir()
 		if err == nil {

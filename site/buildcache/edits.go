@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"bufio"
@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/tracewiki/tracewiki/claims"
-	"github.com/tracewiki/tracewiki/codeanchors"
 	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
@@ -26,20 +25,23 @@ import (
 )
 
 // An edit of a wiki page's text shows in two places of the site: the
-// page's own HTML, where its body is, and the search index, which holds
-// every page's text. Nothing else shows a page's body (see pagecache.go).
-// So when the outline of each edited page is what it was (title,
-// frontmatter, claims and links: all but the text around them), and no
-// heading another page may link to is gone, [BuildEdited] renders the edited bodies into their
-// pages' last HTML, updates the search index and patches the output,
-// without loading the workspace. The last build's up-to-date record says
-// which files changed; its edit record ([editRecord]) says what each
-// page's body shows of the rest of the site: the state of the code its
+// page's own HTML, where its body and its claims table are (a Markdown
+// claim's text is a sentence of the body), and the search index, which
+// holds every page's text. Nothing else shows a page's body (see
+// outline.go). So when the outline of each edited page is what it was
+// (title, frontmatter, claims and links: all but the text around them
+// and the text of its Markdown claims), and no heading another page may
+// link to is gone, [BuildEdited] renders the edited bodies (and, when a
+// claim's text changed, the claims tables) into their pages' last HTML,
+// updates the search index and patches the output, without loading the
+// workspace. The last build's up-to-date record says which files
+// changed; its edit record ([Edits]) says what each page's body and
+// claims table show of the rest of the site: the state of the code its
 // claims link and the pages its links lead to.
 //
 // Text added above a claim moves its line, which only the drift list
-// shows, and only for a claim whose link is a problem: such a page's
-// claims must keep their places ([editPage.placesKept]). Anything else (a
+// shows, and only for a claim whose link is a problem: such claims must
+// keep their places ([problemPlaces]). Anything else (a
 // new or removed file, an edited requirement, a renamed heading) takes a
 // whole build, whose keys then decide what to render again.
 
@@ -47,32 +49,33 @@ import (
 // record and under the same key.
 const editsStage = "edits"
 
-// editRecord is what [BuildEdited] needs of the last build besides its
-// up-to-date record: the site's settings, and each wiki page's outline and
-// what its body shows of the rest of the site.
-type editRecord struct {
+// Edits is the edit record: what [BuildEdited] needs of the last build
+// besides its up-to-date record: the site's settings, and each wiki page's
+// outline and what its body shows of the rest of the site. [NewEdits]
+// makes it; [Cache.Record] stores it.
+type Edits struct {
 	siteKey []byte // the key of the site it describes
-	shared  []byte // the pages' shared key ([siteBuild.pagesKey])
+	shared  []byte // the pages' shared key ([render.PageKey])
 	content string // the content folder
 	baseURL string
 	forge   render.Forge
 	history []byte // what the build found in the git history, in the site key
 	// revision is the commit built, in the site key (the bundle names it).
 	revision string
-	pages    []byte // the pages' lines, by file (see [editRecord.encode])
+	pages    []byte // the pages' lines, by file (see [Edits.encode])
 }
 
-// editPage is one wiki page of an [editRecord]: where its page is, what
+// editPage is one wiki page of an [Edits]: where its page is, what
 // the shared key saw of it, and the answers its body's rendering got:
 // how its claims show (by target) and where its links lead (by node id).
 // It is the [render.BodyContext] that renders the page's edited body.
 type editPage struct {
 	file, dir, title string
-	outline, places  [sha256.Size]byte
-	texts            [sha256.Size]byte // its Markdown claims' texts: its claims table shows them
+	outline, places  [sha256.Size]byte // places: of its claims shown as problems ([problemPlaces])
 	headings         []string          // the ids of its headings
 	claims           map[string]render.ClaimShown
 	urls             map[string]string
+	rows             []render.ClaimRow // its claims table, in its claims' order, without their texts
 
 	hl         *render.Highlighter
 	unanswered bool // the body asked what the last build did not answer
@@ -95,6 +98,21 @@ func (e *editPage) URLOf(id synth.NodeID) string {
 // Fence is a fenced code block highlighted.
 func (e *editPage) Fence(lang string, code []byte) template.HTML { return e.hl.Fence(lang, code) }
 
+// claimRows is the page's claims table with the texts of cs, the page's
+// claims as edited: they are the claims the record's rows are of, in the
+// same order, as the outline is the same. Nil when the record has not a
+// row for each.
+func (e *editPage) claimRows(cs []claims.Claim) []render.ClaimRow {
+	if len(cs) == 0 || len(cs) != len(e.rows) {
+		return nil
+	}
+	rows := slices.Clone(e.rows)
+	for i, c := range cs {
+		rows[i].Text = c.Text
+	}
+	return rows
+}
+
 // headingsKept reports whether every heading id of the page's last build
 // is still among ids: other pages' links to them are checked when the
 // content is parsed, and a heading added breaks none.
@@ -107,79 +125,92 @@ func (e *editPage) headingsKept(ids []string) bool {
 	return true
 }
 
-// placesKept reports whether the page's claims may be where the document
-// d has them: where they were, or anywhere when none of the claims shows
-// as a problem, since the drift list is the only place that shows a
-// claim's line, and it lists only problems.
-func (e *editPage) placesKept(places [sha256.Size]byte) bool {
-	if places == e.places {
-		return true
-	}
-	for _, c := range e.claims {
-		if c.State != string(codeanchors.Linked) {
-			return false
-		}
-	}
-	return true
+// EditsSite is what the edit record needs of the build beside its pages:
+// the settings the edited pages are rendered with, and the keys.
+type EditsSite struct {
+	SiteKey []byte // the site's key ([SiteKey])
+	Shared  []byte // the pages' shared key ([render.PageKey])
+	Content string // the content folder
+	BaseURL string
+	Forge   render.Forge
+	History []byte // what the build found in the git history, in the site key
+	// Revision is the commit built, in the site key (the bundle names it).
+	Revision string
 }
 
-// editable reports whether an edit of the page's text can be applied by
-// [BuildEdited]: a [render.Page.Editable] page read from its own file,
-// which the shared key has only through its outline.
-func (b *siteBuild) editable(pg render.Page) bool {
-	return pg.Editable() && b.outlined != nil && b.bodyOnly(pg.Wiki().Doc.File)
-}
-
-// editRecord records the build's editable pages. They are encoded as
+// NewEdits records the build's editable pages: those of r's pages for
+// which editable says yes (a [render.Page.Editable] page read from its
+// own file, which the shared key has only through its outline ol), with
+// what the renderer r showed of the graph g on them. They are encoded as
 // they are answered, never held as maps: at 11,000 pages that is 50,000
 // answers, made after the pages rendered, when the build's memory is at
 // its peak.
-func (b *siteBuild) editRecord(shared []byte) *editRecord {
-	r := &editRecord{shared: shared, content: b.p.Config.Content, baseURL: b.baseURL, forge: b.forge, history: b.verifiedSum, revision: b.revision}
-	var editable []render.Page
-	for _, pg := range b.r.Pages() {
-		if b.editable(pg) {
-			editable = append(editable, pg)
+func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
+	rec := &Edits{siteKey: site.SiteKey, shared: site.Shared, content: site.Content, baseURL: site.BaseURL, forge: site.Forge,
+		history: site.History, revision: site.Revision}
+	var pages []render.Page
+	for _, pg := range r.Pages() {
+		if editable(pg) {
+			pages = append(pages, pg)
 		}
 	}
-	slices.SortFunc(editable, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
+	slices.SortFunc(pages, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
 	var buf bytes.Buffer
 	q := strconv.Quote
 	var lines []string
-	for _, pg := range editable {
+	var shown []render.ClaimShown // how each claim of the page shows, asked once
+	for _, pg := range pages {
 		p := pg.Wiki()
-		n, _ := b.graph.Node(claims.PageNode(p.Path))
-		places, texts := claimSums(&p.Doc)
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), b.outlined.pages[p.Doc.File],
-			places, texts, q(strings.Join(p.Doc.Headings, "\n")))
-		lines = lines[:0]
+		n, _ := g.Node(claims.PageNode(p.Path))
+		shown = shown[:0]
 		for _, c := range p.Doc.Claims {
+			var s render.ClaimShown
 			if c.HasTarget {
-				s := b.r.ClaimShown(c.Target)
+				s = r.ClaimShown(c.Target)
+			}
+			shown = append(shown, s)
+		}
+		places := problemPlaces(&p.Doc, func(i int) string { return shown[i].State })
+		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
+			places, q(strings.Join(p.Doc.Headings, "\n")))
+		// Its claims table's rows, in order, but for the claims' texts,
+		// which the edit brings.
+		for _, row := range r.ClaimRows(pg) {
+			b := append(buf.AvailableBuffer(), "row"...)
+			for _, f := range [...]string{row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail} {
+				b = strconv.AppendQuote(append(b, '\t'), f)
+			}
+			buf.Write(append(b, '\n'))
+		}
+		lines = lines[:0]
+		for i, c := range p.Doc.Claims {
+			if c.HasTarget {
+				s := shown[i]
 				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
 			}
 		}
 		for _, l := range p.Doc.Links {
 			id := synth.LinkNodeID(l)
-			lines = append(lines, "url\t"+q(id.String())+"\t"+q(b.r.URLOf(id))+"\n")
+			lines = append(lines, "url\t"+q(id.String())+"\t"+q(r.URLOf(id))+"\n")
 		}
 		slices.Sort(lines)
 		for _, l := range slices.Compact(lines) {
 			buf.WriteString(l)
 		}
 	}
-	r.pages = buf.Bytes()
-	return r
+	rec.pages = buf.Bytes()
+	return rec
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
-const editsMagic = "tracewiki-edits 4"
+const editsMagic = "tracewiki-edits 5"
 
 // encode writes the record as lines of tab-separated fields, strings
-// quoted: a header, then each page followed by its answers, a claim's by
-// target (claim REF STATE WHY URL) and a link's by node id (url ID URL),
-// sorted.
-func (r *editRecord) encode() []byte {
+// quoted: a header, then each page followed by its claims table's rows in
+// order (row REF URI URL CAPTURED STATE WHY DETAIL), and its answers, a
+// claim's by target (claim REF STATE WHY URL) and a link's by node id (url
+// ID URL), sorted.
+func (r *Edits) encode() []byte {
 	var b bytes.Buffer
 	q := strconv.Quote
 	fmt.Fprintf(&b, "%s\nsitekey\t%x\nshared\t%x\ncontent\t%s\nsite\t%s\t%s\t%s\t%s\t%x\t%s\n", editsMagic, r.siteKey, r.shared,
@@ -188,15 +219,15 @@ func (r *editRecord) encode() []byte {
 	return b.Bytes()
 }
 
-// A parsed edit record holds its header only; [editRecord.page] finds a
+// A parsed edit record holds its header only; [Edits.page] finds a
 // page's lines in the record's bytes when it is asked for: a record of
 // 5,000 pages is megabytes, and an edit needs one.
 
 var errBadEdits = errors.New("bad edit record")
 
 // parseEditHeader reads the header encode wrote.
-func parseEditHeader(data []byte) (*editRecord, error) {
-	r := &editRecord{}
+func parseEditHeader(data []byte) (*Edits, error) {
+	r := &Edits{}
 	lines := bytes.SplitN(data, []byte("\n"), 6)
 	if len(lines) < 5 || string(lines[0]) != editsMagic {
 		return nil, errBadEdits
@@ -237,7 +268,7 @@ func parseEditHeader(data []byte) (*editRecord, error) {
 
 // page finds the page read from file in data, the record's bytes; false
 // when the record has none (or a bad one).
-func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
+func (r *Edits) page(data []byte, file string) (*editPage, bool) {
 	start := bytes.Index(data, []byte("\npage\t"+strconv.Quote(file)+"\t"))
 	if start < 0 {
 		return nil, false
@@ -260,14 +291,17 @@ func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
 	for first := true; sc.Scan(); first = false {
 		f := strings.Split(sc.Text(), "\t")
 		switch {
-		case f[0] == "page" && first && len(f) == 8:
+		case f[0] == "page" && first && len(f) == 7:
 			e.file, e.dir, e.title = str(f[1]), str(f[2]), str(f[3])
-			e.outline, e.places, e.texts = sum(f[4]), sum(f[5]), sum(f[6])
-			if h := str(f[7]); h != "" {
+			e.outline, e.places = sum(f[4]), sum(f[5])
+			if h := str(f[6]); h != "" {
 				e.headings = strings.Split(h, "\n")
 			}
 		case f[0] == "page" && !first:
 			return e, !bad
+		case f[0] == "row" && len(f) == 8:
+			e.rows = append(e.rows, render.ClaimRow{Ref: str(f[1]), URI: str(f[2]), URL: str(f[3]), Captured: str(f[4]),
+				State: str(f[5]), Why: str(f[6]), Detail: str(f[7])})
 		case f[0] == "claim" && len(f) == 5:
 			e.claims[str(f[1])] = render.ClaimShown{State: str(f[2]), Why: str(f[3]), URL: str(f[4])}
 		case f[0] == "url" && len(f) == 3:
@@ -282,11 +316,13 @@ func (r *editRecord) page(data []byte, file string) (*editPage, bool) {
 	return e, sc.Err() == nil && !bad
 }
 
-// pageEdit is an edited page: its record, its new parse and body.
+// pageEdit is an edited page: its record, its new parse and body, and its
+// claims table's rows (nil when it has no claims).
 type pageEdit struct {
 	e    *editPage
 	page *claims.Page
 	body string
+	rows []render.ClaimRow
 }
 
 // BuildEdited updates the output of the last build of the workspace root
@@ -298,12 +334,12 @@ type pageEdit struct {
 // other change, and wrote nothing: the caller builds the whole site.
 // restored gets what the cleanup of killed runs restored. An error means
 // a write failed and the output is as it was.
-func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*Summary, bool, error) {
-	rec, key := loadUpToDate(root, flag, opts)
+func BuildEdited(c *Cache, root, flag string, opts Options, hl *render.Highlighter, restored func(string)) (*Summary, bool, error) {
+	rec, key := loadUpToDate(c, root, flag, opts)
 	if rec == nil {
 		return nil, false, nil
 	}
-	data, ok := opts.Cache.Get(editsStage, key)
+	data, ok := c.Get(editsStage, key)
 	if !ok {
 		return nil, false, nil
 	}
@@ -318,17 +354,17 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	defer ws.Close()
 	// The output is locked first, so that it is walked (is it exactly
 	// what the index records?) while the edits are parsed and rendered.
-	o := &Output{Folder: output.Folder{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output)}, flag: flag}
+	o := &output.Folder{Dir: rec.out, Name: cmp.Or(flag, rec.summary.Output)}
 	unlock, err := o.Lock()
 	if err != nil {
 		return nil, false, nil // the whole build says why
 	}
 	defer unlock()
-	w, err := o.Begin(restored, undoLeftPatch)
+	w, err := o.Begin(restored, UndoLeftPatch)
 	if err != nil {
 		return nil, false, err
 	}
-	idx := loadOutputIndex(opts.Cache, rec.out)
+	idx := loadOutputIndex(c, rec.out)
 	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) {
 		w.Abort()
 		return nil, false, nil
@@ -340,7 +376,7 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	changed, fresh := rec.changed(ws, root, true)
 	ok = len(changed) > 0 // else the output changed, or nothing did
 	if ok {
-		edits, ok = er.parseEdits(data, changed, ws, opts.Highlight.Highlighter(opts.Cache.fragments()))
+		edits, ok = er.parseEdits(data, changed, ws, hl)
 	}
 	if ok {
 		files, ok = editedFiles(rec.out, idx, edits)
@@ -377,17 +413,17 @@ func BuildEdited(root, flag string, opts BuildOptions, restored func(string)) (*
 	}
 	maps.Copy(rec.paths, fresh) // folders that hold what they held
 	maps.Copy(idx.files, written)
-	idx.key = siteKeyOf(workspace.DigestOf(rec.sums, nil), judgedLock(&Captured{}), er.baseURL, er.forge, er.revision, er.history)
-	idx.store(opts.Cache, rec.out)
+	idx.key = SiteKey(workspace.DigestOf(rec.sums, nil), nil, er.baseURL, er.forge, er.revision, er.history)
+	idx.store(c, rec.out)
 	rec.siteKey, rec.start = idx.key, ws.Opened()
-	opts.Cache.Put(upToDateStage, key, rec.encode())
-	opts.Cache.Put(editsStage, key, er.withSiteKey(data, idx.key))
+	c.Put(upToDateStage, key, rec.encode())
+	c.Put(editsStage, key, er.withSiteKey(data, idx.key))
 	return &rec.summary, true, nil
 }
 
 // parseEdits reads and parses each changed file as an edited wiki page of
 // the record, and renders its body; false when one is not.
-func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *render.Highlighter) ([]pageEdit, bool) {
+func (r *Edits) parseEdits(data []byte, changed []string, ws *workspace.Workspace, hl *render.Highlighter) ([]pageEdit, bool) {
 	var edits []pageEdit
 	for _, name := range changed {
 		e, ok := r.page(data, name)
@@ -402,17 +438,26 @@ func (r *editRecord) parseEdits(data []byte, changed []string, ws *workspace.Wor
 		if pg == nil || len(diags) > 0 {
 			return nil, false // the whole build reports them
 		}
-		places, texts := claimSums(&pg.Doc)
-		if sum, err := pageOutline(pg); err != nil || sum != e.outline || texts != e.texts ||
-			!e.headingsKept(pg.Doc.Headings) || !e.placesKept(places) {
+		state := func(i int) string { return e.ClaimShown(pg.Doc.Claims[i].Target).State }
+		if sum, err := pageOutline(pg); err != nil || sum != e.outline ||
+			!e.headingsKept(pg.Doc.Headings) || problemPlaces(&pg.Doc, state) != e.places {
 			return nil, false
+		}
+		// Its Markdown claims' texts show in its claims table too, which
+		// is rendered again from the record (an earlier edit may have
+		// changed the texts the output shows).
+		var rows []render.ClaimRow
+		if len(pg.Doc.Claims) > 0 {
+			if rows = e.claimRows(pg.Doc.Claims); rows == nil {
+				return nil, false
+			}
 		}
 		e.hl = hl
 		body, err := render.RenderBody(e, &pg.Doc, e.dir, e.title)
 		if err != nil || e.unanswered || body == "" {
 			return nil, false
 		}
-		edits = append(edits, pageEdit{e: e, page: pg, body: body})
+		edits = append(edits, pageEdit{e: e, page: pg, body: body, rows: rows})
 	}
 	return edits, ws.Stable()
 }
@@ -459,10 +504,11 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 		if !ok {
 			return nil, false
 		}
-		html, ok := render.SpliceBody(old, span, ed.body)
+		html, span, ok := render.SpliceBody(old, span, ed.body, ed.rows)
 		if !ok {
 			return nil, false
 		}
+		idx.bodies[ed.e.dir+"/"] = span
 		files[name] = editedFile{parts: [][]byte{html}}
 		bodies[claims.PageNode(ed.page.Path)] = ed.page.Doc.Body
 	}
@@ -498,7 +544,7 @@ func readOutput(dir string, idx *outputIndex, name string) ([]byte, bool) {
 }
 
 // withSiteKey returns the record's bytes data with the site key key.
-func (r *editRecord) withSiteKey(data, key []byte) []byte {
+func (r *Edits) withSiteKey(data, key []byte) []byte {
 	old := fmt.Sprintf("\nsitekey\t%x\n", r.siteKey)
 	return bytes.Replace(data, []byte(old), fmt.Appendf(nil, "\nsitekey\t%x\n", key), 1)
 }

@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/tracewiki/tracewiki/site/render"
+	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -63,7 +64,7 @@ func CachedSearch(root string, c *Cache) (*synth.SearchIndex, bool) {
 		return nil, false
 	}
 	rec, err := parseUpToDate(data)
-	if err != nil || rec.gitRev != "" && gitRev(root, rec.gitRev) != rec.commit {
+	if err != nil || rec.gitRev != "" && workspace.GitRev(root, rec.gitRev) != rec.commit {
 		return nil, false
 	}
 	ws, err := rec.openWorkspace(root)

@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"cmp"
@@ -8,13 +8,14 @@ import (
 	"slices"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
 // A build into an output folder it wrote before renders again only the
 // pages whose inputs changed; the others are hard-linked from the last
-// build (see [outputWriter.ReusePage]). A page's inputs are named by its
+// build (see [Writer.ReusePage]). A page's inputs are named by its
 // key ([render.PageKey]): what every page may read, the same for all pages
-// of a build ([siteBuild.pagesKey]), and the page's own Markdown body.
+// of a build (site's pagesKey), and the page's own Markdown body.
 //
 // Every node page reads the text of at most its own document (the home
 // page the wiki's index page's; a requirement document's page also shows
@@ -25,49 +26,21 @@ import (
 // shared part. The search page, whose index holds every text, is rendered
 // every time.
 
-// pagesKey is the shared part of every page's key: the site's inputs
-// ([Project.siteKey]) but for the bodies of the wiki pages, requirements
-// and requirement documents, which are in their own page's key, and what
-// the build made of the bodies that a page may show: the documents'
-// outline (a requirement's with its revision, the hash of its body) and
-// the drift list. A decision's file stays among the reads whole: the
-// paths its text mentions are graph edges. The graph is a function of
-// all this, so it is kept by the same key (see [render.Output]).
-// Nil when the outline cannot be encoded; then no page is reused.
-func (b *siteBuild) pagesKey(driftJSON []byte) []byte {
-	ol, err := outline(b.p.Model)
-	if err != nil {
-		return nil
-	}
-	b.outlined = ol
-	lock := judgedLock(b.captured)
-	// A document's file that is also code (a target names it) is read
-	// for its lines too: it stays in.
-	reads := b.p.WS.ReadDigestWithout(func(p string) bool { return b.bodyOnly(p) })
-	return cacheKey([]byte("pages"), reads, ol.sum, driftJSON, lock, b.verifiedSum, []byte(b.baseURL),
-		[]byte(b.forge.Kind), []byte(b.forge.Repo), []byte(b.forge.Commit), []byte(b.p.Config.Language), []byte(b.p.Config.Title))
-}
-
-// bodyOnly reports whether the file p is among the pages' shared key
-// only through the outline of the document it holds: its body is in its
-// own page's key.
-func (b *siteBuild) bodyOnly(p string) bool { return b.outlined.files[p] && b.a.Sources[p] == nil }
-
-// outlined is what [outline] makes of a model.
-type outlined struct {
+// Outline is what [NewOutline] makes of a model.
+type Outline struct {
 	sum   []byte
 	files map[string]bool              // the files its documents were read from
 	pages map[string][sha256.Size]byte // each wiki page's [pageOutline], by its file
 }
 
-// outline hashes every document of the model without its body (nor what
+// NewOutline hashes every document of the model without its body (nor what
 // only the body's own page shows: its headings' ids, its claims' offsets
 // in it), and returns the files those documents were read from: a file
 // that holds a document is, but for its body, all in its outline. Each
 // document is encoded on its own into the hash, so no encoding of the
 // whole model is ever held (tens of megabytes at 11,000 pages).
-func outline(m *claims.Model) (*outlined, error) {
-	ol := &outlined{files: map[string]bool{}, pages: make(map[string][sha256.Size]byte, len(m.Pages))}
+func NewOutline(m *claims.Model) (*Outline, error) {
+	ol := &Outline{files: map[string]bool{}, pages: make(map[string][sha256.Size]byte, len(m.Pages))}
 	note := func(d *claims.Doc) {
 		if d.BodyLine > 0 {
 			ol.files[d.File] = true
@@ -113,18 +86,26 @@ func outline(m *claims.Model) (*outlined, error) {
 	return ol, err
 }
 
-// claimSums hashes what [strip] leaves out of a document's outline of its
-// claims: their places, and the texts of its Markdown claims (sentences
-// of its body).
-func claimSums(d *claims.Doc) (places, texts [sha256.Size]byte) {
-	ph, th := sha256.New(), sha256.New()
-	for _, c := range d.Claims {
-		fmt.Fprintf(ph, "%s:%d:%d\n", c.Pos.File, c.Pos.Line, c.Pos.Col)
-		if c.Origin == claims.OriginMarkdown {
-			fmt.Fprintf(th, "%q\n", c.Text)
+// Sum is the hash of the outline: of every document but its body.
+func (ol *Outline) Sum() []byte { return ol.sum }
+
+// Holds reports whether the file p holds a document of the outline: then
+// all of it but its body is in the outline.
+func (ol *Outline) Holds(p string) bool { return ol.files[p] }
+
+// problemPlaces hashes the places of a document's claims whose link shows
+// as a problem (state says how the link of its claim i shows), which
+// [strip] leaves out of its outline: the drift list shows them. A claim
+// whose link is linked shows its place nowhere, so text added above it or
+// in its sentence moves it freely.
+func problemPlaces(d *claims.Doc, state func(i int) string) [sha256.Size]byte {
+	h := sha256.New()
+	for i, c := range d.Claims {
+		if c.HasTarget && state(i) != string(codeanchors.Linked) {
+			fmt.Fprintf(h, "%s %s:%d:%d\n", c.Target, c.Pos.File, c.Pos.Line, c.Pos.Col)
 		}
 	}
-	return [sha256.Size]byte(ph.Sum(nil)), [sha256.Size]byte(th.Sum(nil))
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // pageOutline hashes a wiki page without its body ([strip]).

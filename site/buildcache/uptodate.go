@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"bufio"
@@ -34,14 +34,15 @@ import (
 //
 // A file changed within the same tick of the clock as its stamp could keep
 // its times, so a path changed shortly before the build that stamped it
-// (racyWindow) is trusted only after its bytes are read and hashed again.
+// ([RacyWindow]) is trusted only after its bytes are read and hashed again.
 // A folder the build listed is trusted by its listing, the names and types
 // of its entries: a file saved by renaming a new one over it, as editors
 // and git do, changes its folder's times but not what a build finds there.
 
-// racyWindow is how long before a build a path's change makes its stamp
-// one to check by content.
-var racyWindow = 2 * time.Second // a variable for tests
+// RacyWindow is how long before a build a path's change makes its stamp
+// one to check by content. A variable for tests, which write their
+// workspaces a moment before they build them.
+var RacyWindow = 2 * time.Second
 
 // upToDateStage names the build cache's records of builds whose workspace
 // was stamped, one per workspace, output and options.
@@ -85,41 +86,77 @@ type upToDate struct {
 	walks   workspace.Walks              // which entries the listings are of
 }
 
-// recordUpToDate records, for [UpToDate], the build s of opts into o when
-// it made its site from stamped paths only, and captured or stamped
-// nothing into the lock (the next one would do the same).
-func (p *Project) recordUpToDate(o *Output, opts BuildOptions, s *Site, notes string) {
-	st, stable := p.WS.Stamps()
-	if !stable || !s.Captured.asRead() {
+// Options are what a build was asked for beyond its workspace and output:
+// the builds of one workspace into one output with other options have
+// records of their own.
+type Options struct {
+	Frozen          bool
+	BaseURL, Commit string
+}
+
+// Built is what a build that wrote its site into an output folder tells
+// the cache of itself, for [UpToDate] and [BuildEdited]: the workspace it
+// read (its stamps and what it read), where it wrote, and what it made.
+type Built struct {
+	WS      *workspace.Workspace
+	Flag    string // --out as given; "" for the config's output
+	Out     string // the output folder, absolute
+	Options Options
+	SiteKey []byte
+	Summary Summary
+	// Revision is the commit built (the forge links' and the bundle's),
+	// resolved by git unless --commit named it as a hash.
+	Revision string
+	// HistoryRead says the build read texts from the git history, at
+	// HEAD GitHead.
+	HistoryRead bool
+	GitHead     string
+	// Edits, when set, is the record of the build's editable pages.
+	Edits *Edits
+	// Language is the config's, the language of the search index it
+	// wrote ([CachedSearch]).
+	Language string
+}
+
+// Record records the build b for [UpToDate] and [BuildEdited], when it
+// made its site from stamped paths only (the next build would do the
+// same); the caller records only a build that captured or stamped nothing
+// into the lock.
+func (c *Cache) Record(b Built) {
+	if c == nil {
 		return
 	}
-	key, err := upToDateKey(p.WS.Dir, o.flag, opts)
+	st, stable := b.WS.Stamps()
+	if !stable {
+		return
+	}
+	key, err := upToDateKey(b.WS.Dir, b.Flag, b.Options)
 	if err != nil {
 		return
 	}
-	rec := &upToDate{start: st.Start, out: o.Dir, siteKey: s.key, paths: st.Paths, sums: p.WS.ReadSums(), lists: st.Lists, walks: st.Walks,
-		summary: Summary{Pages: s.Pages, Notes: notes, Output: p.Config.Output, Counts: countsOf(s.Check)}}
-	if opts.Commit == "" || s.revision != opts.Commit {
+	rec := &upToDate{start: st.Start, out: b.Out, siteKey: b.SiteKey, paths: st.Paths, sums: b.WS.ReadSums(), lists: st.Lists, walks: st.Walks,
+		summary: b.Summary}
+	if b.Options.Commit == "" || b.Revision != b.Options.Commit {
 		// The commit built (the forge links' and the bundle's) was
 		// resolved by git: the record holds while git resolves it so.
-		rec.gitRev, rec.commit = cmp.Or(opts.Commit, "HEAD"), s.revision
+		rec.gitRev, rec.commit = cmp.Or(b.Options.Commit, "HEAD"), b.Revision
 	}
-	if s.historyRead {
+	if b.HistoryRead {
 		// The texts found in the git history hold while HEAD does.
 		if rec.gitRev != "" && rec.gitRev != "HEAD" {
 			return // one revision is recorded: the forge's, not HEAD
 		}
-		rec.gitRev, rec.commit = "HEAD", s.gitHead
+		rec.gitRev, rec.commit = "HEAD", b.GitHead
 	}
-	opts.Cache.Put(upToDateStage, key, rec.encode())
-	recordSearchSource(opts.Cache, p.WS.Dir, key, p.Config.Language)
-	if s.edits != nil {
-		opts.Cache.Put(editsStage, key, s.edits.encode())
+	c.Put(upToDateStage, key, rec.encode())
+	recordSearchSource(c, b.WS.Dir, key, b.Language)
+	if b.Edits != nil {
+		c.Put(editsStage, key, b.Edits.encode())
 	}
 }
 
-// countsOf counts a check report's links by state and reason.
-func countsOf(r *synth.CheckReport) Counts {
+// CountsOf counts a check report's links by state and reason.
+func CountsOf(r *synth.CheckReport) Counts {
 	c := Counts{States: map[string]int{}, Reasons: map[string]int{}}
 	for state, n := range r.Totals {
 		c.States[state] = n
@@ -134,7 +171,7 @@ func countsOf(r *synth.CheckReport) Counts {
 
 // upToDateKey names the record of builds of the workspace root into the
 // output --out flag (as given; "" for the config's) with opts.
-func upToDateKey(root, flag string, opts BuildOptions) ([]byte, error) {
+func upToDateKey(root, flag string, opts Options) ([]byte, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -148,12 +185,12 @@ func upToDateKey(root, flag string, opts BuildOptions) ([]byte, error) {
 }
 
 // UpToDate reports whether a build of the workspace root into the output
-// --out flag with opts would make the very site the output holds, without
+// --out flag with opts, with the cache c, would make the very site the output holds, without
 // reading the workspace: the last build recorded, with the cache, what it
 // saw of every path, and every path, the forge's commit and the output are
 // still as it saw them. It returns that build's summary.
-func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
-	rec, _ := loadUpToDate(root, flag, opts)
+func UpToDate(c *Cache, root, flag string, opts Options) (*Summary, bool) {
+	rec, _ := loadUpToDate(c, root, flag, opts)
 	if rec == nil {
 		return nil, false
 	}
@@ -165,7 +202,7 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 	if changed, _ := rec.changed(ws, root, false); len(changed) > 0 {
 		return nil, false
 	}
-	idx := loadOutputIndex(opts.Cache, rec.out)
+	idx := loadOutputIndex(c, rec.out)
 	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) || !idx.intact(rec.out) {
 		return nil, false
 	}
@@ -175,15 +212,15 @@ func UpToDate(root, flag string, opts BuildOptions) (*Summary, bool) {
 // loadUpToDate returns the record of the last build of root into --out
 // flag with opts, and its key; nil when there is none, or when the forge
 // commit it resolved changed since.
-func loadUpToDate(root, flag string, opts BuildOptions) (*upToDate, []byte) {
-	if opts.Cache == nil {
+func loadUpToDate(c *Cache, root, flag string, opts Options) (*upToDate, []byte) {
+	if c == nil {
 		return nil, nil
 	}
 	key, err := upToDateKey(root, flag, opts)
 	if err != nil {
 		return nil, nil
 	}
-	data, ok := opts.Cache.Get(upToDateStage, key)
+	data, ok := c.Get(upToDateStage, key)
 	if !ok {
 		return nil, nil
 	}
@@ -191,7 +228,7 @@ func loadUpToDate(root, flag string, opts BuildOptions) (*upToDate, []byte) {
 	if err != nil {
 		return nil, nil
 	}
-	if rec.gitRev != "" && gitRev(root, rec.gitRev) != rec.commit {
+	if rec.gitRev != "" && workspace.GitRev(root, rec.gitRev) != rec.commit {
 		return nil, nil
 	}
 	return rec, key
@@ -209,7 +246,7 @@ func (rec *upToDate) openWorkspace(root string) (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws.HideOutput(resolvePath(abs), rec.out)
+	ws.HideOutput(workspace.Resolve(abs), rec.out)
 	return ws, nil
 }
 
@@ -219,11 +256,10 @@ func (rec *upToDate) openWorkspace(root string) (*workspace.Workspace, error) {
 // changed but not what the build saw of them (a folder listed as before).
 func (rec *upToDate) changed(ws *workspace.Workspace, root string, all bool) (changed []string, fresh map[string]workspace.Stamp) {
 	names := slices.Sorted(maps.Keys(rec.paths))
-	p := &Project{WS: ws}
 	gone := make([]bool, len(names))
 	now := make([]workspace.Stamp, len(names))
 	var found atomic.Bool // after the first change, the rest need no look
-	p.parallel(len(names), func(i int) error {
+	parallel(len(names), func(i int) error {
 		if all || !found.Load() {
 			var same bool
 			if same, now[i] = rec.same(ws, root, names[i]); !same {
@@ -284,7 +320,7 @@ func (rec *upToDate) same(ws *workspace.Workspace, root, name string) (bool, wor
 }
 
 // racyBefore is the change time before which a stamp is trusted.
-func (rec *upToDate) racyBefore() int64 { return rec.start - int64(racyWindow) }
+func (rec *upToDate) racyBefore() int64 { return rec.start - int64(RacyWindow) }
 
 // upToDateMagic starts a record; a record of another format is ignored.
 const upToDateMagic = "tracewiki-uptodate 2"

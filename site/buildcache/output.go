@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"bufio"
@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/site/render"
 	"github.com/tracewiki/tracewiki/site/workspace"
 )
@@ -27,44 +28,21 @@ import (
 // into an output folder, one entry per folder.
 const outputStage = "output"
 
-// siteKey is the hash of everything a site is made from: every file the
-// build read through the workspace (config, content, code, lock, project
-// files; each missing or unreadable one with its error), the lock as
-// judged (a build that captures changes it in memory), the base URL and
-// the forge links' commit. The tool version is part of every entry's name.
+// SiteKey is the hash of everything a site is made from: every file the
+// build read through the workspace (reads, its read digest: config,
+// content, code, lock, project files; each missing or unreadable one with
+// its error), the lock as judged (judged, the lock encoded when the build
+// captured or stamped something into it, which no file read holds; nil
+// when it judged against the lock file as read), the base URL, the forge
+// links' commit, the commit built (revision, which the bundle names) and
+// what the build found in the git history (history, which no workspace
+// read holds either). The tool version is part of every entry's name.
 // Output is deterministic, so an equal key means an equal site.
-func (p *Project) siteKey(c *Captured, baseURL string, forge render.Forge, revision string, history []byte) []byte {
-	return siteKeyOf(p.WS.ReadDigest(), judgedLock(c), baseURL, forge, revision, history)
-}
-
-// siteKeyOf is [Project.siteKey] of a read digest and a judged lock.
-// history is what the build found in the git history
-// ([Project.recoverVerified]), which no workspace read holds; revision
-// the commit built, which the bundle names.
-func siteKeyOf(reads, judged []byte, baseURL string, forge render.Forge, revision string, history []byte) []byte {
+func SiteKey(reads, judged []byte, baseURL string, forge render.Forge, revision string, history []byte) []byte {
+	if judged == nil {
+		judged = []byte("as read")
+	}
 	return cacheKey([]byte("site"), reads, judged, []byte(baseURL), []byte(forge.Kind), []byte(forge.Repo), []byte(forge.Commit), []byte(revision), history)
-}
-
-// asRead reports whether the lock c judged against is the lock file as
-// read: the build captured and stamped nothing into it.
-func (c *Captured) asRead() bool {
-	return c.Result == nil || len(c.Result.Captured) == 0 && len(c.Result.Stamped) == 0 && len(c.Result.Waivers) == 0
-}
-
-// judgedLock is what a key needs of the lock a build judged against: the
-// lock encoded when the build captured or stamped something into it (with
-// the time, which no file read holds), else nothing: the lock is then a
-// function of the lock file, which every key has among the reads.
-// Encoding a lock of 50,000 anchors was a twentieth of a one-page rebuild.
-func judgedLock(c *Captured) []byte {
-	if c.asRead() {
-		return []byte("as read")
-	}
-	lock, err := c.Lock.Marshal()
-	if err != nil {
-		return []byte("unmarshalable: " + err.Error())
-	}
-	return lock
 }
 
 // outputFile is what the cache remembers of one file a build wrote: enough
@@ -85,7 +63,7 @@ type outputIndex struct {
 	key    []byte
 	files  map[string]outputFile
 	pages  map[string][]byte          // page prefix → the key it was built from
-	bodies map[string]render.BodySpan // page prefix → where its body is in its index.html
+	bodies map[string]render.BodySpan // page prefix → where its body and claims' rows are in its index.html
 }
 
 func outputIndexKey(dir string) []byte { return cacheKey([]byte(dir)) }
@@ -126,6 +104,17 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 			}
 			continue
 		}
+		if len(f) == 3 { // its claims table's rows, after its line: prefix, head, tail
+			b, ok := idx.bodies[f[0]]
+			head, e1 := strconv.Atoi(f[1])
+			tail, e2 := strconv.Atoi(f[2])
+			if !ok || e1 != nil || e2 != nil {
+				return nil
+			}
+			b.RowsHead, b.RowsTail = head, tail
+			idx.bodies[f[0]] = b
+			continue
+		}
 		if len(f) != 6 {
 			return nil
 		}
@@ -145,11 +134,29 @@ func loadOutputIndex(c *Cache, dir string) *outputIndex {
 	return idx
 }
 
+// Intact reports whether the output folder out holds exactly the files
+// the last build into it recorded, each unchanged, and nothing else.
+func (c *Cache) Intact(out string) bool {
+	idx := loadOutputIndex(c, out)
+	return idx != nil && idx.intact(out)
+}
+
+// KeyedPages lists the pages (by their folder's prefix) and files the last
+// build into out recorded with their key: those the next build keeps when
+// their key is the same.
+func (c *Cache) KeyedPages(out string) []string {
+	idx := loadOutputIndex(c, out)
+	if idx == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(idx.pages))
+}
+
 // store records idx as out's last build.
 func (idx *outputIndex) store(c *Cache, dir string) {
 	var buf []byte // 22,500 lines at 11,000 pages: appended, not formatted
 	buf = append(hex.AppendEncode(buf, idx.key), '\n')
-	for _, name := range sortedKeys(idx.files) {
+	for _, name := range slices.Sorted(maps.Keys(idx.files)) {
 		o := idx.files[name]
 		buf = append(append(buf, name...), '\t')
 		buf = append(strconv.AppendInt(buf, o.size, 10), '\t')
@@ -158,14 +165,21 @@ func (idx *outputIndex) store(c *Cache, dir string) {
 		buf = append(strconv.AppendUint(buf, o.ino, 10), '\t')
 		buf = append(hex.AppendEncode(buf, o.sum[:]), '\n')
 	}
-	for _, prefix := range sortedKeys(idx.pages) {
+	for _, prefix := range slices.Sorted(maps.Keys(idx.pages)) {
 		buf = append(append(buf, prefix...), '\t')
 		buf = hex.AppendEncode(buf, idx.pages[prefix])
-		if b, ok := idx.bodies[prefix]; ok {
+		b, ok := idx.bodies[prefix]
+		if ok {
 			buf = strconv.AppendInt(append(buf, '\t'), int64(b.Head), 10)
 			buf = strconv.AppendInt(append(buf, '\t'), int64(b.Tail), 10)
 		}
 		buf = append(buf, '\n')
+		if ok && b.RowsHead > 0 {
+			buf = append(append(buf, prefix...), '\t')
+			buf = strconv.AppendInt(buf, int64(b.RowsHead), 10)
+			buf = strconv.AppendInt(append(buf, '\t'), int64(b.RowsTail), 10)
+			buf = append(buf, '\n')
+		}
 	}
 	c.Put(outputStage, outputIndexKey(dir), buf)
 }
@@ -212,7 +226,7 @@ func (idx *outputIndex) intact(dir string) bool {
 	names := slices.Sorted(maps.Keys(dirs))
 	var files atomic.Int64
 	var changed atomic.Bool // after the first change, the rest need no look
-	(&Project{}).parallel(len(names), func(i int) error {
+	parallel(len(names), func(i int) error {
 		if changed.Load() {
 			return nil
 		}
@@ -250,20 +264,20 @@ func dirsOf(files map[string]outputFile) map[string]bool {
 	return dirs
 }
 
-// outputWriter writes a build's files into the swap folder, except those
+// Writer writes a build's files into the swap folder, except those
 // whose bytes equal those of the same file in the output folder (as the
 // index recorded it, and still unchanged there): an unchanged file keeps
 // its inode and mtime. A page whose key is the one recorded is kept
-// without being rendered ([outputWriter.ReusePage]). It records the new
+// without being rendered ([Writer.ReusePage]). It records the new
 // index.
 //
 // When the whole output folder is still what the index records (intact),
 // an unchanged file is only recorded: it stays where it is, and the build
 // ends with [patchOutput], or links the unchanged files into the swap folder
-// ([outputWriter.linkKept]) when it changed too many for a patch. When it
+// ([Writer.linkKept]) when it changed too many for a patch. When it
 // is not, an unchanged file that is still the one recorded is hard-linked
 // into the swap folder at once.
-type outputWriter struct {
+type Writer struct {
 	out, dir string // the output folder and the swap folder
 	prev     *outputIndex
 	intact   func() bool // whether the output is exactly what prev records
@@ -276,10 +290,80 @@ type outputWriter struct {
 	dirs     sync.Map // folders of the swap folder made so far
 }
 
-// inPlace reports whether unchanged files stay in the output folder.
-func (w *outputWriter) inPlace() bool { return w.prev != nil && w.intact() }
+// NewWriter returns the writer of a build of the output folder out into
+// the swap folder dir. With a cache it knows what the last build wrote
+// there, and starts walking the output at once (is it still exactly
+// that?) while the build reads and parses its sources; nil writes every
+// file.
+func NewWriter(c *Cache, out, dir string) *Writer {
+	w := &Writer{out: out, dir: dir}
+	if c == nil {
+		return w
+	}
+	if w.prev = loadOutputIndex(c, out); w.prev != nil {
+		intact := make(chan bool, 1)
+		go func() { intact <- w.prev.intact(out) }()
+		w.intact = sync.OnceValue(func() bool { return <-intact })
+	}
+	return w
+}
 
-func (w *outputWriter) write(name string, data []byte) error {
+// Holds reports whether the output folder still holds the very site of
+// the site key key: the last build recorded that key, and every file of
+// the folder is unchanged since.
+func (w *Writer) Holds(key []byte) bool {
+	return w.prev != nil && len(w.prev.key) > 0 && bytes.Equal(key, w.prev.key) && w.intact()
+}
+
+// Wait waits for the walk of the output to end: before the output
+// changes.
+func (w *Writer) Wait() {
+	if w.intact != nil {
+		w.intact()
+	}
+}
+
+// Linked counts the files kept from the last build's output, hard-linked
+// or left in place, instead of written.
+func (w *Writer) Linked() int { return w.linked }
+
+// Commit puts what the build wrote into the swap folder sw in place: as a
+// patch when the output was intact and few files changed, else by
+// swapping in the whole folder. parallel runs the links of the kept files.
+func (w *Writer) Commit(sw *output.Swap, parallel func(n int, fn func(i int) error) error) error {
+	if !w.inPlace() {
+		return sw.Commit()
+	}
+	deleted := w.deleted()
+	if len(w.written)+len(deleted) <= maxPatch(len(w.next)) {
+		slices.Sort(w.written)
+		return patchOutput(sw, w.out, w.written, deleted, dirsOf(w.prev.files), dirsOf(w.next))
+	}
+	if err := w.linkKept(parallel); err != nil {
+		sw.Abort()
+		return err
+	}
+	return sw.Commit()
+}
+
+// Record stores in c what the build of the site key key wrote, for the
+// next build into the same output. When the build read more while
+// rendering than before its key was made (complete false), the key missed
+// an input: the files are recorded without it, and no page is kept by
+// its key next time. It reports whether it recorded the key.
+func (w *Writer) Record(c *Cache, key []byte, complete bool) bool {
+	idx := &outputIndex{key: key, files: w.next, pages: w.pages, bodies: w.bodies}
+	if !complete {
+		idx.key, idx.pages, idx.bodies = nil, nil, nil
+	}
+	idx.store(c, w.out)
+	return idx.key != nil
+}
+
+// inPlace reports whether unchanged files stay in the output folder.
+func (w *Writer) inPlace() bool { return w.prev != nil && w.intact() }
+
+func (w *Writer) Write(name string, data []byte) error {
 	sum := sha256.Sum256(data)
 	prev, ok := w.previous(name)
 	unchanged := ok && prev.sum == sum
@@ -309,7 +393,7 @@ func (w *outputWriter) write(name string, data []byte) error {
 // linkKept hard-links every file the build kept in the output folder into
 // the swap folder, which then holds the whole site; a file that cannot be
 // linked is copied.
-func (w *outputWriter) linkKept(parallel func(n int, fn func(i int) error) error) error {
+func (w *Writer) linkKept(parallel func(n int, fn func(i int) error) error) error {
 	written := make(map[string]bool, len(w.written))
 	for _, name := range w.written {
 		written[name] = true
@@ -351,7 +435,7 @@ func (w *outputWriter) linkKept(parallel func(n int, fn func(i int) error) error
 }
 
 // deleted returns the files of the last build that this one did not make.
-func (w *outputWriter) deleted() []string {
+func (w *Writer) deleted() []string {
 	var names []string
 	for name := range w.prev.files {
 		if _, ok := w.next[name]; !ok {
@@ -368,7 +452,7 @@ func (w *outputWriter) deleted() []string {
 // usually the only one missing (MkdirAll would stat the path and its
 // parent first), and the folders that hold only folders (pages/area00)
 // are made once for all their pages.
-func (w *outputWriter) mkdir(name string) (string, error) {
+func (w *Writer) mkdir(name string) (string, error) {
 	full := filepath.Join(w.dir, filepath.FromSlash(name))
 	if err := w.mkdirs(filepath.Dir(full)); err != nil {
 		return "", fmt.Errorf("write site: %w", err)
@@ -376,7 +460,7 @@ func (w *outputWriter) mkdir(name string) (string, error) {
 	return full, nil
 }
 
-func (w *outputWriter) mkdirs(dir string) error {
+func (w *Writer) mkdirs(dir string) error {
 	if dir == w.dir {
 		return nil
 	}
@@ -394,7 +478,7 @@ func (w *outputWriter) mkdirs(dir string) error {
 }
 
 // previous is the last build's record of the file name.
-func (w *outputWriter) previous(name string) (outputFile, bool) {
+func (w *Writer) previous(name string) (outputFile, bool) {
 	if w.prev == nil {
 		return outputFile{}, false
 	}
@@ -404,7 +488,7 @@ func (w *outputWriter) previous(name string) (outputFile, bool) {
 
 // link hard-links the file name from the output folder into the swap
 // folder when it is still the file the last build recorded as o.
-func (w *outputWriter) link(name string, o outputFile) bool {
+func (w *Writer) link(name string, o outputFile) bool {
 	old := filepath.Join(w.out, filepath.FromSlash(name))
 	if disk, ok := statOutput(old); !ok || !o.same(disk) {
 		return false
@@ -419,7 +503,7 @@ func (w *outputWriter) link(name string, o outputFile) bool {
 // pageFiles are the files of a page, after its prefix.
 var pageFiles = [...]string{"index.html", "index.json"}
 
-func (w *outputWriter) ReusePage(prefix string, key []byte) bool {
+func (w *Writer) ReusePage(prefix string, key []byte) bool {
 	var names [len(pageFiles)]string
 	for i, f := range pageFiles {
 		names[i] = prefix + f
@@ -427,13 +511,13 @@ func (w *outputWriter) ReusePage(prefix string, key []byte) bool {
 	return w.reuse(prefix, names[:], key)
 }
 
-func (w *outputWriter) ReuseFile(name string, key []byte) bool {
+func (w *Writer) ReuseFile(name string, key []byte) bool {
 	return w.reuse(name, []string{name}, key)
 }
 
 // reuse keeps the files names, recorded under id with key, from the last
 // build.
-func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
+func (w *Writer) reuse(id string, names []string, key []byte) bool {
 	if w.prev == nil || !bytes.Equal(w.prev.pages[id], key) {
 		return false
 	}
@@ -474,13 +558,13 @@ func (w *outputWriter) reuse(id string, names []string, key []byte) bool {
 
 // keepBody keeps the last build's record of where the body of the page at
 // prefix is, for the same file.
-func (w *outputWriter) keepBody(prefix string) {
+func (w *Writer) keepBody(prefix string) {
 	if b, ok := w.prev.bodies[prefix]; ok {
 		w.SpanBody(prefix, b)
 	}
 }
 
-func (w *outputWriter) SpanBody(prefix string, b render.BodySpan) {
+func (w *Writer) SpanBody(prefix string, b render.BodySpan) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.bodies == nil {
@@ -491,7 +575,7 @@ func (w *outputWriter) SpanBody(prefix string, b render.BodySpan) {
 
 // stream writes the file name with write, hashing it on the way; when its
 // bytes are the last build's, the old file is kept instead.
-func (w *outputWriter) stream(name string, write func(io.Writer) error) error {
+func (w *Writer) Stream(name string, write func(io.Writer) error) error {
 	full, err := w.mkdir(name)
 	if err != nil {
 		return err
@@ -554,7 +638,7 @@ func createFile(full string, write func(io.Writer) error) (outputFile, error) {
 	return o, nil
 }
 
-func (w *outputWriter) KeyPage(prefix string, key []byte) {
+func (w *Writer) KeyPage(prefix string, key []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.pages == nil {
@@ -563,7 +647,7 @@ func (w *outputWriter) KeyPage(prefix string, key []byte) {
 	w.pages[prefix] = key
 }
 
-func (w *outputWriter) record(name string, o outputFile, linked bool) {
+func (w *Writer) record(name string, o outputFile, linked bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.next == nil {
@@ -578,7 +662,7 @@ func (w *outputWriter) record(name string, o outputFile, linked bool) {
 }
 
 // forget drops a file recorded as linked (never one kept in place).
-func (w *outputWriter) forget(name string) {
+func (w *Writer) forget(name string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.next, name)

@@ -1,4 +1,4 @@
-package site
+package buildcache
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ import (
 // Before the first rename the swap folder gets a journal, the list of
 // steps. A patch that fails is undone before Commit returns; one that a
 // kill interrupts is undone by the next build ([output.Folder.Begin] calls
-// [undoLeftPatch]), from the
+// [UndoLeftPatch]), from the
 // journal and what is still in the swap folder. So a failed build never
 // changes the output; only a reader of the folder during the few
 // milliseconds of the renames can see some pages new and others old.
@@ -53,12 +53,14 @@ const (
 )
 
 // maxPatch is the most files a patch replaces, adds or deletes in an
-// output of files: an eighth of them, or patchFloor in a small site. A
+// output of files: an eighth of them, or PatchFloor in a small site. A
 // build that changes more swaps in a whole new folder, which readers never
 // see half done.
-func maxPatch(files int) int { return max(patchFloor, files/8) }
+func maxPatch(files int) int { return max(PatchFloor, files/8) }
 
-var patchFloor = 64 // a variable for tests
+// PatchFloor is the most files a patch changes in a small site; a
+// variable for tests.
+var PatchFloor = 64
 
 // patchOutput applies the files written into the swap folder of sw
 // (written) and the removal of deleted to the output folder out in place.
@@ -134,10 +136,10 @@ func (w patcher) backup(i int) string {
 	return filepath.Join(w.dir, patchBackups, strconv.Itoa(i))
 }
 
-// patchHook, when set (by tests), is called at each step i of the n of a
+// PatchHook, when set (by tests), is called at each step i of the n of a
 // patch: "before" it, and "between" the renames of a replacement; an
 // error fails the step.
-var patchHook func(at string, i, n int) error
+var PatchHook func(at string, i, n int) error
 
 func (w patcher) apply(pt patch) error {
 	for _, d := range pt.Dirs {
@@ -146,8 +148,8 @@ func (w patcher) apply(pt patch) error {
 		}
 	}
 	for i, op := range pt.Ops {
-		if patchHook != nil {
-			if err := patchHook("before", i, len(pt.Ops)); err != nil {
+		if PatchHook != nil {
+			if err := PatchHook("before", i, len(pt.Ops)); err != nil {
 				return err
 			}
 		}
@@ -156,8 +158,8 @@ func (w patcher) apply(pt patch) error {
 				return err
 			}
 		}
-		if patchHook != nil && op.Kind == "replace" {
-			if err := patchHook("between", i, len(pt.Ops)); err != nil {
+		if PatchHook != nil && op.Kind == "replace" {
+			if err := PatchHook("between", i, len(pt.Ops)); err != nil {
 				return err
 			}
 		}
@@ -199,10 +201,10 @@ func (w patcher) undo(pt patch) error {
 	return first
 }
 
-// undoLeftPatch undoes the patch of the output folder out that a killed
+// UndoLeftPatch undoes the patch of the output folder out that a killed
 // build left in its swap folder dir, if it had one under way; it reports
 // whether it undid one. It is the [output.Undo] of every build.
-func undoLeftPatch(out, dir string) (bool, error) {
+func UndoLeftPatch(out, dir string) (bool, error) {
 	data, err := os.ReadFile(filepath.Join(dir, patchJournal))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil // none, or done
