@@ -20,9 +20,9 @@ import (
 // an extension of a registered language for another reason than source
 // code: the site's own JavaScript, served and written as a web asset.
 var notSource = map[string]bool{
-	"site/render:api/search.js":    true, // the search index, a script the pages load
-	"site/render:api/search-%d.js": true, // and its shards
-	"site/serve:.js":               true, // the Content-Type of served scripts
+	"site/render:api/search.js":       true, // the search index, a script the pages load
+	"site/render:api/search-%s-%d.js": true, // and its shards, by kind
+	"site/serve:.js":                  true, // the Content-Type of served scripts
 }
 
 // TestLanguageKnowledgeStaysInItsPackage checks that a language package is

@@ -3,7 +3,6 @@ package buildcache
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/tracewiki/tracewiki/site/render"
 )
@@ -37,7 +36,7 @@ func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string
 	// The shards are cut by size: an edit may change how many there are.
 	kept := 0
 	for name := range idx.files {
-		if strings.HasPrefix(name, "api/search") && strings.HasSuffix(name, ".js") {
+		if render.IsSearchScript(name) {
 			kept++
 		}
 	}

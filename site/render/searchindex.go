@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/tracewiki/tracewiki/synth"
 )
@@ -84,6 +86,12 @@ func SearchScriptsOf(entries []synth.SearchEntry, lang string) (map[string][]byt
 
 // searchShardFile names shard n of a kind.
 func searchShardFile(kind string, n int) string { return fmt.Sprintf("api/search-%s-%d.js", kind, n) }
+
+// IsSearchScript reports whether the output file name is one of the search
+// page's scripts: the head ([SearchScriptFile]) or a shard.
+func IsSearchScript(name string) bool {
+	return name == SearchScriptFile || strings.HasPrefix(name, "api/search-") && path.Ext(name) == path.Ext(SearchScriptFile)
+}
 
 // putSearchScripts writes the search page's scripts in name order.
 func putSearchScripts(put func(name string, data []byte) error, index []byte, lang string) error {
