@@ -241,12 +241,13 @@ func writeElements[T any](e *elementWriter, vs []T) {
 // SetSearchBodies returns data, a search index as [MarshalJSON] encodes
 // [SearchJSON], with the entries of bodies (by id) made again from their
 // documents' new Markdown bodies: their text and headings, as [NewSearch]
-// makes them. False when data is no index or lacks one of the entries. An
-// edit of a page's text changes its entry only.
-func SetSearchBodies(data []byte, bodies map[NodeID][]byte) ([]byte, bool) {
+// makes them; both the index and its encoding. False when data is no
+// index or lacks one of the entries. An edit of a page's text changes its
+// entry only.
+func SetSearchBodies(data []byte, bodies map[NodeID][]byte) (SearchJSON, []byte, bool) {
 	var s SearchJSON
 	if json.Unmarshal(data, &s) != nil {
-		return nil, false
+		return s, nil, false
 	}
 	left := len(bodies)
 	for i := range s.Entries {
@@ -257,10 +258,10 @@ func SetSearchBodies(data []byte, bodies map[NodeID][]byte) ([]byte, bool) {
 		}
 	}
 	if left != 0 {
-		return nil, false
+		return s, nil, false
 	}
 	out, err := MarshalJSON(s)
-	return out, err == nil
+	return s, out, err == nil
 }
 
 // jsonString is s encoded as a JSON string, as [MarshalJSON] writes it.

@@ -174,7 +174,7 @@ func TestSetSearchBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
+			_, got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
 			if !ok || !bytes.Equal(got, want) {
 				t.Errorf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, got, want)
 			}
@@ -192,10 +192,10 @@ func TestSetSearchBodies(t *testing.T) {
 		}
 	}
 	want, _ := MarshalJSON(s)
-	if got, ok := SetSearchBodies(data, set); !ok || !bytes.Equal(got, want) {
+	if set, got, ok := SetSearchBodies(data, set); !ok || !bytes.Equal(got, want) || len(set.Entries) != len(entries) {
 		t.Errorf("three bodies at once: got %v\n%s\nwant\n%s", ok, got, want)
 	}
-	if _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
+	if _, _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
 		t.Error("set the body of an entry the index does not have")
 	}
 }

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 
 	"github.com/tracewiki/tracewiki/site/render"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // editedSearchScripts are the search page's scripts
-// ([render.SearchScripts]) for an edited search index, in the language the
-// last build's head script says; false when the last build's scripts are
-// not all there or the shards would be others (more or fewer) (a whole build then writes
-// them).
-func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string][]byte, bool) {
+// ([render.SearchScriptsOf]) for an edited search index's entries, in the
+// language the last build's head script says; false when the last build's
+// scripts are not all there or the shards would be others, more or fewer
+// (a whole build then writes them).
+func editedSearchScripts(dir string, idx *outputIndex, entries []synth.SearchEntry) (map[string][]byte, bool) {
 	old, ok := readOutput(dir, idx, render.SearchScriptFile)
 	if !ok {
 		return nil, false
@@ -24,7 +25,7 @@ func editedSearchScripts(dir string, idx *outputIndex, index []byte) (map[string
 	if json.Unmarshal(old, &head) != nil {
 		return nil, false
 	}
-	scripts, err := render.SearchScripts(index, head.Language)
+	scripts, err := render.SearchScriptsOf(entries, head.Language)
 	if err != nil {
 		return nil, false
 	}
