@@ -37,12 +37,13 @@ unmapped spec/system_requirements.md:19: link #glossary: leads to no item of the
 // rule needs (types, Needs, Covers) so that tracewiki's policy can give
 // the same answer. The user guide's rule ("Coverage"): an item is covered
 // when, for each artifact type it needs, at least one item of that type
-// covers it; a tag [impl->dsn~x~1] in code is an item of type impl that
-// covers dsn~x~1. A forward "arch --> dsn : req~lockout~1" is an item
+// covers it; a tag impl->dsn~x~1 in square brackets in code is an item
+// of type impl that covers dsn~x~1 (the brackets are left out here: this
+// comment would declare the tag itself). A forward "arch --> dsn : req~lockout~1" is an item
 // arch~lockout~1 that covers req~lockout~1 and needs dsn. The code of this
-// sample is taken to carry three tags:
+// sample is taken to carry three tags (each in square brackets):
 //
-//	[impl->dsn~hash-compare~1]  [utest->dsn~hash-compare~1]  [impl->dsn~lock-counter~1]
+//	impl->dsn~hash-compare~1  utest->dsn~hash-compare~1  impl->dsn~lock-counter~1
 //
 // By hand:
 //
