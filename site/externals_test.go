@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracewiki/tracewiki/claims"
 )
 
 // The three-repository fixture of issue 29: platform holds the system
@@ -228,4 +230,62 @@ func TestExternalUndeclared(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	_ = os.Remove
+}
+
+// TestExternalsEvidenceExpiry: an external requirement shows its bundle's
+// verified state. svcgo verifies SW-1 and publishes; svcpy, which refines
+// svcgo:SW-1, sees it verified. Then SW-1's text changes on svcgo's side
+// (its evidence expires there, requirement_changed_since_verification) and
+// svcgo publishes again: svcpy, without building anything of its own again,
+// sees svcgo:SW-1 unverified, its parent link to it suspect and the
+// external changed.
+func TestExternalsEvidenceExpiry(t *testing.T) {
+	w := newExternalsWorld(t)
+	w.write("svcgo", "go.mod", "module example.com/svcgo\n") // go test -json names packages by it
+	w.publish("platform")
+	w.publish("svcgo")
+	for _, repo := range []string{"svcgo", "svcpy"} {
+		w.capture(repo)
+	}
+	p, err := Load(w.dir("svcgo"))
+	must(t, err)
+	report := []byte(`{"Action":"run","Package":"example.com/svcgo/src","Test":"TestCharge"}
+{"Action":"pass","Package":"example.com/svcgo/src","Test":"TestCharge","Elapsed":0}
+`)
+	ev, err := p.RecordEvidence("ci-1", "gotest.json", report, "ci", io.Discard)
+	p.Close()
+	if err != nil || len(ev.Recorded) != 1 {
+		t.Fatalf("svcgo's evidence: %v, recorded %v", err, ev)
+	}
+	w.publish("svcgo")
+	w.capture("svcpy")
+	verified := func() bool {
+		t.Helper()
+		p, err := Load(w.dir("svcpy"))
+		must(t, err)
+		defer p.Close()
+		g, _, err := p.Graph()
+		must(t, err)
+		id, err := claims.ParseNodeID("requirement:svcgo:SW-1")
+		must(t, err)
+		n, ok := g.Node(id)
+		if !ok || n.Verified == nil {
+			t.Fatalf("svcpy's graph has no verified state for %s: %+v", id, n)
+		}
+		return *n.Verified
+	}
+	if !verified() {
+		t.Fatal("svcgo:SW-1 is verified in svcgo's bundle, but not in svcpy's graph")
+	}
+	w.expect("svcpy", w.states("svcpy"), "requirement:PY-1 -> requirement:svcgo:SW-1", "linked")
+
+	w.write("svcgo", "content/requirements/SW-1.md", "---\nid: SW-1\ntitle: Charge\nparent: [platform:SYS-1]\nimplements: [src/charge.go@Charge]\ntests: [src/charge_test.go@TestCharge]\n---\nCharge calls the card network twice.\n")
+	w.expect("svcgo", w.states("svcgo"), "run:ci-1", "stale requirement_changed_since_verification")
+	w.publish("svcgo")
+	if verified() {
+		t.Error("svcgo:SW-1's evidence expired in svcgo, but svcpy still shows it verified")
+	}
+	py := w.states("svcpy")
+	w.expect("svcpy", py, "requirement:PY-1 -> requirement:svcgo:SW-1", "stale parent_changed")
+	w.expect("svcpy", py, "external:svcgo", "unknown external_changed")
 }
