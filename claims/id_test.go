@@ -26,3 +26,16 @@ func TestValidID(t *testing.T) {
 		}
 	}
 }
+
+func TestSlug(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Acme Shop", "acme-shop"},
+		{"  --Payments/API v2!", "payments-api-v2"},
+		{"ÄÖ", "x"},
+		{"", "x"},
+	} {
+		if got := Slug(tc.in, "x"); got != tc.want {
+			t.Errorf("Slug(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

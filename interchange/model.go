@@ -206,25 +206,7 @@ func validID(s string) bool {
 }
 
 // Slug turns a name into a folder name: lower case letters, digits and '-'.
-func Slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-	}
-	if b.Len() == 0 {
-		return "document"
-	}
-	return b.String()
-}
+func Slug(s string) string { return claims.Slug(s, "document") }
 
 // ImportedHash is the hash an imported file records in its imported:
 // frontmatter: the sha256 of the file without its "imported:" line, so a

@@ -1,12 +1,10 @@
 package buildcache
 
 import (
-	"bytes"
 	"encoding/json"
 	"path/filepath"
 
 	"github.com/tracewiki/tracewiki/site/render"
-	"github.com/tracewiki/tracewiki/site/workspace"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -59,25 +57,13 @@ func CachedSearch(root string, c *Cache) (*synth.SearchIndex, bool) {
 	if !ok || json.Unmarshal(data, &src) != nil {
 		return nil, false
 	}
-	data, ok = c.Get(upToDateStage, src.Key)
-	if !ok {
-		return nil, false
-	}
-	rec, err := parseUpToDate(data)
-	if err != nil || rec.gitRev != "" && workspace.GitRev(root, rec.gitRev) != rec.commit {
-		return nil, false
-	}
-	ws, err := rec.openWorkspace(root)
-	if err != nil {
-		return nil, false
-	}
-	defer ws.Close()
-	if changed, _ := rec.changed(ws, root, false); len(changed) > 0 {
+	rec := recordAt(c, root, src.Key)
+	if rec == nil {
 		return nil, false
 	}
 	// The output's search index is the one that build wrote.
-	idx := loadOutputIndex(c, rec.out)
-	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) {
+	idx := rec.holds(c, root)
+	if idx == nil {
 		return nil, false
 	}
 	want, ok := idx.files[render.SearchFile]

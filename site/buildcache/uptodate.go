@@ -194,19 +194,32 @@ func UpToDate(c *Cache, root, flag string, opts Options) (*Summary, bool) {
 	if rec == nil {
 		return nil, false
 	}
-	ws, err := rec.openWorkspace(root)
-	if err != nil {
-		return nil, false
-	}
-	defer ws.Close()
-	if changed, _ := rec.changed(ws, root, false); len(changed) > 0 {
-		return nil, false
-	}
-	idx := loadOutputIndex(c, rec.out)
-	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) || !idx.intact(rec.out) {
+	idx := rec.holds(c, root)
+	if idx == nil || !idx.intact(rec.out) {
 		return nil, false
 	}
 	return &rec.summary, true
+}
+
+// holds returns the output record of the build rec describes when nothing
+// that build looked at in the workspace root changed since and the cache
+// still has the record of the output it wrote; nil otherwise. Whether the
+// output's files are still those is the caller's question (all of them,
+// or the one it reads).
+func (rec *upToDate) holds(c *Cache, root string) *outputIndex {
+	ws, err := rec.openWorkspace(root)
+	if err != nil {
+		return nil
+	}
+	defer ws.Close()
+	if changed, _ := rec.changed(ws, root, false); len(changed) > 0 {
+		return nil
+	}
+	idx := loadOutputIndex(c, rec.out)
+	if idx == nil || !bytes.Equal(idx.key, rec.siteKey) {
+		return nil
+	}
+	return idx
 }
 
 // loadUpToDate returns the record of the last build of root into --out
@@ -220,18 +233,26 @@ func loadUpToDate(c *Cache, root, flag string, opts Options) (*upToDate, []byte)
 	if err != nil {
 		return nil, nil
 	}
-	data, ok := c.Get(upToDateStage, key)
-	if !ok {
-		return nil, nil
-	}
-	rec, err := parseUpToDate(data)
-	if err != nil {
-		return nil, nil
-	}
-	if rec.gitRev != "" && workspace.GitRev(root, rec.gitRev) != rec.commit {
+	rec := recordAt(c, root, key)
+	if rec == nil {
 		return nil, nil
 	}
 	return rec, key
+}
+
+// recordAt reads the up-to-date record of the workspace root under key;
+// nil when there is none, or it was made at another git commit than the
+// one checked out now.
+func recordAt(c *Cache, root string, key []byte) *upToDate {
+	data, ok := c.Get(upToDateStage, key)
+	if !ok {
+		return nil
+	}
+	rec, err := parseUpToDate(data)
+	if err != nil || rec.gitRev != "" && workspace.GitRev(root, rec.gitRev) != rec.commit {
+		return nil
+	}
+	return rec
 }
 
 // openWorkspace opens the workspace root to check it against the record:

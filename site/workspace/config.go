@@ -339,25 +339,7 @@ func CheckBaseURL(u string) error {
 // Slug is the config's project (else its title) as used in code:// URIs
 // and as the bundle's name: lower case, runs of anything but letters and
 // digits turned into one '-'.
-func (c Config) Slug() string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(cmp.Or(c.Project, c.Title)) {
-		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-	}
-	if b.Len() == 0 {
-		return "repo"
-	}
-	return b.String()
-}
+func (c Config) Slug() string { return claims.Slug(cmp.Or(c.Project, c.Title), "repo") }
 
 // Local reports whether the slash path p is relative and stays inside the
 // workspace root.
