@@ -407,7 +407,9 @@ func BuildEdited(c *Cache, root, flag string, opts Options, hl *render.Highlight
 	// The records, as the whole build would have left them.
 	reads := ws.ReadSums()
 	for _, ed := range edits {
-		idx.pages[ed.e.dir+"/"] = render.PageKey(er.shared, render.WikiPageAt(ed.e.dir, ed.page))
+		// Its model key is made as it renders: no key, so the next whole
+		// build renders it again; its body's place stays recorded.
+		idx.pages[ed.e.dir+"/"] = nil
 		rec.paths[ed.e.file], _ = ws.StampOfPath(ed.e.file)
 		rec.sums[ed.e.file] = reads[ed.e.file]
 	}

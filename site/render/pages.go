@@ -39,6 +39,13 @@ type pageData struct {
 	TextDiffs []textChange
 	// CodeCoverage is the coverage page's (coverage.go).
 	CodeCoverage *coverageData
+
+	// body and graph say how to make Body and the neighborhood (SVG,
+	// Neighbors) of a node's page, which are made only when the page
+	// renders ([Renderer.finish]): its model key holds what they are
+	// made of, not what they are (modelkey.go).
+	body  *bodyInput
+	graph *graphInput
 }
 
 type fact struct{ Name, Value, URL string }
@@ -195,7 +202,8 @@ func (b *Renderer) nodePage(n synth.Node, root string) (*pageData, any, error) {
 		// A file's page shows its symbols' neighbors too.
 		nb = b.fileNeighborhood(n)
 	}
-	b.addGraph(d, n, nb, root)
+	// The graph is drawn from n and nb, which the twin holds.
+	d.graph = &graphInput{n: n, nb: nb}
 	var err error
 	if fill := nodePages[n.Type]; fill != nil {
 		err = fill(b, d, n, root)
@@ -291,10 +299,7 @@ func (b *Renderer) requirementPage(d *pageData, n synth.Node, root string) error
 		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + idURL(claims.DecisionNode(is.ID))})
 	}
 	b.requirementStructure(d, rp, root)
-	var err error
-	if d.Body, err = b.body(&r.Doc, root, n.Title); err != nil {
-		return err
-	}
+	d.body = &bodyInput{doc: &r.Doc, title: n.Title}
 	for _, group := range []struct {
 		title string
 		rows  []synth.TargetRow
@@ -357,10 +362,9 @@ func (b *Renderer) decisionPage(d *pageData, n synth.Node, root string) error {
 	for _, s := range dec.Supersedes {
 		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + idURL(claims.DecisionNode(s.ID))})
 	}
-	var err error
-	d.Body, err = b.body(&dec.Doc, root, n.Title)
+	d.body = &bodyInput{doc: &dec.Doc, title: n.Title}
 	d.Claims = b.claimRows(dp.Claims, root)
-	return err
+	return nil
 }
 
 func (b *Renderer) wikiPage(d *pageData, n synth.Node, root string) error {
@@ -378,10 +382,9 @@ func (b *Renderer) wikiPage(d *pageData, n synth.Node, root string) error {
 	if pg.Synthesized {
 		d.Facts = append(d.Facts, fact{Name: "made from", Value: pg.Doc.File})
 	}
-	var err error
-	d.Body, err = b.body(&pg.Doc, root, n.Title)
+	d.body = &bodyInput{doc: &pg.Doc, title: n.Title}
 	d.Claims = b.claimRows(wp.Claims, root)
-	return err
+	return nil
 }
 
 func (b *Renderer) filePage(d *pageData, n synth.Node, root string) error {

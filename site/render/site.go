@@ -153,14 +153,6 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 	var keptN atomic.Int64
 	err = b.parallel(len(pages), func(i int) error {
 		pg := pages[i]
-		var key []byte
-		if shared != nil && pg.keyed {
-			key = PageKey(shared, pg)
-			if out.Store.ReusePage(pg.Prefix(), key) {
-				keptN.Add(1)
-				return nil
-			}
-		}
 		if sink == nil {
 			html, js, err := b.render(pg, newRenderBuffers())
 			rendered[i] = [2][]byte{html, js}
@@ -169,7 +161,21 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 		// The sink keeps nothing: the buffers serve the next page.
 		bufs := renderPool.Get().(*renderBuffers)
 		defer bufs.release()
-		html, js, err := b.render(pg, bufs)
+		d, js, err := b.pageModel(pg, bufs)
+		if err != nil {
+			return err
+		}
+		var key []byte
+		if out.Store != nil && pg.keyed {
+			if key, err = b.modelKey(pg, d, js); err != nil {
+				return err
+			}
+			if out.Store.ReusePage(pg.Prefix(), key) {
+				keptN.Add(1)
+				return nil
+			}
+		}
+		html, exact, err := b.execute(pg, d, bufs)
 		if err != nil {
 			return err
 		}
@@ -179,7 +185,7 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 		if err := sink(pg.Prefix()+"index.json", js); err != nil {
 			return err
 		}
-		if key != nil {
+		if key != nil && exact {
 			out.Store.KeyPage(pg.Prefix(), key)
 			if pg.Editable() { // only an editable page's body is ever spliced
 				if span, ok := findBody(html, bufs.body); ok {
@@ -247,26 +253,48 @@ func (r *renderBuffers) release() {
 // render executes a page's template and encodes its JSON twin into bufs,
 // and returns their bytes, valid until bufs is used again.
 func (b *Renderer) render(pg Page, bufs *renderBuffers) (html, twin []byte, err error) {
-	root := rel(pg.dir)
-	data, js, err := pg.data(b, root)
+	d, twin, err := b.pageModel(pg, bufs)
 	if err != nil {
 		return nil, nil, err
 	}
-	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
-	data.DriftCount, data.DriftStale = len(b.drift.Links), b.driftStale
-	bufs.html.Reset()
-	bufs.body = data.Body
-	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
-		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
+	html, _, err = b.execute(pg, d, bufs)
+	return html, twin, err
+}
+
+// model makes a page's data, with the settings every page shows, and
+// encodes its JSON twin into bufs: what its model key is made of
+// ([Renderer.modelKey]). The twin is valid until bufs is used again.
+func (b *Renderer) pageModel(pg Page, bufs *renderBuffers) (d *pageData, twin []byte, err error) {
+	root := rel(pg.dir)
+	d, js, err := pg.data(b, root)
+	if err != nil {
+		return nil, nil, err
 	}
+	d.Lang, d.SiteTitle, d.Root, d.JSON = b.lang, b.title, root, "index.json"
+	d.DriftCount, d.DriftStale = len(b.drift.Links), b.driftStale
 	if enc, ok := js.(encodedJSON); ok {
-		return bufs.html.Bytes(), enc, nil
+		return d, enc, nil
 	}
 	bufs.twin.Reset()
 	if err := bufs.enc.Encode(js); err != nil {
 		return nil, nil, err
 	}
-	return bufs.html.Bytes(), bufs.twin.Bytes(), nil
+	return d, bufs.twin.Bytes(), nil
+}
+
+// execute makes the rest of the page's data d ([Renderer.finish]) and
+// executes its template into bufs; exact is false when the page's model
+// key does not describe it.
+func (b *Renderer) execute(pg Page, d *pageData, bufs *renderBuffers) (html []byte, exact bool, err error) {
+	if exact, err = b.finish(d, d.Root); err != nil {
+		return nil, false, err
+	}
+	bufs.html.Reset()
+	bufs.body = d.Body
+	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", d); err != nil {
+		return nil, false, fmt.Errorf("render %s/: %w", pg.dir, err)
+	}
+	return bufs.html.Bytes(), exact, nil
 }
 
 // encodedJSON is a page's JSON twin encoded already: the search page's is

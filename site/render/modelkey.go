@@ -1,0 +1,174 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"hash"
+	"html/template"
+	"strconv"
+
+	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/synth"
+)
+
+// A keyed page is kept from the last build when its model key is the one
+// the last build recorded for it: the hash of everything its template
+// and its JSON twin are made from. A page is a function of its model
+// (its *pageData and twin) and of the templates, which are the tool's
+// (the build cache is per tool version): so an equal key means equal
+// bytes, whatever the edit was, and an edit renders again exactly the
+// pages whose models changed.
+//
+// Two parts of a node's page are costly to make and are made only when
+// it renders: its body (Markdown, a tenth of a build) and its
+// neighborhood's drawing and table (another tenth). Its key holds what
+// they are made of instead: the body's text, links and images with what
+// the site answers for its claims and links, and the neighborhood, which
+// the twin holds, with each neighbor's link.
+
+// bodyInput is what a node page's body is rendered from: its document and
+// the heading the page shows.
+type bodyInput struct {
+	doc   *claims.Doc
+	title string
+}
+
+// graphInput is what a node page's neighborhood is drawn from: the node
+// and its neighborhood, both in the page's twin ([synth.NodeJSON]).
+type graphInput struct {
+	n  synth.Node
+	nb synth.Neighborhood
+}
+
+// keyHash is a model key being made: length-prefixed parts, as [Key]
+// makes them, into one hash.
+type keyHash struct {
+	h   hash.Hash
+	enc *json.Encoder // into h
+	n   [8]byte
+}
+
+func newKeyHash() *keyHash {
+	k := &keyHash{h: sha256.New()}
+	k.enc = json.NewEncoder(k.h)
+	k.enc.SetEscapeHTML(false)
+	return k
+}
+
+func (k *keyHash) part(p []byte) {
+	binary.BigEndian.PutUint64(k.n[:], uint64(len(p)))
+	k.h.Write(k.n[:])
+	k.h.Write(p)
+}
+
+func (k *keyHash) str(s string) { k.part([]byte(s)) }
+
+func (k *keyHash) num(i int) { k.str(strconv.Itoa(i)) }
+
+// modelKey is the key of the page pg whose data d (with the settings
+// every page shows) and twin encoded were just made ([Renderer.pageModel]).
+// d is hashed as JSON: every exported field, which is all a template
+// reads.
+func (b *Renderer) modelKey(pg Page, d *pageData, twin []byte) ([]byte, error) {
+	k := newKeyHash()
+	k.str("model")
+	k.str(pg.tmpl)
+	k.str(pg.dir)
+	k.part(twin)
+	if err := k.enc.Encode(d); err != nil { // self-delimiting: a JSON value and a newline
+		return nil, err
+	}
+	if in := d.body; in != nil {
+		k.str("body")
+		b.bodyKey(k, in)
+	}
+	if in := d.graph; in != nil {
+		k.str("graph")
+		root := rel(pg.dir)
+		for _, m := range in.nb.Nodes {
+			k.str(b.href(root, m))
+		}
+	}
+	return k.h.Sum(nil), nil
+}
+
+// bodyKey adds to k what the body in renders from ([renderBody]) besides
+// the page's place: its text, its links (where each leads) and images,
+// and how each of its claims shows. The fences' highlighting is the
+// tool's.
+func (b *Renderer) bodyKey(k *keyHash, in *bodyInput) {
+	d := in.doc
+	k.str(in.title)
+	k.part(d.Body)
+	for _, l := range d.Links {
+		k.num(l.Off)
+		id := synth.LinkNodeID(l)
+		k.str(id.String())
+		k.str(l.Fragment)
+		k.str(b.URLOf(id))
+	}
+	k.str("images")
+	for _, im := range d.Images {
+		k.num(im.Off)
+		k.str(im.To)
+	}
+	k.str("claims")
+	for _, c := range d.Claims {
+		if !c.HasTarget {
+			continue
+		}
+		s := b.ClaimShown(c.Target)
+		k.str(c.Target.String())
+		k.str(s.State)
+		k.str(s.Why)
+		k.str(s.URL)
+	}
+}
+
+// finish makes the parts of d made only when the page renders: its body
+// and its neighborhood. exact is false when the body asked the site
+// something its key does not hold (a code link that is no claim): the
+// page's key does not describe it, and it is not kept by it.
+func (b *Renderer) finish(d *pageData, root string) (exact bool, err error) {
+	exact = true
+	if in := d.graph; in != nil {
+		b.addGraph(d, in.n, in.nb, root)
+	}
+	if in := d.body; in != nil {
+		ctx := &keyedBody{Renderer: b, doc: in.doc}
+		s, err := renderBody(ctx, in.doc, root, in.title)
+		if err != nil {
+			return false, err
+		}
+		d.Body, exact = template.HTML(s), !ctx.unkeyed
+	}
+	return exact, nil
+}
+
+// keyedBody is the [BodyContext] of a body whose key [Renderer.bodyKey]
+// made: it notes a claim the document does not list, whose state the key
+// does not hold.
+type keyedBody struct {
+	*Renderer
+	doc     *claims.Doc
+	unkeyed bool
+}
+
+func (c *keyedBody) ClaimShown(t claims.Target) ClaimShown {
+	if !c.listed(t) {
+		c.unkeyed = true
+	}
+	return c.Renderer.ClaimShown(t)
+}
+
+// listed reports whether t is the target of one of the document's claims.
+func (c *keyedBody) listed(t claims.Target) bool {
+	ref := t.String()
+	for _, cl := range c.doc.Claims {
+		if cl.HasTarget && cl.Target.String() == ref {
+			return true
+		}
+	}
+	return false
+}
