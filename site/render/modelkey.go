@@ -28,10 +28,12 @@ import (
 // the twin holds, with each neighbor's link.
 
 // bodyInput is what a node page's body is rendered from: its document and
-// the heading the page shows.
+// the heading the page shows; shown is how each of its claims shows,
+// asked once for its key and its rendering.
 type bodyInput struct {
 	doc   *claims.Doc
 	title string
+	shown []ClaimShown // by claim, for those with a target
 }
 
 // graphInput is what a node page's neighborhood is drawn from: the node
@@ -39,6 +41,14 @@ type bodyInput struct {
 type graphInput struct {
 	n  synth.Node
 	nb synth.Neighborhood
+}
+
+// fragmentInput is what a fragment's HTML is highlighted from
+// ([Highlighter.Fragment]), with its anchor.
+type fragmentInput struct {
+	path       string
+	lines      [][]byte
+	start, end int
 }
 
 // keyHash is a model key being made: length-prefixed parts, as [Key]
@@ -79,15 +89,33 @@ func (b *Renderer) modelKey(pg Page, d *pageData, twin []byte) ([]byte, error) {
 	if err := k.enc.Encode(d); err != nil { // self-delimiting: a JSON value and a newline
 		return nil, err
 	}
+	k.str("fragments")
+	for _, f := range d.Fragments {
+		if c := f.code; c != nil {
+			k.str(c.path)
+			k.num(c.start)
+			shown, _ := fragmentLines(c.lines, c.start, c.end)
+			k.num(len(shown))
+			for _, l := range shown {
+				k.part(l)
+			}
+		}
+	}
 	if in := d.body; in != nil {
 		k.str("body")
 		b.bodyKey(k, in)
 	}
 	if in := d.graph; in != nil {
+		// A neighbor's link is its URL from the page (a function of
+		// the neighbor, in the twin), but an external's, which its
+		// wiki's URL makes.
 		k.str("graph")
 		root := rel(pg.dir)
 		for _, m := range in.nb.Nodes {
-			k.str(b.href(root, m))
+			if synth.IsExternal(m.ID) {
+				k.str(m.ID.String())
+				k.str(b.href(root, m))
+			}
 		}
 	}
 	return k.h.Sum(nil), nil
@@ -114,11 +142,13 @@ func (b *Renderer) bodyKey(k *keyHash, in *bodyInput) {
 		k.str(im.To)
 	}
 	k.str("claims")
+	in.shown = in.shown[:0]
 	for _, c := range d.Claims {
 		if !c.HasTarget {
 			continue
 		}
 		s := b.ClaimShown(c.Target)
+		in.shown = append(in.shown, s)
 		k.str(c.Target.String())
 		k.str(s.State)
 		k.str(s.Why)
@@ -135,8 +165,14 @@ func (b *Renderer) finish(d *pageData, root string) (exact bool, err error) {
 	if in := d.graph; in != nil {
 		b.addGraph(d, in.n, in.nb, root)
 	}
+	for i := range d.Fragments {
+		f := &d.Fragments[i]
+		if c := f.code; c != nil {
+			f.HTML, _ = b.hl.Fragment(c.path, c.lines, c.start, c.end, f.Anchor)
+		}
+	}
 	if in := d.body; in != nil {
-		ctx := &keyedBody{Renderer: b, doc: in.doc}
+		ctx := &keyedBody{Renderer: b, in: in}
 		s, err := renderBody(ctx, in.doc, root, in.title)
 		if err != nil {
 			return false, err
@@ -147,28 +183,27 @@ func (b *Renderer) finish(d *pageData, root string) (exact bool, err error) {
 }
 
 // keyedBody is the [BodyContext] of a body whose key [Renderer.bodyKey]
-// made: it notes a claim the document does not list, whose state the key
-// does not hold.
+// made: it answers for the document's claims as the key has them, and
+// notes a code link that is no claim, whose state the key does not hold.
 type keyedBody struct {
 	*Renderer
-	doc     *claims.Doc
+	in      *bodyInput
 	unkeyed bool
 }
 
 func (c *keyedBody) ClaimShown(t claims.Target) ClaimShown {
-	if !c.listed(t) {
-		c.unkeyed = true
-	}
-	return c.Renderer.ClaimShown(t)
-}
-
-// listed reports whether t is the target of one of the document's claims.
-func (c *keyedBody) listed(t claims.Target) bool {
-	ref := t.String()
-	for _, cl := range c.doc.Claims {
-		if cl.HasTarget && cl.Target.String() == ref {
-			return true
+	if c.in.shown != nil { // keyed: the answers are the key's
+		ref, i := t.String(), 0
+		for _, cl := range c.in.doc.Claims {
+			if !cl.HasTarget {
+				continue
+			}
+			if cl.Target.String() == ref {
+				return c.in.shown[i]
+			}
+			i++
 		}
 	}
-	return false
+	c.unkeyed = true
+	return c.Renderer.ClaimShown(t)
 }

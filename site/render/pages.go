@@ -20,20 +20,22 @@ type pageData struct {
 	DriftStale                  bool // some drifted link is stale, not only unknown
 
 	Title, Heading string
-	Node           synth.Node
-	Facts          []fact
-	Body           template.HTML
-	Tables         []table
-	Fragments      []fragment
-	Claims         []ClaimRow
-	SVG            template.HTML
-	Neighbors      []neighborRow
-	OpenNeighbors  bool
-	Filters        []filter
-	Cards          []card
-	Groups         []driftGroup
-	Matrix         *matrixData
-	Tree           []docItem // a requirement document's printable tree
+	// Node is a node page's node, which its twin holds: the model key
+	// ([Renderer.modelKey]) has it from there.
+	Node          synth.Node `json:"-"`
+	Facts         []fact
+	Body          template.HTML
+	Tables        []table
+	Fragments     []fragment
+	Claims        []ClaimRow
+	SVG           template.HTML
+	Neighbors     []neighborRow
+	OpenNeighbors bool
+	Filters       []filter
+	Cards         []card
+	Groups        []driftGroup
+	Matrix        *matrixData
+	Tree          []docItem // a requirement document's printable tree
 	// TextDiffs are a requirement's text against each revision its
 	// expired evidence was verified against.
 	TextDiffs []textChange
@@ -75,10 +77,11 @@ type fragment struct {
 	Anchor, Ref, State, Why, Detail string
 	Start, End, More                int
 	HTML                            template.HTML
-	Diff                            []diffLine // a stale fragment's captured-versus-current diff
-	Forge                           string     // the range at the commit on the forge; "" without repo_url
-	Lines                           int        // lines shown
-	Long                            bool       // more than [CollapseFragmentLines]: shown collapsed
+	Diff                            []diffLine     // a stale fragment's captured-versus-current diff
+	Forge                           string         // the range at the commit on the forge; "" without repo_url
+	Lines                           int            // lines shown
+	Long                            bool           // more than [CollapseFragmentLines]: shown collapsed
+	code                            *fragmentInput // what HTML is highlighted from
 }
 
 // CollapseFragmentLines is the longest fragment shown open; longer ones are
@@ -543,7 +546,9 @@ func (b *Renderer) fragments(tr synth.TargetRow, root string) []fragment {
 	if v.Reformatted {
 		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
 	}
-	f.HTML, f.More = b.hl.Fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
+	// Highlighted when the page renders ([Renderer.finish]).
+	f.code = &fragmentInput{path: t.Path, lines: src.Lines, start: v.Start, end: v.End}
+	_, f.More = fragmentLines(src.Lines, v.Start, v.End)
 	f.Lines = min(v.End, len(src.Lines)) - v.Start + 1 - f.More
 	f.Forge = b.forge.Lines(t.Path, v.Start, v.End)
 	f.Long = f.Lines > CollapseFragmentLines
