@@ -55,7 +55,7 @@ const editsStage = "edits"
 // makes it; [Cache.Record] stores it.
 type Edits struct {
 	siteKey []byte // the key of the site it describes
-	shared  []byte // the pages' shared key ([render.PageKey])
+	shared  []byte // the pages' shared key ([render.Output.Shared])
 	content string // the content folder
 	baseURL string
 	forge   render.Forge
@@ -129,7 +129,7 @@ func (e *editPage) headingsKept(ids []string) bool {
 // the settings the edited pages are rendered with, and the keys.
 type EditsSite struct {
 	SiteKey []byte // the site's key ([SiteKey])
-	Shared  []byte // the pages' shared key ([render.PageKey])
+	Shared  []byte // the pages' shared key ([render.Output.Shared])
 	Content string // the content folder
 	BaseURL string
 	Forge   render.Forge

@@ -128,14 +128,11 @@ func (b *Renderer) pages() []Page {
 	add := func(dir, tmpl string, data func(b *Renderer, root string) (*pageData, any, error)) {
 		out = append(out, Page{dir: dir, tmpl: tmpl, data: data})
 	}
-	// keyed marks the page just added as kept while its key holds: it
-	// shows no document's text (see [PageStore]).
+	// keyed marks the page just added as kept while its model key holds
+	// (see [PageStore]).
 	keyed := func() { out[len(out)-1].keyed = true }
 	add("", "home", (*Renderer).home) // shows the wiki's index page's text
 	out[0].keyed = true
-	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
-		out[0].doc = synth.DocOf(b.model, n)
-	}
 	add(requirementsDir, "matrix", matrix(""))
 	keyed()
 	for _, f := range matrixFilters {
@@ -171,7 +168,7 @@ func (b *Renderer) pages() []Page {
 			continue // a symbol is on its file's page; files get theirs below
 		}
 		add(nodeDir(n), k.Template, func(b *Renderer, root string) (*pageData, any, error) { return b.nodePage(n, root) })
-		out[len(out)-1].keyed, out[len(out)-1].doc = true, synth.DocOf(b.model, n)
+		out[len(out)-1].keyed = true
 		if n.Type == claims.NodePage {
 			out[len(out)-1].wiki = b.wiki(n.ID.Key)
 		}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,17 +23,10 @@ type Page struct {
 	dir  string // output folder relative to the site root; "" for the home page
 	tmpl string // template name
 	data func(b *Renderer, root string) (*pageData, any, error)
-	// keyed pages are kept from the last build when their key
-	// ([PageKey]) is the same; the others always render.
+	// keyed pages are kept from the last build when their model key
+	// ([Renderer.modelKey]) is the same; the others always render.
 	keyed bool
-	doc   *claims.Doc  // the document whose body a keyed page shows, if any
 	wiki  *claims.Page // the wiki page of a wiki page's node page
-}
-
-// WikiPageAt is the node page at dir of the wiki page p, as [Renderer.Pages]
-// lists it: enough for its [PageKey] when only its body was edited.
-func WikiPageAt(dir string, p *claims.Page) Page {
-	return Page{dir: dir, tmpl: "node", keyed: true, doc: &p.Doc, wiki: p}
 }
 
 // Dir is the page's folder relative to the site root; "" for the home page.
@@ -59,17 +51,6 @@ func (pg Page) Wiki() *claims.Page { return pg.wiki }
 func (pg Page) Editable() bool {
 	p := pg.wiki
 	return p != nil && p.Path != "index" && !p.Synthesized && p.Doc.BodyLine > 0 && pg.tmpl == "node"
-}
-
-// PageKey is the key of one page: the pages' shared key (what every page
-// may read, the same for all pages of a build), the page's place and
-// template, and its document's body.
-func PageKey(shared []byte, pg Page) []byte {
-	parts := [][]byte{[]byte("page"), shared, []byte(pg.dir), []byte(pg.tmpl)}
-	if d := pg.doc; d != nil {
-		parts = append(parts, []byte(d.File), strconv.AppendInt(nil, int64(d.BodyLine), 10), d.Body)
-	}
-	return Key(parts...)
 }
 
 // PageStore is where a build keeps its pages from the last build's, in the
@@ -99,10 +80,12 @@ type Output struct {
 	// Stream, when set with Sink, writes the output file name with write
 	// instead of taking its bytes: for the graph, tens of megabytes.
 	Stream func(name string, write func(io.Writer) error) error
-	// Store, with Sink and Shared, keeps the pages whose key did not
-	// change from the last build.
+	// Store, with Sink, keeps the pages whose model key did not change
+	// from the last build, and with Shared the graph.
 	Store PageStore
-	// Shared is the pages' shared key ([PageKey]); nil keeps no page.
+	// Shared is the pages' shared key, what every page may read (site's
+	// pagesKey), of which the graph is a function; nil keeps not the
+	// graph.
 	Shared []byte
 }
 
