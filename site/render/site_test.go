@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -278,4 +279,40 @@ func firstDiff(want, got map[string][]byte) string {
 		}
 	}
 	return ""
+}
+
+// TestModelKeyTwin checks what a node page's model key takes from its
+// twin rather than from its data: the node (pageData.Node, left out of the
+// data's hash) and the node and neighborhood its graph is drawn from are
+// the twin's own.
+func TestModelKeyTwin(t *testing.T) {
+	r, err := New(memoryInput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	for _, pg := range r.Pages() {
+		d, js, err := pg.data(r, rel(pg.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.graph == nil && d.Node.ID == (synth.NodeID{}) {
+			continue
+		}
+		nodes++
+		twin, ok := js.(synth.NodeJSON)
+		if !ok {
+			t.Errorf("page %q shows a node but its twin is a %T", pg.dir, js)
+			continue
+		}
+		if !reflect.DeepEqual(d.Node, twin.Node) {
+			t.Errorf("page %q: its node is not its twin's:\n%+v\n%+v", pg.dir, d.Node, twin.Node)
+		}
+		if d.graph == nil || !reflect.DeepEqual(d.graph.n, twin.Node) || !reflect.DeepEqual(d.graph.nb, twin.Neighborhood) {
+			t.Errorf("page %q: its graph is not drawn from its twin's node and neighborhood", pg.dir)
+		}
+	}
+	if nodes == 0 {
+		t.Fatal("no node page: the test proves nothing")
+	}
 }
