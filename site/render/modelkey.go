@@ -77,7 +77,7 @@ func (k *keyHash) str(s string) { k.part([]byte(s)) }
 func (k *keyHash) num(i int) { k.str(strconv.Itoa(i)) }
 
 // modelKey is the key of the page pg whose data d (with the settings
-// every page shows) and twin encoded were just made ([Renderer.pageModel]).
+// every page shows) and twin, compact, were just made ([Renderer.pageModel]).
 // d is hashed as JSON: every exported field, which is all a template
 // reads.
 func (b *Renderer) modelKey(pg Page, d *pageData, twin []byte) ([]byte, error) {

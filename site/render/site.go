@@ -144,13 +144,13 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 		// The sink keeps nothing: the buffers serve the next page.
 		bufs := renderPool.Get().(*renderBuffers)
 		defer bufs.release()
-		d, js, err := b.pageModel(pg, bufs)
+		d, compact, err := b.pageModel(pg, bufs)
 		if err != nil {
 			return err
 		}
 		var key []byte
 		if out.Store != nil && pg.keyed {
-			if key, err = b.modelKey(pg, d, js); err != nil {
+			if key, err = b.modelKey(pg, d, compact); err != nil {
 				return err
 			}
 			if out.Store.ReusePage(pg.Prefix(), key) {
@@ -159,6 +159,10 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 			}
 		}
 		html, exact, err := b.execute(pg, d, bufs)
+		if err != nil {
+			return err
+		}
+		js, err := bufs.twinBytes()
 		if err != nil {
 			return err
 		}
@@ -207,6 +211,7 @@ type renderBuffers struct {
 	html, twin bytes.Buffer
 	enc        *synth.JSONEncoder // into twin
 	body       template.HTML      // the page's body, in html
+	encoded    encodedJSON        // the page's twin when its data made it encoded
 }
 
 func newRenderBuffers() *renderBuffers {
@@ -236,17 +241,21 @@ func (r *renderBuffers) release() {
 // render executes a page's template and encodes its JSON twin into bufs,
 // and returns their bytes, valid until bufs is used again.
 func (b *Renderer) render(pg Page, bufs *renderBuffers) (html, twin []byte, err error) {
-	d, twin, err := b.pageModel(pg, bufs)
+	d, _, err := b.pageModel(pg, bufs)
 	if err != nil {
 		return nil, nil, err
 	}
-	html, _, err = b.execute(pg, d, bufs)
+	if html, _, err = b.execute(pg, d, bufs); err != nil {
+		return nil, nil, err
+	}
+	twin, err = bufs.twinBytes()
 	return html, twin, err
 }
 
-// model makes a page's data, with the settings every page shows, and
-// encodes its JSON twin into bufs: what its model key is made of
-// ([Renderer.modelKey]). The twin is valid until bufs is used again.
+// pageModel makes a page's data, with the settings every page shows, and
+// encodes its JSON twin compact: what its model key is made of
+// ([Renderer.modelKey]). The twin, valid until bufs is used again, is
+// written out indented by [renderBuffers.twinBytes].
 func (b *Renderer) pageModel(pg Page, bufs *renderBuffers) (d *pageData, twin []byte, err error) {
 	root := rel(pg.dir)
 	d, js, err := pg.data(b, root)
@@ -256,13 +265,27 @@ func (b *Renderer) pageModel(pg Page, bufs *renderBuffers) (d *pageData, twin []
 	d.Lang, d.SiteTitle, d.Root, d.JSON = b.lang, b.title, root, "index.json"
 	d.DriftCount, d.DriftStale = len(b.drift.Links), b.driftStale
 	if enc, ok := js.(encodedJSON); ok {
+		bufs.encoded = enc
 		return d, enc, nil
 	}
-	bufs.twin.Reset()
-	if err := bufs.enc.Encode(js); err != nil {
+	bufs.encoded = nil
+	if twin, err = bufs.enc.Compact(js); err != nil {
 		return nil, nil, err
 	}
-	return d, bufs.twin.Bytes(), nil
+	return d, twin, nil
+}
+
+// twinBytes is the JSON twin [Renderer.pageModel] last made, as the page
+// publishes it, valid until bufs is used again.
+func (bufs *renderBuffers) twinBytes() ([]byte, error) {
+	if bufs.encoded != nil {
+		return bufs.encoded, nil
+	}
+	bufs.twin.Reset()
+	if err := bufs.enc.WriteIndented(); err != nil {
+		return nil, err
+	}
+	return bufs.twin.Bytes(), nil
 }
 
 // execute makes the rest of the page's data d ([Renderer.finish]) and
