@@ -20,12 +20,14 @@ import (
 // bytes, whatever the edit was, and an edit renders again exactly the
 // pages whose models changed.
 //
-// Two parts of a node's page are costly to make and are made only when
-// it renders: its body (Markdown, a tenth of a build) and its
-// neighborhood's drawing and table (another tenth). Its key holds what
-// they are made of instead: the body's text, links and images with what
-// the site answers for its claims and links, and the neighborhood, which
-// the twin holds, with each neighbor's link.
+// The costly parts of a node's page are made only when it renders: its
+// body (Markdown, a tenth of a build), its neighborhood's drawing and
+// table (another tenth) and its code fragments' highlighting. Its key
+// holds what they are made of instead: the body's text, links and images
+// with what the site answers for its claims and links; the neighborhood,
+// which the twin holds, with each external neighbor's link; each
+// fragment's source lines. The node itself is hashed from the twin too
+// (pageData.Node is left out of the data's JSON).
 
 // bodyInput is what a node page's body is rendered from: its document and
 // the heading the page shows; shown is how each of its claims shows,
@@ -78,8 +80,8 @@ func (k *keyHash) num(i int) { k.str(strconv.Itoa(i)) }
 
 // modelKey is the key of the page pg whose data d (with the settings
 // every page shows) and twin, compact, were just made ([Renderer.pageModel]).
-// d is hashed as JSON: every exported field, which is all a template
-// reads.
+// d is hashed as JSON: every exported field (which is all a template
+// reads) but Node, which the twin holds.
 func (b *Renderer) modelKey(pg Page, d *pageData, twin []byte) ([]byte, error) {
 	k := newKeyHash()
 	k.str("model")

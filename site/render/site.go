@@ -64,7 +64,7 @@ type PageStore interface {
 	// reports whether it did.
 	ReusePage(prefix string, key []byte) bool
 	// KeyPage records that the page (or file) at prefix was just written
-	// from key.
+	// from key; a nil key records it as kept by none.
 	KeyPage(prefix string, key []byte)
 	// SpanBody records where the body is in the index.html of the
 	// [Page.Editable] page at prefix just written.
@@ -172,7 +172,10 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 		if err := sink(pg.Prefix()+"index.json", js); err != nil {
 			return err
 		}
-		if key != nil && exact {
+		if key != nil {
+			if !exact {
+				key = nil // its key does not describe it: it is never kept by one
+			}
 			out.Store.KeyPage(pg.Prefix(), key)
 			if pg.Editable() { // only an editable page's body is ever spliced
 				if span, ok := findBody(html, bufs.body); ok {
