@@ -1,9 +1,11 @@
 package render
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // TestKeyedBodyAnswers checks that a body rendered for a model key is
@@ -33,5 +35,20 @@ func TestKeyedBodyAnswers(t *testing.T) {
 	}
 	if got, want := ctx.ClaimShown(other), r.ClaimShown(other); got != want || !ctx.unkeyed {
 		t.Errorf("a code link that is no claim: %+v, unkeyed %v; want the site's answer %+v, unkeyed", got, ctx.unkeyed, want)
+	}
+}
+
+// TestTwinHoldsNodes checks that the JSON twin holds every field of a
+// node and an edge: a node page's model key hashes its node and
+// neighborhood from the twin, and its graph and neighbors table are made
+// from them, so a field the JSON left out would keep a page whose graph
+// changed.
+func TestTwinHoldsNodes(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[synth.Node](), reflect.TypeFor[synth.Edge](), reflect.TypeFor[synth.Neighborhood]()} {
+		for f := range typ.Fields() {
+			if !f.IsExported() || f.Tag.Get("json") == "-" {
+				t.Errorf("%s.%s is not in the JSON twin", typ, f.Name)
+			}
+		}
 	}
 }
