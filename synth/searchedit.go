@@ -1,0 +1,763 @@
+package synth
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// An edit of a page's text changes few of the numbers of the search
+// page's index ([SearchIndex.Client]), but stems are numbered in the order
+// they first occur, node after node: a word that is new, or gone, shifts
+// the number of every stem after it, and with it the keys and shards of
+// almost every postings and pairs shard. [EditClient] makes the index of
+// edited entries from the last build's instead of from every entry: it
+// splits the last postings and pairs shards into their stems' and pairs'
+// encoded values, which an edit changes only for what the edited nodes
+// hold, tokenizes the edited nodes (before and after the edit, and the
+// few nodes where a stem now first occurs), numbers the stems again, and
+// encodes anew only the values of the stems and pairs the edited nodes
+// hold or held. Its result is byte for byte what Client and the shards'
+// JSON encoding make of the edited entries.
+
+// ClientShards are the JSON encodings of a client index's shards, by
+// kind, in shard order ([ClientSearch]).
+type ClientShards struct {
+	Postings, Pairs, Exact, Texts [][]byte
+}
+
+// EditClient returns the client index of after, the entries of before
+// with some of their texts, headings or code names edited, from head and
+// shards, the client index of before (its postings and pairs shards are
+// all that is read of shards). The shards it returns are those that
+// may differ: all postings and pairs shards, the text shards of the
+// edited nodes (nil for the others, and the exact shards, which are as
+// they were). False when it cannot tell: when the edit changes a node's
+// id, type or title, or the number of shards of a kind, or when shards is
+// not what head says; then the index is made from every entry.
+func EditClient(head ClientSearchHead, shards ClientShards, before, after []SearchEntry) (ClientSearchHead, ClientShards, bool) {
+	e := &clientEdit{head: head, shards: shards, before: before, after: after}
+	if !e.read(shards) || !e.tokenize() {
+		return head, ClientShards{}, false
+	}
+	h := newClientHead(head.Language, after)
+	h.Exact = head.Exact
+	var out ClientShards
+	var ok bool
+	if h.Texts, out.Texts, ok = e.texts(); !ok {
+		return head, ClientShards{}, false
+	}
+	out.Exact = make([][]byte, len(shards.Exact))
+	if !e.number() {
+		return head, ClientShards{}, false
+	}
+	h.Words = e.words()
+	h.Lens, h.AvgLen = e.lens()
+	if h.Postings, out.Postings, ok = e.postingShards(); !ok {
+		return head, ClientShards{}, false
+	}
+	if h.Pairs, out.Pairs, ok = e.pairShards(); !ok {
+		return head, ClientShards{}, false
+	}
+	return h, out, true
+}
+
+// clientEdit is the work of [EditClient]. Stems are known by their number
+// in the last index (its "old id"); a stem the edit brings gets an old id
+// past the last one's.
+type clientEdit struct {
+	head          ClientSearchHead
+	shards        ClientShards // the last index's
+	before, after []SearchEntry
+	stem          func(string) string
+	stop          func(string) bool
+	edited        []int // the nodes whose words may have changed, ascending
+
+	// By old id: each stem's encoded postings, first node and node count
+	// in the last index (stems the edit brings have none).
+	values   [][]byte
+	first    []int32
+	df       []int
+	postings int // every stem's node count, summed
+
+	stemIDs  map[string]int32 // a stem's old id by its text, made when a new word needs it
+	newStems map[string]int32 // the stems the edit brings, by text
+	newWords map[string]int32 // the words the edit brings, by their stem's old id
+
+	// The edited nodes' fields as old ids, and how often each word is
+	// interned in them, before and after the edit.
+	was, is           map[int]searchDoc
+	wasCount, isCount map[string]int
+
+	touched map[int32]*stemPostings // the postings of the stems the edited nodes hold or held, by old id
+	id      []int32                 // new id by old id; -1 for a stem gone
+	order   []int32                 // old id by new id
+}
+
+// stemPostings are a stem's or a pair's nodes, ascending, with its
+// frequency in each field of each.
+type stemPostings struct {
+	nodes  []int32
+	counts [][numFields]int
+}
+
+// read splits the last postings shards into each stem's value.
+func (e *clientEdit) read(shards ClientShards) bool {
+	h := &e.head
+	if h.Docs != len(e.before) || len(e.after) != len(e.before) || len(h.Lens) != numFields*h.Docs ||
+		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs || len(shards.Exact) != h.Exact {
+		return false
+	}
+	for i := range e.before {
+		b, a := &e.before[i], &e.after[i]
+		if b.ID != a.ID || b.Type != a.Type || b.Title != a.Title {
+			return false // the exact shards and the types would change
+		}
+		if b.Text != a.Text || !slices.Equal(b.Headings, a.Headings) || !slices.Equal(b.Code, a.Code) ||
+			b.Path != a.Path || b.URL != a.URL || b.Stale != a.Stale || !slices.Equal(b.Lines, a.Lines) {
+			e.edited = append(e.edited, i)
+		}
+	}
+	e.stem, e.stop = stemmer(h.Language)
+	for k, data := range shards.Postings {
+		ok := eachMember(data, func(key, value []byte) bool {
+			s, err := strconv.Atoi(string(key))
+			if err != nil || s%h.Postings != k {
+				return false
+			}
+			for len(e.values) <= s {
+				e.values = append(e.values, nil)
+			}
+			e.values[s] = value
+			return true
+		})
+		if !ok {
+			return false
+		}
+	}
+	e.first, e.df = make([]int32, len(e.values)), make([]int, len(e.values))
+	for s, v := range e.values {
+		nodes, _, ok := postingLists(v)
+		if !ok {
+			return false
+		}
+		first, n, ok := firstAndCount(nodes)
+		if !ok || s > 0 && first < e.first[s-1] {
+			return false // stems are numbered in the order of their first nodes
+		}
+		e.first[s], e.df[s] = first, n
+		e.postings += n
+	}
+	return true
+}
+
+// tokenize makes the edited nodes' fields, before and after.
+func (e *clientEdit) tokenize() bool {
+	e.was, e.is = map[int]searchDoc{}, map[int]searchDoc{}
+	e.wasCount, e.isCount = map[string]int{}, map[string]int{}
+	e.newStems, e.newWords = map[string]int32{}, map[string]int32{}
+	ok := true
+	for _, i := range e.edited {
+		e.was[i] = docOf(&e.before[i], func(w string) int32 {
+			e.wasCount[w]++
+			v, found := e.head.Words[w]
+			ok = ok && found && v[0] < len(e.values)
+			return int32(v[0])
+		})
+		e.is[i] = docOf(&e.after[i], func(w string) int32 {
+			e.isCount[w]++
+			return e.stemOf(w)
+		})
+	}
+	return ok
+}
+
+// stemOf is the old id of word w's stem, as NewSearchIndex interns it.
+func (e *clientEdit) stemOf(w string) int32 {
+	if v, ok := e.head.Words[w]; ok {
+		return int32(v[0])
+	}
+	if s, ok := e.newWords[w]; ok {
+		return s
+	}
+	s := int32(stopStem)
+	if !e.stop(w) {
+		s = e.stemID(e.stem(w))
+	}
+	e.newWords[w] = s
+	return s
+}
+
+// stemID is the old id of the stem st: the last index's, or a new one.
+func (e *clientEdit) stemID(st string) int32 {
+	if e.stemIDs == nil {
+		// The last index's stems, stemmed again from a word of each.
+		e.stemIDs = map[string]int32{}
+		for w, v := range e.head.Words {
+			if v[0] != stopStem {
+				e.stemIDs[e.stem(w)] = int32(v[0])
+			}
+		}
+	}
+	if s, ok := e.stemIDs[st]; ok {
+		return s
+	}
+	s, ok := e.newStems[st]
+	if !ok {
+		s = int32(len(e.values) + len(e.newStems))
+		e.newStems[st] = s
+	}
+	return s
+}
+
+// stems is how many old ids there are: the last index's stems and the
+// edit's.
+func (e *clientEdit) stems() int { return len(e.values) + len(e.newStems) }
+
+// number gives each stem its new id: stems are numbered by the node where
+// they first occur, then by where they first occur in it. A stem the
+// edited nodes neither hold nor held keeps its first node; so does the
+// order of the stems that first occur in a node, unless the edit brings
+// one there (the node is edited, or a stem the edit took out of an
+// earlier node occurs in it): those nodes' stems are ordered again from
+// their fields.
+func (e *clientEdit) number() bool {
+	n := e.stems()
+	e.touched = map[int32]*stemPostings{}
+	for _, i := range e.edited {
+		for _, d := range []searchDoc{e.was[i], e.is[i]} {
+			for _, seq := range d.fields {
+				for _, s := range seq {
+					if e.touched[s] == nil {
+						e.touched[s] = &stemPostings{}
+					}
+				}
+			}
+		}
+	}
+	first := make([]int32, n)
+	copy(first, e.first)
+	gone := make([]bool, n)
+	again := map[int32]bool{} // nodes whose stems are ordered again
+	for _, i := range e.edited {
+		again[int32(i)] = true
+	}
+	for s, p := range e.touched {
+		if int(s) < len(e.values) {
+			nodes, freqs, _ := postingLists(e.values[s])
+			var ok bool
+			if p.nodes, p.counts, ok = decodePostings(nodes, freqs); !ok {
+				return false
+			}
+		}
+		p.edit(e.edited, func(i int) (c [numFields]int) {
+			for f, seq := range e.is[i].fields {
+				for _, x := range seq {
+					if x == s {
+						c[f]++
+					}
+				}
+			}
+			return c
+		})
+		if len(p.nodes) == 0 {
+			gone[s] = true
+			continue
+		}
+		if int(s) >= len(e.values) || p.nodes[0] != e.first[s] {
+			first[s] = p.nodes[0]
+			again[p.nodes[0]] = true
+		}
+	}
+	// A stem's rank in its first node: its old id, but in the nodes
+	// ordered again, its place there.
+	rank := make([]int, n)
+	for s := range rank {
+		rank[s] = s
+	}
+	placed := make([]bool, n)
+	for i := range again {
+		doc, ok := e.is[int(i)]
+		if !ok {
+			known := true
+			doc = docOf(&e.after[i], func(w string) int32 {
+				v, found := e.head.Words[w]
+				known = known && found
+				return int32(v[0])
+			})
+			if !known {
+				return false
+			}
+		}
+		r := 0
+		for _, seq := range doc.fields {
+			for _, s := range seq {
+				if first[s] == i && !placed[s] {
+					placed[s], rank[s] = true, r
+					r++
+				}
+			}
+		}
+	}
+	e.order = make([]int32, 0, n)
+	for s := range n {
+		if gone[s] {
+			continue
+		}
+		if again[first[s]] && !placed[s] {
+			return false // the last index is not what the entries make
+		}
+		e.order = append(e.order, int32(s))
+	}
+	slices.SortFunc(e.order, func(a, b int32) int {
+		if first[a] != first[b] {
+			return int(first[a]) - int(first[b])
+		}
+		return rank[a] - rank[b]
+	})
+	e.id = make([]int32, n)
+	for s := range e.id {
+		e.id[s] = -1
+	}
+	for id, s := range e.order {
+		e.id[s] = int32(id)
+	}
+	return true
+}
+
+// edit takes the edited nodes out of p and puts back those that hold it
+// after the edit, with their frequencies (counts of node i; none when it
+// does not hold it).
+func (p *stemPostings) edit(edited []int, counts func(i int) [numFields]int) {
+	var nodes []int32
+	var cs [][numFields]int
+	j := 0
+	add := func(i int) {
+		if c := counts(i); c != ([numFields]int{}) {
+			nodes, cs = append(nodes, int32(i)), append(cs, c)
+		}
+	}
+	for k, d := range p.nodes {
+		for j < len(edited) && int32(edited[j]) <= d {
+			add(edited[j])
+			j++
+		}
+		if !slices.Contains(edited, int(d)) {
+			nodes, cs = append(nodes, d), append(cs, p.counts[k])
+		}
+	}
+	for ; j < len(edited); j++ {
+		add(edited[j])
+	}
+	p.nodes, p.counts = nodes, cs
+}
+
+// encode is p's nodes (as differences) and frequencies as the shards
+// list them ([appendFreqs]).
+func (p *stemPostings) encode() ([]int32, []int) {
+	nodes := slices.Clone(p.nodes)
+	deltas(nodes)
+	var freqs []int
+	for _, c := range p.counts {
+		freqs = appendFreqs(freqs, c)
+	}
+	return nodes, freqs
+}
+
+// words is the edited vocabulary, by new stem ids.
+func (e *clientEdit) words() map[string][2]int {
+	out := make(map[string][2]int, len(e.head.Words)+len(e.newWords))
+	put := func(w string, s int32, freq int) {
+		if freq > 0 {
+			if s != stopStem {
+				s = e.id[s]
+			}
+			out[w] = [2]int{int(s), freq}
+		}
+	}
+	for w, v := range e.head.Words {
+		put(w, int32(v[0]), v[1]-e.wasCount[w]+e.isCount[w])
+	}
+	for w, s := range e.newWords {
+		put(w, s, e.isCount[w])
+	}
+	return out
+}
+
+// lens are the nodes' field lengths after the edit, and their averages.
+func (e *clientEdit) lens() ([]int, []float64) {
+	lens := slices.Clone(e.head.Lens)
+	for i, d := range e.is {
+		for f, seq := range d.fields {
+			lens[i*numFields+f] = len(seq)
+		}
+	}
+	var total, have [numFields]int
+	for k, n := range lens {
+		total[k%numFields] += n
+		if n > 0 {
+			have[k%numFields]++
+		}
+	}
+	avg := avgLens(total, have)
+	return lens, avg[:]
+}
+
+// postingShards are the postings shards of the new numbering, and how
+// many there are; false when there would be another number of them.
+func (e *clientEdit) postingShards() (int, [][]byte, bool) {
+	total := e.postings
+	for s, p := range e.touched {
+		total += len(p.nodes)
+		if int(s) < len(e.values) {
+			total -= e.df[s]
+		}
+	}
+	n := shardsFor(total, SearchShardPostings)
+	if n != e.head.Postings {
+		return 0, nil, false
+	}
+	members := make([][]member, n)
+	for id, s := range e.order {
+		value := []byte(nil)
+		if p := e.touched[s]; p != nil {
+			nodes, freqs := p.encode()
+			value = encodePart([3]any{idfOf(len(p.nodes), len(e.after)), nodes, freqs})
+		} else {
+			value = e.values[s]
+		}
+		members[id%n] = append(members[id%n], member{strconv.Itoa(id), value})
+	}
+	out := make([][]byte, n)
+	for k, ms := range members {
+		out[k] = encodeObject(ms)
+	}
+	return n, out, true
+}
+
+// pairShards are the pairs shards of the new numbering, and how many
+// there are; false when there would be another number of them.
+func (e *clientEdit) pairShards() (int, [][]byte, bool) {
+	type pair struct {
+		a, b  int32 // old ids; new ids once numbered again
+		value []byte
+	}
+	touched := map[[2]int32]*stemPostings{}
+	for _, i := range e.edited {
+		for _, d := range []searchDoc{e.was[i], e.is[i]} {
+			for _, seq := range d.fields {
+				for j := 1; j < len(seq); j++ {
+					if k := [2]int32{seq[j-1], seq[j]}; touched[k] == nil {
+						touched[k] = &stemPostings{}
+					}
+				}
+			}
+		}
+	}
+	var pairs []pair
+	total := 0
+	for k, data := range e.shards.Pairs {
+		ok := eachMember(data, func(key, value []byte) bool {
+			a, err := strconv.Atoi(string(key))
+			if err != nil || a >= len(e.values) {
+				return false
+			}
+			return eachMember(value, func(key, value []byte) bool {
+				b, err := strconv.Atoi(string(key))
+				if err != nil || b >= len(e.values) || SearchPairShard(int32(a), int32(b), e.head.Pairs) != k {
+					return false
+				}
+				nodes, freqs, ok := postingLists(value)
+				if !ok {
+					return false
+				}
+				_, n, ok := firstAndCount(nodes)
+				total += n
+				if p := touched[[2]int32{int32(a), int32(b)}]; p != nil {
+					total -= n
+					p.nodes, p.counts, ok = decodePostings(nodes, freqs)
+					return ok
+				}
+				pairs = append(pairs, pair{int32(a), int32(b), value})
+				return ok
+			})
+		})
+		if !ok {
+			return 0, nil, false
+		}
+	}
+	for ab, p := range touched {
+		p.edit(e.edited, func(i int) (c [numFields]int) {
+			for f, seq := range e.is[i].fields {
+				c[f] = pairCount(seq, ab[0], ab[1])
+			}
+			return c
+		})
+		if len(p.nodes) > 0 {
+			nodes, freqs := p.encode()
+			pairs = append(pairs, pair{ab[0], ab[1], encodePart([2]any{nodes, freqs})})
+			total += len(p.nodes)
+		}
+	}
+	n := shardsFor(total, SearchShardPairs)
+	if n != e.head.Pairs {
+		return 0, nil, false
+	}
+	// Keys are sorted as strings: each new id's place in that order.
+	keys := make([]string, len(e.order))
+	for id := range keys {
+		keys[id] = strconv.Itoa(id)
+	}
+	byKey := make([]int32, len(keys))
+	for id := range byKey {
+		byKey[id] = int32(id)
+	}
+	slices.SortFunc(byKey, func(x, y int32) int { return cmpString(keys[x], keys[y]) })
+	place := make([]int32, len(keys))
+	for r, id := range byKey {
+		place[id] = int32(r)
+	}
+	shards := make([][]pair, n)
+	for _, p := range pairs {
+		p.a, p.b = e.id[p.a], e.id[p.b]
+		if p.a < 0 || p.b < 0 {
+			return 0, nil, false // a pair of a stem gone
+		}
+		k := SearchPairShard(p.a, p.b, n)
+		shards[k] = append(shards[k], p)
+	}
+	out := make([][]byte, n)
+	for k, ps := range shards {
+		slices.SortFunc(ps, func(x, y pair) int {
+			if x.a != y.a {
+				return int(place[x.a] - place[y.a])
+			}
+			return int(place[x.b] - place[y.b])
+		})
+		size := 2
+		for _, p := range ps {
+			size += len(p.value) + 24
+		}
+		b := make([]byte, 0, size)
+		b = append(b, '{')
+		for j, p := range ps {
+			if j == 0 || p.a != ps[j-1].a {
+				if j > 0 {
+					b = append(b, '}', ',')
+				}
+				b = append(b, '"')
+				b = append(b, keys[p.a]...)
+				b = append(b, '"', ':', '{')
+			} else {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, keys[p.b]...)
+			b = append(b, '"', ':')
+			b = append(b, p.value...)
+		}
+		if len(ps) > 0 {
+			b = append(b, '}')
+		}
+		out[k] = append(b, '}')
+	}
+	return n, out, true
+}
+
+// texts are the first nodes of the text shards and the shards that hold
+// an edited node; false when the edit changes how many there are.
+func (e *clientEdit) texts() ([]int, [][]byte, bool) {
+	starts := textShardStarts(e.after)
+	if len(starts) != len(e.head.Texts) {
+		return nil, nil, false
+	}
+	out := make([][]byte, len(starts))
+	for k, start := range starts {
+		end := shardEnd(starts, k, len(e.after))
+		changed := start != e.head.Texts[k] || end != shardEnd(e.head.Texts, k, len(e.before))
+		for _, i := range e.edited {
+			changed = changed || start <= i && i < end
+		}
+		if changed {
+			out[k] = encodePart(textShard(e.after, start, end))
+		}
+	}
+	return starts, out, true
+}
+
+// member is a member of a JSON object: its key and its encoded value.
+type member struct {
+	key   string
+	value []byte
+}
+
+// encodeObject encodes the members as encoding/json encodes a map: keys
+// sorted.
+func encodeObject(ms []member) []byte {
+	slices.SortFunc(ms, func(a, b member) int { return cmpString(a.key, b.key) })
+	size := 2
+	for _, m := range ms {
+		size += len(m.key) + len(m.value) + 4
+	}
+	b := make([]byte, 0, size)
+	b = append(b, '{')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, m.key...)
+		b = append(b, '"', ':')
+		b = append(b, m.value...)
+	}
+	return append(b, '}')
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// encodePart encodes v as a shard encodes its values: JSON, "<" and ">"
+// as they are.
+func encodePart(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v) // shard values always encode
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// eachMember calls fn with each member of the JSON object data, whose
+// keys have no escapes and whose values no strings with brackets (a
+// shard's), until fn says no; false when data is no such object or fn
+// said no.
+func eachMember(data []byte, fn func(key, value []byte) bool) bool {
+	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
+		return false
+	}
+	at := 1
+	for at < len(data)-1 {
+		if data[at] != '"' {
+			return false
+		}
+		end := bytes.IndexByte(data[at+1:], '"')
+		if end < 0 || at+end+2 >= len(data) || data[at+end+2] != ':' {
+			return false
+		}
+		key := data[at+1 : at+1+end]
+		at += end + 3
+		start, depth := at, 0
+		if data[start] != '[' && data[start] != '{' {
+			return false
+		}
+		for at < len(data)-1 {
+			c := data[at]
+			at++
+			if c == '[' || c == '{' {
+				depth++
+			} else if c == ']' || c == '}' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if depth != 0 || !fn(key, data[start:at]) {
+			return false
+		}
+		if data[at] == ',' {
+			at++
+		} else if at != len(data)-1 {
+			return false
+		}
+	}
+	return true
+}
+
+// postingLists are the lists of nodes and frequencies of a stem's
+// encoded postings, [idf,[nodes],[freqs]], or of a pair's, [[nodes],[freqs]].
+func postingLists(v []byte) (nodes, freqs []byte, ok bool) {
+	if len(v) < 2 || v[0] != '[' || v[len(v)-1] != ']' {
+		return nil, nil, false
+	}
+	v = v[1 : len(v)-1]
+	if v[0] != '[' {
+		i := bytes.IndexByte(v, ',')
+		if i < 0 {
+			return nil, nil, false
+		}
+		v = v[i+1:] // the idf
+	}
+	i := bytes.IndexByte(v, ']')
+	if i < 0 || v[0] != '[' || i+2 >= len(v) || v[i+1] != ',' || v[i+2] != '[' || v[len(v)-1] != ']' {
+		return nil, nil, false
+	}
+	return v[1:i], v[i+3 : len(v)-1], true
+}
+
+// firstAndCount are the first number of a list of numbers and how many
+// there are.
+func firstAndCount(list []byte) (int32, int, bool) {
+	end := bytes.IndexByte(list, ',')
+	if end < 0 {
+		end = len(list)
+	}
+	first, err := strconv.ParseInt(string(list[:end]), 10, 32)
+	return int32(first), bytes.Count(list, []byte(",")) + 1, err == nil
+}
+
+// ints parses a list of numbers.
+func ints(list []byte) ([]int, bool) {
+	var out []int
+	for len(list) > 0 {
+		end := bytes.IndexByte(list, ',')
+		if end < 0 {
+			end = len(list)
+		}
+		n, err := strconv.Atoi(string(list[:end]))
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, n)
+		list = list[min(end+1, len(list)):]
+	}
+	return out, true
+}
+
+// decodePostings decodes encoded lists of nodes (differences) and
+// frequencies ([appendFreqs]).
+func decodePostings(nodes, freqs []byte) ([]int32, [][numFields]int, bool) {
+	ns, ok1 := ints(nodes)
+	fs, ok2 := ints(freqs)
+	if !ok1 || !ok2 {
+		return nil, nil, false
+	}
+	out := make([]int32, len(ns))
+	counts := make([][numFields]int, len(ns))
+	d, at := 0, 0
+	for k, delta := range ns {
+		d += delta
+		out[k] = int32(d)
+		if at >= len(fs) {
+			return nil, nil, false
+		}
+		mask := fs[at]
+		at++
+		for f := range numFields {
+			if mask&(1<<f) != 0 {
+				if at >= len(fs) {
+					return nil, nil, false
+				}
+				counts[k][f] = fs[at]
+				at++
+			}
+		}
+	}
+	return out, counts, at == len(fs)
+}
