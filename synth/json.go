@@ -243,12 +243,12 @@ func writeElements[T any](e *elementWriter, vs []T) {
 // documents' new Markdown bodies: their text and headings, as [NewSearch]
 // makes them; both the index and its encoding. False when data is no
 // index or lacks one of the entries. An edit of a page's text changes its
-// entry only.
-func SetSearchBodies(data []byte, bodies map[NodeID][]byte) (SearchJSON, []byte, bool) {
-	var s SearchJSON
+// entry only. before are the entries as data has them.
+func SetSearchBodies(data []byte, bodies map[NodeID][]byte) (s SearchJSON, before []SearchEntry, out []byte, ok bool) {
 	if json.Unmarshal(data, &s) != nil {
-		return s, nil, false
+		return s, nil, nil, false
 	}
+	before = slices.Clone(s.Entries)
 	left := len(bodies)
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -258,10 +258,10 @@ func SetSearchBodies(data []byte, bodies map[NodeID][]byte) (SearchJSON, []byte,
 		}
 	}
 	if left != 0 {
-		return s, nil, false
+		return s, nil, nil, false
 	}
 	out, err := MarshalJSON(s)
-	return s, out, err == nil
+	return s, before, out, err == nil
 }
 
 // jsonString is s encoded as a JSON string, as [MarshalJSON] writes it.

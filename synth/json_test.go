@@ -174,7 +174,7 @@ func TestSetSearchBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
+			_, _, got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
 			if !ok || !bytes.Equal(got, want) {
 				t.Errorf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, got, want)
 			}
@@ -192,10 +192,14 @@ func TestSetSearchBodies(t *testing.T) {
 		}
 	}
 	want, _ := MarshalJSON(s)
-	if set, got, ok := SetSearchBodies(data, set); !ok || !bytes.Equal(got, want) || len(set.Entries) != len(entries) {
+	set2, before, got, ok := SetSearchBodies(data, set)
+	if !ok || !bytes.Equal(got, want) || len(set2.Entries) != len(entries) {
 		t.Errorf("three bodies at once: got %v\n%s\nwant\n%s", ok, got, want)
 	}
-	if _, _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
+	if !slices.EqualFunc(before, entries, func(a, b SearchEntry) bool { return a.ID == b.ID && a.Text == b.Text }) {
+		t.Error("the entries before are not the index's")
+	}
+	if _, _, _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
 		t.Error("set the body of an entry the index does not have")
 	}
 }

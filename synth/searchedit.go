@@ -122,8 +122,8 @@ func (e *clientEdit) read(shards ClientShards) bool {
 	e.stem, e.stop = stemmer(h.Language)
 	for k, data := range shards.Postings {
 		ok := eachMember(data, func(key, value []byte) bool {
-			s, err := strconv.Atoi(string(key))
-			if err != nil || s%h.Postings != k {
+			s, ok := atoi(key)
+			if !ok || s%h.Postings != k {
 				return false
 			}
 			for len(e.values) <= s {
@@ -459,13 +459,13 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 	total := 0
 	for k, data := range e.shards.Pairs {
 		ok := eachMember(data, func(key, value []byte) bool {
-			a, err := strconv.Atoi(string(key))
-			if err != nil || a >= len(e.values) {
+			a, ok := atoi(key)
+			if !ok || a >= len(e.values) {
 				return false
 			}
 			return eachMember(value, func(key, value []byte) bool {
-				b, err := strconv.Atoi(string(key))
-				if err != nil || b >= len(e.values) || SearchPairShard(int32(a), int32(b), e.head.Pairs) != k {
+				b, ok := atoi(key)
+				if !ok || b >= len(e.values) || SearchPairShard(int32(a), int32(b), e.head.Pairs) != k {
 					return false
 				}
 				nodes, freqs, ok := postingLists(value)
@@ -708,26 +708,41 @@ func firstAndCount(list []byte) (int32, int, bool) {
 	if end < 0 {
 		end = len(list)
 	}
-	first, err := strconv.ParseInt(string(list[:end]), 10, 32)
-	return int32(first), bytes.Count(list, []byte(",")) + 1, err == nil
+	first, ok := atoi(list[:end])
+	return int32(first), bytes.Count(list, []byte(",")) + 1, ok
 }
 
 // ints parses a list of numbers.
 func ints(list []byte) ([]int, bool) {
-	var out []int
+	out := make([]int, 0, bytes.Count(list, []byte(","))+1)
 	for len(list) > 0 {
 		end := bytes.IndexByte(list, ',')
 		if end < 0 {
 			end = len(list)
 		}
-		n, err := strconv.Atoi(string(list[:end]))
-		if err != nil {
+		n, ok := atoi(list[:end])
+		if !ok {
 			return nil, false
 		}
 		out = append(out, n)
 		list = list[min(end+1, len(list)):]
 	}
 	return out, true
+}
+
+// atoi parses a number of the shards: digits, not too many.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // decodePostings decodes encoded lists of nodes (differences) and

@@ -516,7 +516,7 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 	if !ok {
 		return nil, false
 	}
-	edited, index, ok := synth.SetSearchBodies(data, bodies)
+	edited, before, index, ok := synth.SetSearchBodies(data, bodies)
 	if !ok {
 		return nil, false
 	}
@@ -524,7 +524,7 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 	sum := sha256.Sum256(index)
 	search := editedFile{parts: [][]byte{index}, sum: &sum}
 	files[render.SearchFile], files[render.SearchDir+"/index.json"] = search, search
-	scripts, ok := editedSearchScripts(dir, idx, edited.Entries)
+	scripts, ok := editedSearchScripts(dir, idx, before, edited.Entries)
 	if !ok {
 		return nil, false
 	}
