@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -121,7 +122,7 @@ func (e *clientEdit) read(shards ClientShards) bool {
 	}
 	e.stem, e.stop = stemmer(h.Language)
 	for k, data := range shards.Postings {
-		ok := eachMember(data, func(key, value []byte) bool {
+		ok := eachMember(data, postingEnd, func(key, value []byte) bool {
 			s, ok := atoi(key)
 			if !ok || s%h.Postings != k {
 				return false
@@ -353,16 +354,48 @@ func (p *stemPostings) edit(edited []int, counts func(i int) [numFields]int) {
 	p.nodes, p.counts = nodes, cs
 }
 
-// encode is p's nodes (as differences) and frequencies as the shards
-// list them ([appendFreqs]).
-func (p *stemPostings) encode() ([]int32, []int) {
-	nodes := slices.Clone(p.nodes)
-	deltas(nodes)
-	var freqs []int
-	for _, c := range p.counts {
-		freqs = appendFreqs(freqs, c)
+// appendTo appends p's nodes (as differences) and frequencies
+// ([appendFreqs]) to b as a shard lists them, and the array's end:
+// "[nodes],[freqs]]", after a comma when comma.
+func (p *stemPostings) appendTo(b []byte, comma bool) []byte {
+	if comma {
+		b = append(b, ',')
 	}
-	return nodes, freqs
+	b = append(b, '[')
+	for k, d := range p.nodes {
+		if k > 0 {
+			b = append(b, ',')
+			d -= p.nodes[k-1]
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	b = append(b, ']', ',', '[')
+	for k, c := range p.counts {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		mask := 0
+		for f, n := range c {
+			if n > 0 {
+				mask |= 1 << f
+			}
+		}
+		b = strconv.AppendInt(b, int64(mask), 10)
+		for _, n := range c {
+			if n > 0 {
+				b = strconv.AppendInt(append(b, ','), int64(n), 10)
+			}
+		}
+	}
+	return append(b, ']', ']')
+}
+
+// appendFloat appends f as encoding/json encodes a float64.
+func appendFloat(b []byte, f float64) []byte {
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) || math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, encodePart(f)...) // never so for an idf
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
 }
 
 // words is the edited vocabulary, by new stem ids.
@@ -422,8 +455,7 @@ func (e *clientEdit) postingShards() (int, [][]byte, bool) {
 	for id, s := range e.order {
 		value := []byte(nil)
 		if p := e.touched[s]; p != nil {
-			nodes, freqs := p.encode()
-			value = encodePart([3]any{idfOf(len(p.nodes), len(e.after)), nodes, freqs})
+			value = p.appendTo(appendFloat(append(value, '['), idfOf(len(p.nodes), len(e.after))), true)
 		} else {
 			value = e.values[s]
 		}
@@ -458,12 +490,12 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 	var pairs []pair
 	total := 0
 	for k, data := range e.shards.Pairs {
-		ok := eachMember(data, func(key, value []byte) bool {
+		ok := eachMember(data, pairsEnd, func(key, value []byte) bool {
 			a, ok := atoi(key)
 			if !ok || a >= len(e.values) {
 				return false
 			}
-			return eachMember(value, func(key, value []byte) bool {
+			return eachMember(value, postingEnd, func(key, value []byte) bool {
 				b, ok := atoi(key)
 				if !ok || b >= len(e.values) || SearchPairShard(int32(a), int32(b), e.head.Pairs) != k {
 					return false
@@ -495,8 +527,7 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 			return c
 		})
 		if len(p.nodes) > 0 {
-			nodes, freqs := p.encode()
-			pairs = append(pairs, pair{ab[0], ab[1], encodePart([2]any{nodes, freqs})})
+			pairs = append(pairs, pair{ab[0], ab[1], p.appendTo([]byte{'['}, false)})
 			total += len(p.nodes)
 		}
 	}
@@ -634,11 +665,11 @@ func encodePart(v any) []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// eachMember calls fn with each member of the JSON object data, whose
-// keys have no escapes and whose values no strings with brackets (a
-// shard's), until fn says no; false when data is no such object or fn
-// said no.
-func eachMember(data []byte, fn func(key, value []byte) bool) bool {
+// eachMember calls fn with each member of the JSON object data, a
+// shard's, whose keys have no escapes and whose values are arrays or
+// objects with no strings but keys, each ending at the first end in it,
+// until fn says no; false when data is no such object or fn said no.
+func eachMember(data []byte, end string, fn func(key, value []byte) bool) bool {
 	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
 		return false
 	}
@@ -647,30 +678,17 @@ func eachMember(data []byte, fn func(key, value []byte) bool) bool {
 		if data[at] != '"' {
 			return false
 		}
-		end := bytes.IndexByte(data[at+1:], '"')
-		if end < 0 || at+end+2 >= len(data) || data[at+end+2] != ':' {
+		q := bytes.IndexByte(data[at+1:], '"')
+		if q < 0 || at+q+2 >= len(data) || data[at+q+2] != ':' {
 			return false
 		}
-		key := data[at+1 : at+1+end]
-		at += end + 3
-		start, depth := at, 0
-		if data[start] != '[' && data[start] != '{' {
+		key := data[at+1 : at+1+q]
+		at += q + 3
+		n := bytes.Index(data[at:], []byte(end))
+		if n < 0 || !fn(key, data[at:at+n+len(end)]) {
 			return false
 		}
-		for at < len(data)-1 {
-			c := data[at]
-			at++
-			if c == '[' || c == '{' {
-				depth++
-			} else if c == ']' || c == '}' {
-				if depth--; depth == 0 {
-					break
-				}
-			}
-		}
-		if depth != 0 || !fn(key, data[start:at]) {
-			return false
-		}
+		at += n + len(end)
 		if data[at] == ',' {
 			at++
 		} else if at != len(data)-1 {
@@ -679,6 +697,13 @@ func eachMember(data []byte, fn func(key, value []byte) bool) bool {
 	}
 	return true
 }
+
+// A stem's or a pair's encoded postings end with their list of
+// frequencies: postingEnd; a stem's pairs, with their last pair's.
+const (
+	postingEnd = "]]"
+	pairsEnd   = "]]}"
+)
 
 // postingLists are the lists of nodes and frequencies of a stem's
 // encoded postings, [idf,[nodes],[freqs]], or of a pair's, [[nodes],[freqs]].
@@ -712,24 +737,6 @@ func firstAndCount(list []byte) (int32, int, bool) {
 	return int32(first), bytes.Count(list, []byte(",")) + 1, ok
 }
 
-// ints parses a list of numbers.
-func ints(list []byte) ([]int, bool) {
-	out := make([]int, 0, bytes.Count(list, []byte(","))+1)
-	for len(list) > 0 {
-		end := bytes.IndexByte(list, ',')
-		if end < 0 {
-			end = len(list)
-		}
-		n, ok := atoi(list[:end])
-		if !ok {
-			return nil, false
-		}
-		out = append(out, n)
-		list = list[min(end+1, len(list)):]
-	}
-	return out, true
-}
-
 // atoi parses a number of the shards: digits, not too many.
 func atoi(b []byte) (int, bool) {
 	if len(b) == 0 || len(b) > 9 {
@@ -748,31 +755,39 @@ func atoi(b []byte) (int, bool) {
 // decodePostings decodes encoded lists of nodes (differences) and
 // frequencies ([appendFreqs]).
 func decodePostings(nodes, freqs []byte) ([]int32, [][numFields]int, bool) {
-	ns, ok1 := ints(nodes)
-	fs, ok2 := ints(freqs)
-	if !ok1 || !ok2 {
-		return nil, nil, false
-	}
-	out := make([]int32, len(ns))
-	counts := make([][numFields]int, len(ns))
-	d, at := 0, 0
-	for k, delta := range ns {
-		d += delta
-		out[k] = int32(d)
-		if at >= len(fs) {
+	n := bytes.Count(nodes, []byte(",")) + 1
+	out := make([]int32, 0, n)
+	counts := make([][numFields]int, 0, n)
+	d := 0
+	for len(nodes) > 0 {
+		delta, ok1 := nextInt(&nodes)
+		mask, ok2 := nextInt(&freqs)
+		if !ok1 || !ok2 {
 			return nil, nil, false
 		}
-		mask := fs[at]
-		at++
+		d += delta
+		var c [numFields]int
 		for f := range numFields {
 			if mask&(1<<f) != 0 {
-				if at >= len(fs) {
+				var ok bool
+				if c[f], ok = nextInt(&freqs); !ok {
 					return nil, nil, false
 				}
-				counts[k][f] = fs[at]
-				at++
 			}
 		}
+		out, counts = append(out, int32(d)), append(counts, c)
 	}
-	return out, counts, at == len(fs)
+	return out, counts, len(freqs) == 0
+}
+
+// nextInt takes the first number of a list of numbers off it.
+func nextInt(list *[]byte) (int, bool) {
+	l := *list
+	end := bytes.IndexByte(l, ',')
+	if end < 0 {
+		*list = nil
+		return atoi(l)
+	}
+	*list = l[end+1:]
+	return atoi(l[:end])
 }
