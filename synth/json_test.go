@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -174,9 +175,16 @@ func TestSetSearchBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, _, got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
-			if !ok || !bytes.Equal(got, want) {
-				t.Errorf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, got, want)
+			ed, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
+			if !ok || !bytes.Equal(ed.Index, want) {
+				t.Fatalf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, ed.Index, want)
+			}
+			for j := range entries {
+				after, ok1 := ed.Entry(j)
+				before, ok2 := ed.Before(j)
+				if !ok1 || !ok2 || !reflect.DeepEqual(after, s.Entries[j]) || !reflect.DeepEqual(before, entries[j]) {
+					t.Errorf("entry %s, body %q: entry %d is %+v, was %+v", entries[i].ID, body, j, after, before)
+				}
 			}
 		}
 	}
@@ -192,14 +200,14 @@ func TestSetSearchBodies(t *testing.T) {
 		}
 	}
 	want, _ := MarshalJSON(s)
-	set2, before, got, ok := SetSearchBodies(data, set)
-	if !ok || !bytes.Equal(got, want) || len(set2.Entries) != len(entries) {
-		t.Errorf("three bodies at once: got %v\n%s\nwant\n%s", ok, got, want)
+	ed, ok := SetSearchBodies(data, set)
+	if !ok || !bytes.Equal(ed.Index, want) {
+		t.Fatalf("three bodies at once: got %v\n%s\nwant\n%s", ok, ed.Index, want)
 	}
-	if !slices.EqualFunc(before, entries, func(a, b SearchEntry) bool { return a.ID == b.ID && a.Text == b.Text }) {
-		t.Error("the entries before are not the index's")
+	if all, ok := ed.Entries(); !ok || !reflect.DeepEqual(all, s.Entries) || !slices.Equal(ed.Edited(), []int{0, 1, 3}) {
+		t.Errorf("three bodies at once: entries %+v, edited %v", all, ed.Edited())
 	}
-	if _, _, _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
+	if _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
 		t.Error("set the body of an entry the index does not have")
 	}
 }

@@ -320,14 +320,23 @@ func textShardStarts(entries []SearchEntry) []int {
 	size := 0
 	for i := range entries {
 		e := &entries[i]
-		if len(starts) == 0 || size > 0 && size+len(e.Text) > SearchShardText {
+		if len(starts) == 0 || startsTextShard(size, e) {
 			starts = append(starts, i)
 			size = 0
 		}
-		size += len(e.Text) + len(e.Title) + len(e.URL) + len(e.Path)
+		size += textSize(e)
 	}
 	return starts
 }
+
+// startsTextShard reports whether e starts a text shard after a node
+// whose shard holds size bytes.
+func startsTextShard(size int, e *SearchEntry) bool {
+	return size > 0 && size+len(e.Text) > SearchShardText
+}
+
+// textSize is how many bytes e counts for in its text shard.
+func textSize(e *SearchEntry) int { return len(e.Text) + len(e.Title) + len(e.URL) + len(e.Path) }
 
 // shardEnd is where text shard k of n nodes ends, starts being each
 // shard's first node.

@@ -37,13 +37,13 @@ type ClientShards struct {
 // they were). False when it cannot tell: when the edit changes a node's
 // id, type or title, or the number of shards of a kind, or when shards is
 // not what head says; then the index is made from every entry.
-func EditClient(head ClientSearchHead, shards ClientShards, before, after []SearchEntry) (ClientSearchHead, ClientShards, bool) {
-	e := &clientEdit{head: head, shards: shards, before: before, after: after}
+func EditClient(head ClientSearchHead, shards ClientShards, ed *SearchEdit) (ClientSearchHead, ClientShards, bool) {
+	e := &clientEdit{head: head, shards: shards, ed: ed, entries: map[int]SearchEntry{}}
 	if !e.read(shards) || !e.tokenize() {
 		return head, ClientShards{}, false
 	}
-	h := newClientHead(head.Language, after)
-	h.Exact = head.Exact
+	h := newClientHead(head.Language, nil)
+	h.Docs, h.Types, h.Exact = head.Docs, head.Types, head.Exact
 	var out ClientShards
 	var ok bool
 	if h.Texts, out.Texts, ok = e.texts(); !ok {
@@ -70,7 +70,8 @@ func EditClient(head ClientSearchHead, shards ClientShards, before, after []Sear
 type clientEdit struct {
 	head          ClientSearchHead
 	shards        ClientShards // the last index's
-	before, after []SearchEntry
+	ed            *SearchEdit
+	entries       map[int]SearchEntry // the entries decoded, by index
 	stem          func(string) string
 	stop          func(string) bool
 	edited        []int // the nodes whose words may have changed, ascending
@@ -106,18 +107,15 @@ type stemPostings struct {
 // read splits the last postings shards into each stem's value.
 func (e *clientEdit) read(shards ClientShards) bool {
 	h := &e.head
-	if h.Docs != len(e.before) || len(e.after) != len(e.before) || len(h.Lens) != numFields*h.Docs ||
+	if h.Docs != e.ed.Len() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
 		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs || len(shards.Exact) != h.Exact {
 		return false
 	}
-	for i := range e.before {
-		b, a := &e.before[i], &e.after[i]
+	e.edited = e.ed.Edited()
+	for _, i := range e.edited {
+		b, a := e.ed.before[i], e.ed.after[i]
 		if b.ID != a.ID || b.Type != a.Type || b.Title != a.Title {
 			return false // the exact shards and the types would change
-		}
-		if b.Text != a.Text || !slices.Equal(b.Headings, a.Headings) || !slices.Equal(b.Code, a.Code) ||
-			b.Path != a.Path || b.URL != a.URL || b.Stale != a.Stale || !slices.Equal(b.Lines, a.Lines) {
-			e.edited = append(e.edited, i)
 		}
 	}
 	e.stem, e.stop = stemmer(h.Language)
@@ -160,13 +158,14 @@ func (e *clientEdit) tokenize() bool {
 	e.newStems, e.newWords = map[string]int32{}, map[string]int32{}
 	ok := true
 	for _, i := range e.edited {
-		e.was[i] = docOf(&e.before[i], func(w string) int32 {
+		was, is := e.ed.before[i], e.ed.after[i]
+		e.was[i] = docOf(&was, func(w string) int32 {
 			e.wasCount[w]++
 			v, found := e.head.Words[w]
 			ok = ok && found && v[0] < len(e.values)
 			return int32(v[0])
 		})
-		e.is[i] = docOf(&e.after[i], func(w string) int32 {
+		e.is[i] = docOf(&is, func(w string) int32 {
 			e.isCount[w]++
 			return e.stemOf(w)
 		})
@@ -281,8 +280,12 @@ func (e *clientEdit) number() bool {
 	for i := range again {
 		doc, ok := e.is[int(i)]
 		if !ok {
+			entry, ok := e.entry(int(i))
+			if !ok {
+				return false
+			}
 			known := true
-			doc = docOf(&e.after[i], func(w string) int32 {
+			doc = docOf(&entry, func(w string) int32 {
 				v, found := e.head.Words[w]
 				known = known && found
 				return int32(v[0])
@@ -455,7 +458,7 @@ func (e *clientEdit) postingShards() (int, [][]byte, bool) {
 	for id, s := range e.order {
 		value := []byte(nil)
 		if p := e.touched[s]; p != nil {
-			value = p.appendTo(appendFloat(append(value, '['), idfOf(len(p.nodes), len(e.after))), true)
+			value = p.appendTo(appendFloat(append(value, '['), idfOf(len(p.nodes), e.ed.Len())), true)
 		} else {
 			value = e.values[s]
 		}
@@ -596,25 +599,71 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 	return n, out, true
 }
 
-// texts are the first nodes of the text shards and the shards that hold
-// an edited node; false when the edit changes how many there are.
+// texts are the first nodes of the text shards and the shards that
+// change; false when the edit changes how many there are. Shards are cut
+// node after node, each as soon as the next node's text does not fit: the
+// cuts before the node before the first edited one are as they were, and
+// so are those after the last edited node once one is where it was.
 func (e *clientEdit) texts() ([]int, [][]byte, bool) {
-	starts := textShardStarts(e.after)
-	if len(starts) != len(e.head.Texts) {
+	was, n := e.head.Texts, e.ed.Len()
+	if len(was) == 0 || was[0] != 0 {
+		return nil, nil, false
+	}
+	k, _ := slices.BinarySearch(was, max(e.edited[0]-1, 0)+1)
+	starts := slices.Clone(was[:k]) // k-1 is the shard of the node before the first edited one
+	last := e.edited[len(e.edited)-1]
+	size := 0
+	for i := was[k-1]; i < n; i++ {
+		entry, ok := e.entry(i)
+		if !ok {
+			return nil, nil, false
+		}
+		if startsTextShard(size, &entry) {
+			if j, found := slices.BinarySearch(was, i); found && i > last {
+				starts = append(starts, was[j:]...)
+				break
+			}
+			starts = append(starts, i)
+			size = 0
+		}
+		size += textSize(&entry)
+	}
+	if len(starts) != len(was) {
 		return nil, nil, false
 	}
 	out := make([][]byte, len(starts))
 	for k, start := range starts {
-		end := shardEnd(starts, k, len(e.after))
-		changed := start != e.head.Texts[k] || end != shardEnd(e.head.Texts, k, len(e.before))
+		end := shardEnd(starts, k, n)
+		changed := start != was[k] || end != shardEnd(was, k, n)
 		for _, i := range e.edited {
 			changed = changed || start <= i && i < end
 		}
-		if changed {
-			out[k] = encodePart(textShard(e.after, start, end))
+		if !changed {
+			continue
 		}
+		entries := make([]SearchEntry, 0, end-start)
+		for i := start; i < end; i++ {
+			entry, ok := e.entry(i)
+			if !ok {
+				return nil, nil, false
+			}
+			entries = append(entries, entry)
+		}
+		out[k] = encodePart(textShard(entries, 0, len(entries)))
 	}
 	return starts, out, true
+}
+
+// entry is entry i of the edited index, decoded once.
+func (e *clientEdit) entry(i int) (SearchEntry, bool) {
+	if entry, ok := e.entries[i]; ok {
+		return entry, true
+	}
+	entry, ok := e.ed.Entry(i)
+	if ok {
+		e.entries[i] = entry
+	}
+	return entry, ok
 }
 
 // member is a member of a JSON object: its key and its encoded value.

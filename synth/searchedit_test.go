@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -75,35 +76,41 @@ func TestEditClient(t *testing.T) {
 	}
 	long := strings.Repeat("w7_", MaxFieldTerms)
 	cases := []struct {
-		name string
-		edit func(es []SearchEntry)
+		name  string
+		edit  func(es []SearchEntry)
+		moves bool // the edit moves where text shards are cut
 	}{
-		{"new word", func(es []SearchEntry) { es[300].Text += " edited 1765018000123456789" }},
-		{"new word at the top", func(es []SearchEntry) { es[0].Text = "brandnew " + es[0].Text }},
-		{"new word of a known stem", func(es []SearchEntry) { es[300].Text += " running cat happiness" }},
-		{"stop words", func(es []SearchEntry) { es[300].Text += " the of and whereas" }},
-		{"words taken out", func(es []SearchEntry) { es[10].Text = "" }},
-		{"everything taken out", func(es []SearchEntry) { es[1].Text, es[1].Headings, es[1].Code = "", nil, nil }},
-		{"longer field", func(es []SearchEntry) { es[200].Text += " lock lock lock" }},
-		{"shorter field", func(es []SearchEntry) { es[200].Text = es[200].Text[:len(es[200].Text)/2] }},
-		{"heading added", func(es []SearchEntry) { es[250].Headings = append(es[250].Headings, "An added heading 77") }},
-		{"code names", func(es []SearchEntry) { es[20].Code = []string{"other/names.go@HTTPServer"} }},
-		{"field cap", func(es []SearchEntry) { es[300].Code = []string{long + "capped_brandnew_words"} }},
-		{"last node", func(es []SearchEntry) { es[len(es)-1].Text = "final brandnew words" }},
+		{"new word", func(es []SearchEntry) { es[300].Text += " edited 1765018000123456789" }, false},
+		{"new word at the top", func(es []SearchEntry) { es[0].Text = "brandnew " + es[0].Text }, false},
+		{"new word of a known stem", func(es []SearchEntry) { es[300].Text += " running cat happiness" }, false},
+		{"stop words", func(es []SearchEntry) { es[300].Text += " the of and whereas" }, false},
+		{"words taken out", func(es []SearchEntry) { es[10].Text = "" }, false},
+		{"everything taken out", func(es []SearchEntry) { es[1].Text, es[1].Headings, es[1].Code = "", nil, nil }, false},
+		{"longer field", func(es []SearchEntry) { es[200].Text += " lock lock lock" }, false},
+		{"shorter field", func(es []SearchEntry) { es[200].Text = es[200].Text[:len(es[200].Text)/2] }, false},
+		{"heading added", func(es []SearchEntry) { es[250].Headings = append(es[250].Headings, "An added heading 77") }, false},
+		{"code names", func(es []SearchEntry) { es[20].Code = []string{"other/names.go@HTTPServer"} }, false},
+		{"field cap", func(es []SearchEntry) { es[300].Code = []string{long + "capped_brandnew_words"} }, false},
+		{"first node of a text shard shorter", func(es []SearchEntry) { es[old.Head.Texts[2]].Text = "tiny" }, true},
+		{"node before a text shard longer", func(es []SearchEntry) { es[old.Head.Texts[2]-1].Text += strings.Repeat(" grown", 40) }, true},
+		{"last node", func(es []SearchEntry) { es[len(es)-1].Text = "final brandnew words" }, false},
 		{"several nodes", func(es []SearchEntry) {
 			es[5].Text = "moved"
 			es[6].Text += " brandnew"
 			es[350].Text = strings.ReplaceAll(es[350].Text, "walker", "walkers")
 			es[399].Headings = nil
-		}},
+		}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			after := slices.Clone(before)
 			tc.edit(after)
 			want := NewSearchIndex(after, "en").Client()
+			if tc.moves && slices.Equal(want.Head.Texts, old.Head.Texts) {
+				t.Fatal("the edit cuts the text shards where they were")
+			}
 			wantShards := encodedShards(want)
-			h, got, ok := EditClient(old.Head, shards, before, after)
+			h, got, ok := EditClient(old.Head, shards, editOf(t, before, after))
 			if !ok {
 				t.Fatal("EditClient could not tell")
 			}
@@ -143,7 +150,7 @@ func TestEditClientRefuses(t *testing.T) {
 	shards := encodedShards(old)
 	after := slices.Clone(before)
 	after[3].Title = "Another title"
-	if _, _, ok := EditClient(old.Head, shards, before, after); ok {
+	if _, _, ok := EditClient(old.Head, shards, editOf(t, before, after)); ok {
 		t.Error("EditClient redid an edited title")
 	}
 	after = slices.Clone(before)
@@ -151,9 +158,30 @@ func TestEditClientRefuses(t *testing.T) {
 	if want := NewSearchIndex(after, "en").Client(); len(want.Texts) == len(old.Texts) {
 		t.Fatal("the long text makes as many text shards")
 	}
-	if _, _, ok := EditClient(old.Head, shards, before, after); ok {
+	if _, _, ok := EditClient(old.Head, shards, editOf(t, before, after)); ok {
 		t.Error("EditClient made an index with another number of text shards")
 	}
+}
+
+// editOf is the edit of the encoded index of before into after, as
+// SetSearchBodies makes it for edited bodies.
+func editOf(t *testing.T, before, after []SearchEntry) *SearchEdit {
+	t.Helper()
+	data, err := MarshalJSON(SearchJSON{SchemaVersion: SchemaVersion, Entries: after})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := &SearchEdit{Index: data, before: map[int]SearchEntry{}, after: map[int]SearchEntry{}}
+	var ok bool
+	if ed.spans, ok = entrySpans(data); !ok || len(ed.spans) != len(after) {
+		t.Fatalf("%d entries found in the index of %d", len(ed.spans), len(after))
+	}
+	for i := range before {
+		if !reflect.DeepEqual(before[i], after[i]) {
+			ed.before[i], ed.after[i] = before[i], after[i]
+		}
+	}
+	return ed
 }
 
 // firstDifference is a's bytes around where a and b first differ.

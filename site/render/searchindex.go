@@ -105,12 +105,11 @@ func searchPartPrefix(kind string, n int) string {
 	return fmt.Sprintf("window.TRACEWIKI_SEARCH_PART(%q, %d, ", kind, n)
 }
 
-// EditedSearchScripts returns the search page's scripts of after, the
-// search index's entries before with some texts edited, from the last
-// build's scripts, which old reads by output name ([synth.EditClient]):
-// those that differ from the last. False when it
-// cannot tell (then [SearchScriptsOf] makes them from every entry).
-func EditedSearchScripts(old func(name string) ([]byte, bool), before, after []synth.SearchEntry) (map[string][]byte, bool) {
+// EditedSearchScripts returns the search page's scripts of the edited
+// search index ed from the last build's scripts, which old reads by output
+// name ([synth.EditClient]): those that differ from the last. False when
+// it cannot tell (then [SearchScriptsOf] makes them from every entry).
+func EditedSearchScripts(old func(name string) ([]byte, bool), ed *synth.SearchEdit) (map[string][]byte, bool) {
 	data, ok := old(SearchScriptFile)
 	var head synth.ClientSearchHead
 	if !ok || !bytes.HasPrefix(data, []byte(searchHeadPrefix)) || !bytes.HasSuffix(data, []byte(searchHeadSuffix)) ||
@@ -138,7 +137,7 @@ func EditedSearchScripts(old func(name string) ([]byte, bool), before, after []s
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	h, edited, ok := synth.EditClient(head, shards, before, after)
+	h, edited, ok := synth.EditClient(head, shards, ed)
 	if !ok {
 		return nil, false
 	}
