@@ -68,13 +68,13 @@ func EditClient(head ClientSearchHead, shards ClientShards, ed *SearchEdit) (Cli
 // in the last index (its "old id"); a stem the edit brings gets an old id
 // past the last one's.
 type clientEdit struct {
-	head          ClientSearchHead
-	shards        ClientShards // the last index's
-	ed            *SearchEdit
-	entries       map[int]SearchEntry // the entries decoded, by index
-	stem          func(string) string
-	stop          func(string) bool
-	edited        []int // the nodes whose words may have changed, ascending
+	head    ClientSearchHead
+	shards  ClientShards // the last index's
+	ed      *SearchEdit
+	entries map[int]SearchEntry // the entries decoded, by index
+	stem    func(string) string
+	stop    func(string) bool
+	edited  []int // the nodes whose words may have changed, ascending
 
 	// By old id: each stem's encoded postings, first node and node count
 	// in the last index (stems the edit brings have none).
