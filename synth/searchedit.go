@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // An edit of a page's text changes few of the numbers of the search
@@ -28,15 +29,15 @@ type ClientShards struct {
 	Postings, Pairs, Exact, Texts [][]byte
 }
 
-// EditClient returns the client index of after, the entries of before
-// with some of their texts, headings or code names edited, from head and
-// shards, the client index of before (its postings and pairs shards are
-// all that is read of shards). The shards it returns are those that
-// may differ: all postings and pairs shards, the text shards of the
-// edited nodes (nil for the others, and the exact shards, which are as
-// they were). False when it cannot tell: when the edit changes a node's
-// id, type or title, or the number of shards of a kind, or when shards is
-// not what head says; then the index is made from every entry.
+// EditClient returns the client index of the edited search index ed from
+// head and shards, the client index of the index before the edit (its
+// postings and pairs shards are all that is read of shards). The shards
+// it returns are those that may differ: every postings and pairs shard,
+// and the text shards whose nodes changed (nil for the others, and for
+// the exact shards, which are as they were). False when it cannot tell:
+// when the edit changes a node's id, type or title, or the number of
+// shards of a kind, or when shards is not what head says; then the index
+// is made from every entry.
 func EditClient(head ClientSearchHead, shards ClientShards, ed *SearchEdit) (ClientSearchHead, ClientShards, bool) {
 	e := &clientEdit{head: head, shards: shards, ed: ed, entries: map[int]SearchEntry{}}
 	if !e.read(shards) || !e.tokenize() {
@@ -49,7 +50,7 @@ func EditClient(head ClientSearchHead, shards ClientShards, ed *SearchEdit) (Cli
 	if h.Texts, out.Texts, ok = e.texts(); !ok {
 		return head, ClientShards{}, false
 	}
-	out.Exact = make([][]byte, len(shards.Exact))
+	out.Exact = make([][]byte, head.Exact)
 	if !e.number() {
 		return head, ClientShards{}, false
 	}
@@ -85,7 +86,7 @@ type clientEdit struct {
 
 	stemIDs  map[string]int32 // a stem's old id by its text, made when a new word needs it
 	newStems map[string]int32 // the stems the edit brings, by text
-	newWords map[string]int32 // the words the edit brings, by their stem's old id
+	newWords map[string]int32 // the words the edit brings, with their stems' old ids
 
 	// The edited nodes' fields as old ids, and how often each word is
 	// interned in them, before and after the edit.
@@ -108,10 +109,12 @@ type stemPostings struct {
 func (e *clientEdit) read(shards ClientShards) bool {
 	h := &e.head
 	if h.Docs != e.ed.Len() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
-		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs || len(shards.Exact) != h.Exact {
+		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs {
 		return false
 	}
-	e.edited = e.ed.Edited()
+	if e.edited = e.ed.Edited(); len(e.edited) == 0 {
+		return false // nothing to do, and no text shard to start from
+	}
 	for _, i := range e.edited {
 		b, a := e.ed.before[i], e.ed.after[i]
 		if b.ID != a.ID || b.Type != a.Type || b.Title != a.Title {
@@ -122,7 +125,8 @@ func (e *clientEdit) read(shards ClientShards) bool {
 	for k, data := range shards.Postings {
 		ok := eachMember(data, postingEnd, func(key, value []byte) bool {
 			s, ok := atoi(key)
-			if !ok || s%h.Postings != k {
+			if !ok || s%h.Postings != k || s >= len(h.Words) { // a stem has a word at least
+
 				return false
 			}
 			for len(e.values) <= s {
@@ -192,7 +196,7 @@ func (e *clientEdit) stemOf(w string) int32 {
 // stemID is the old id of the stem st: the last index's, or a new one.
 func (e *clientEdit) stemID(st string) int32 {
 	if e.stemIDs == nil {
-		// The last index's stems, stemmed again from a word of each.
+		// The last index's stems, stemmed again from their words.
 		e.stemIDs = map[string]int32{}
 		for w, v := range e.head.Words {
 			if v[0] != stopStem {
@@ -547,7 +551,7 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 	for id := range byKey {
 		byKey[id] = int32(id)
 	}
-	slices.SortFunc(byKey, func(x, y int32) int { return cmpString(keys[x], keys[y]) })
+	slices.SortFunc(byKey, func(x, y int32) int { return strings.Compare(keys[x], keys[y]) })
 	place := make([]int32, len(keys))
 	for r, id := range byKey {
 		place[id] = int32(r)
@@ -675,7 +679,7 @@ type member struct {
 // encodeObject encodes the members as encoding/json encodes a map: keys
 // sorted.
 func encodeObject(ms []member) []byte {
-	slices.SortFunc(ms, func(a, b member) int { return cmpString(a.key, b.key) })
+	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	size := 2
 	for _, m := range ms {
 		size += len(m.key) + len(m.value) + 4
@@ -692,16 +696,6 @@ func encodeObject(ms []member) []byte {
 		b = append(b, m.value...)
 	}
 	return append(b, '}')
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // encodePart encodes v as a shard encodes its values: JSON, "<" and ">"

@@ -129,7 +129,7 @@ func EditedSearchScripts(old func(name string) ([]byte, bool), ed *synth.SearchE
 		}
 		return files, parts, true
 	}
-	shards := synth.ClientShards{Exact: make([][]byte, head.Exact)}
+	var shards synth.ClientShards
 	postings, parts, ok1 := read(searchPostings, head.Postings)
 	shards.Postings = parts
 	pairs, parts, ok2 := read(searchPairs, head.Pairs)
