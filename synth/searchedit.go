@@ -108,7 +108,7 @@ type stemPostings struct {
 // read splits the last postings shards into each stem's value.
 func (e *clientEdit) read(shards ClientShards) bool {
 	h := &e.head
-	if h.Docs != e.ed.Len() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
+	if h.SchemaVersion != SearchClientSchemaVersion || h.Docs != e.ed.Len() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
 		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs {
 		return false
 	}
@@ -152,6 +152,11 @@ func (e *clientEdit) read(shards ClientShards) bool {
 		e.first[s], e.df[s] = first, n
 		e.postings += n
 	}
+	for _, v := range h.Words {
+		if v[0] < stopStem || v[0] >= len(e.values) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -166,7 +171,7 @@ func (e *clientEdit) tokenize() bool {
 		e.was[i] = docOf(&was, func(w string) int32 {
 			e.wasCount[w]++
 			v, found := e.head.Words[w]
-			ok = ok && found && v[0] < len(e.values)
+			ok = ok && found
 			return int32(v[0])
 		})
 		e.is[i] = docOf(&is, func(w string) int32 {
