@@ -1,9 +1,6 @@
 package synth
 
 import (
-	"bytes"
-	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -232,53 +229,11 @@ func (e *clientEdit) stems() int { return len(e.values) + len(e.newStems) }
 // earlier node occurs in it): those nodes' stems are ordered again from
 // their fields.
 func (e *clientEdit) number() bool {
+	first, gone, again, ok := e.touch()
+	if !ok {
+		return false
+	}
 	n := e.stems()
-	e.touched = map[int32]*stemPostings{}
-	for _, i := range e.edited {
-		for _, d := range []searchDoc{e.was[i], e.is[i]} {
-			for _, seq := range d.fields {
-				for _, s := range seq {
-					if e.touched[s] == nil {
-						e.touched[s] = &stemPostings{}
-					}
-				}
-			}
-		}
-	}
-	first := make([]int32, n)
-	copy(first, e.first)
-	gone := make([]bool, n)
-	again := map[int32]bool{} // nodes whose stems are ordered again
-	for _, i := range e.edited {
-		again[int32(i)] = true
-	}
-	for s, p := range e.touched {
-		if int(s) < len(e.values) {
-			nodes, freqs, _ := postingLists(e.values[s])
-			var ok bool
-			if p.nodes, p.counts, ok = decodePostings(nodes, freqs); !ok {
-				return false
-			}
-		}
-		p.edit(e.edited, func(i int) (c [numFields]int) {
-			for f, seq := range e.is[i].fields {
-				for _, x := range seq {
-					if x == s {
-						c[f]++
-					}
-				}
-			}
-			return c
-		})
-		if len(p.nodes) == 0 {
-			gone[s] = true
-			continue
-		}
-		if int(s) >= len(e.values) || p.nodes[0] != e.first[s] {
-			first[s] = p.nodes[0]
-			again[p.nodes[0]] = true
-		}
-	}
 	// A stem's rank in its first node: its old id, but in the nodes
 	// ordered again, its place there.
 	rank := make([]int, n)
@@ -287,21 +242,9 @@ func (e *clientEdit) number() bool {
 	}
 	placed := make([]bool, n)
 	for i := range again {
-		doc, ok := e.is[int(i)]
+		doc, ok := e.fieldsAfter(int(i))
 		if !ok {
-			entry, ok := e.entry(int(i))
-			if !ok {
-				return false
-			}
-			known := true
-			doc = docOf(&entry, func(w string) int32 {
-				v, found := e.head.Words[w]
-				known = known && found
-				return int32(v[0])
-			})
-			if !known {
-				return false
-			}
+			return false
 		}
 		r := 0
 		for _, seq := range doc.fields {
@@ -337,6 +280,77 @@ func (e *clientEdit) number() bool {
 		e.id[s] = int32(id)
 	}
 	return true
+}
+
+// touch edits the postings of the stems the edited nodes hold or held
+// (e.touched), and returns by old id each stem's first node after the
+// edit and whether it is gone, and the nodes whose stems are ordered
+// again.
+func (e *clientEdit) touch() (first []int32, gone []bool, again map[int32]bool, ok bool) {
+	n := e.stems()
+	e.touched = map[int32]*stemPostings{}
+	for _, i := range e.edited {
+		for _, d := range []searchDoc{e.was[i], e.is[i]} {
+			for _, seq := range d.fields {
+				for _, s := range seq {
+					if e.touched[s] == nil {
+						e.touched[s] = &stemPostings{}
+					}
+				}
+			}
+		}
+	}
+	first = make([]int32, n)
+	copy(first, e.first)
+	gone = make([]bool, n)
+	again = map[int32]bool{}
+	for _, i := range e.edited {
+		again[int32(i)] = true
+	}
+	for s, p := range e.touched {
+		if int(s) < len(e.values) {
+			nodes, freqs, _ := postingLists(e.values[s]) // read checked them
+			if p.nodes, p.counts, ok = decodePostings(nodes, freqs); !ok {
+				return nil, nil, nil, false
+			}
+		}
+		p.edit(e.edited, func(i int) (c [numFields]int) {
+			for f, seq := range e.is[i].fields {
+				for _, x := range seq {
+					if x == s {
+						c[f]++
+					}
+				}
+			}
+			return c
+		})
+		if len(p.nodes) == 0 {
+			gone[s] = true
+			continue
+		}
+		if int(s) >= len(e.values) || p.nodes[0] != e.first[s] {
+			first[s] = p.nodes[0]
+			again[p.nodes[0]] = true
+		}
+	}
+	return first, gone, again, true
+}
+
+// fieldsAfter are node i's fields after the edit, as old ids.
+func (e *clientEdit) fieldsAfter(i int) (searchDoc, bool) {
+	if doc, ok := e.is[i]; ok {
+		return doc, true
+	}
+	entry, ok := e.entry(i)
+	if !ok {
+		return searchDoc{}, false
+	}
+	doc := docOf(&entry, func(w string) int32 {
+		v, found := e.head.Words[w]
+		ok = ok && found // the node is as it was: its words are all known
+		return int32(v[0])
+	})
+	return doc, ok
 }
 
 // edit takes the edited nodes out of p and puts back those that hold it
@@ -402,14 +416,6 @@ func (p *stemPostings) appendTo(b []byte, comma bool) []byte {
 	return append(b, ']', ']')
 }
 
-// appendFloat appends f as encoding/json encodes a float64.
-func appendFloat(b []byte, f float64) []byte {
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) || math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, encodePart(f)...) // never so for an idf
-	}
-	return strconv.AppendFloat(b, f, 'f', -1, 64)
-}
-
 // words is the edited vocabulary, by new stem ids.
 func (e *clientEdit) words() map[string][2]int {
 	out := make(map[string][2]int, len(e.head.Words)+len(e.newWords))
@@ -463,19 +469,28 @@ func (e *clientEdit) postingShards() (int, [][]byte, bool) {
 	if n != e.head.Postings {
 		return 0, nil, false
 	}
-	members := make([][]member, n)
-	for id, s := range e.order {
-		value := []byte(nil)
-		if p := e.touched[s]; p != nil {
-			value = p.appendTo(appendFloat(append(value, '['), idfOf(len(p.nodes), e.ed.Len())), true)
-		} else {
-			value = e.values[s]
-		}
-		members[id%n] = append(members[id%n], member{strconv.Itoa(id), value})
+	keys, place := keyOrder(len(e.order))
+	shards := make([][]int32, n) // new ids
+	for id := range e.order {
+		shards[id%n] = append(shards[id%n], int32(id))
 	}
 	out := make([][]byte, n)
-	for k, ms := range members {
-		out[k] = encodeObject(ms)
+	for k, ids := range shards {
+		slices.SortFunc(ids, func(x, y int32) int { return int(place[x] - place[y]) })
+		b := []byte{'{'}
+		for j, id := range ids {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(strconv.AppendQuote(b, keys[id]), ':')
+			if s := e.order[id]; e.touched[s] != nil {
+				p := e.touched[s]
+				b = p.appendTo(appendFloat(append(b, '['), idfOf(len(p.nodes), e.ed.Len())), true)
+			} else {
+				b = append(b, e.values[s]...)
+			}
+		}
+		out[k] = append(b, '}')
 	}
 	return n, out, true
 }
@@ -483,10 +498,6 @@ func (e *clientEdit) postingShards() (int, [][]byte, bool) {
 // pairShards are the pairs shards of the new numbering, and how many
 // there are; false when there would be another number of them.
 func (e *clientEdit) pairShards() (int, [][]byte, bool) {
-	type pair struct {
-		a, b  int32 // old ids; new ids once numbered again
-		value []byte
-	}
 	touched := map[[2]int32]*stemPostings{}
 	for _, i := range e.edited {
 		for _, d := range []searchDoc{e.was[i], e.is[i]} {
@@ -499,8 +510,59 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 			}
 		}
 	}
-	var pairs []pair
-	total := 0
+	pairs, total, ok := e.readPairs(touched)
+	if !ok {
+		return 0, nil, false
+	}
+	for ab, p := range touched {
+		p.edit(e.edited, func(i int) (c [numFields]int) {
+			for f, seq := range e.is[i].fields {
+				c[f] = pairCount(seq, ab[0], ab[1])
+			}
+			return c
+		})
+		if len(p.nodes) > 0 {
+			pairs = append(pairs, stemPair{ab[0], ab[1], p.appendTo([]byte{'['}, false)})
+			total += len(p.nodes)
+		}
+	}
+	n := shardsFor(total, SearchShardPairs)
+	if n != e.head.Pairs {
+		return 0, nil, false
+	}
+	shards := make([][]stemPair, n)
+	for _, p := range pairs {
+		p.a, p.b = e.id[p.a], e.id[p.b]
+		if p.a < 0 || p.b < 0 {
+			return 0, nil, false // a pair of a stem gone
+		}
+		k := SearchPairShard(p.a, p.b, n)
+		shards[k] = append(shards[k], p)
+	}
+	keys, place := keyOrder(len(e.order))
+	out := make([][]byte, n)
+	for k, ps := range shards {
+		slices.SortFunc(ps, func(x, y stemPair) int {
+			if x.a != y.a {
+				return int(place[x.a] - place[y.a])
+			}
+			return int(place[x.b] - place[y.b])
+		})
+		out[k] = encodePairs(ps, keys)
+	}
+	return n, out, true
+}
+
+// stemPair is a pair of stems, by id, with its encoded postings.
+type stemPair struct {
+	a, b  int32
+	value []byte
+}
+
+// readPairs splits the last pairs shards into each pair's value, by old
+// ids, but for the touched pairs, whose postings it decodes into
+// touched; total is how many nodes the pairs it returns hold.
+func (e *clientEdit) readPairs(touched map[[2]int32]*stemPostings) (pairs []stemPair, total int, ok bool) {
 	for k, data := range e.shards.Pairs {
 		ok := eachMember(data, pairsEnd, func(key, value []byte) bool {
 			a, ok := atoi(key)
@@ -516,96 +578,64 @@ func (e *clientEdit) pairShards() (int, [][]byte, bool) {
 				if !ok {
 					return false
 				}
-				_, n, ok := firstAndCount(nodes)
-				total += n
 				if p := touched[[2]int32{int32(a), int32(b)}]; p != nil {
-					total -= n
 					p.nodes, p.counts, ok = decodePostings(nodes, freqs)
 					return ok
 				}
-				pairs = append(pairs, pair{int32(a), int32(b), value})
+				_, n, ok := firstAndCount(nodes)
+				pairs, total = append(pairs, stemPair{int32(a), int32(b), value}), total+n
 				return ok
 			})
 		})
 		if !ok {
-			return 0, nil, false
+			return nil, 0, false
 		}
 	}
-	for ab, p := range touched {
-		p.edit(e.edited, func(i int) (c [numFields]int) {
-			for f, seq := range e.is[i].fields {
-				c[f] = pairCount(seq, ab[0], ab[1])
-			}
-			return c
-		})
-		if len(p.nodes) > 0 {
-			pairs = append(pairs, pair{ab[0], ab[1], p.appendTo([]byte{'['}, false)})
-			total += len(p.nodes)
-		}
-	}
-	n := shardsFor(total, SearchShardPairs)
-	if n != e.head.Pairs {
-		return 0, nil, false
-	}
-	// Keys are sorted as strings: each new id's place in that order.
-	keys := make([]string, len(e.order))
+	return pairs, total, true
+}
+
+// keyOrder is ids 0 to n-1 as keys, and each id's place in the order of
+// its key: a shard's keys are sorted as strings ("10" before "9").
+func keyOrder(n int) (keys []string, place []int32) {
+	keys = make([]string, n)
+	byKey := make([]int32, n)
 	for id := range keys {
-		keys[id] = strconv.Itoa(id)
-	}
-	byKey := make([]int32, len(keys))
-	for id := range byKey {
-		byKey[id] = int32(id)
+		keys[id], byKey[id] = strconv.Itoa(id), int32(id)
 	}
 	slices.SortFunc(byKey, func(x, y int32) int { return strings.Compare(keys[x], keys[y]) })
-	place := make([]int32, len(keys))
+	place = make([]int32, n)
 	for r, id := range byKey {
 		place[id] = int32(r)
 	}
-	shards := make([][]pair, n)
-	for _, p := range pairs {
-		p.a, p.b = e.id[p.a], e.id[p.b]
-		if p.a < 0 || p.b < 0 {
-			return 0, nil, false // a pair of a stem gone
-		}
-		k := SearchPairShard(p.a, p.b, n)
-		shards[k] = append(shards[k], p)
+	return keys, place
+}
+
+// encodePairs encodes a pairs shard of the pairs ps, in key order: by
+// stem a, the object of its pairs by stem b.
+func encodePairs(ps []stemPair, keys []string) []byte {
+	size := 2
+	for _, p := range ps {
+		size += len(p.value) + 24
 	}
-	out := make([][]byte, n)
-	for k, ps := range shards {
-		slices.SortFunc(ps, func(x, y pair) int {
-			if x.a != y.a {
-				return int(place[x.a] - place[y.a])
+	b := make([]byte, 0, size)
+	b = append(b, '{')
+	for j, p := range ps {
+		if j == 0 || p.a != ps[j-1].a {
+			if j > 0 {
+				b = append(b, '}', ',')
 			}
-			return int(place[x.b] - place[y.b])
-		})
-		size := 2
-		for _, p := range ps {
-			size += len(p.value) + 24
+			b = strconv.AppendQuote(b, keys[p.a])
+			b = append(b, ':', '{')
+		} else {
+			b = append(b, ',')
 		}
-		b := make([]byte, 0, size)
-		b = append(b, '{')
-		for j, p := range ps {
-			if j == 0 || p.a != ps[j-1].a {
-				if j > 0 {
-					b = append(b, '}', ',')
-				}
-				b = append(b, '"')
-				b = append(b, keys[p.a]...)
-				b = append(b, '"', ':', '{')
-			} else {
-				b = append(b, ',')
-			}
-			b = append(b, '"')
-			b = append(b, keys[p.b]...)
-			b = append(b, '"', ':')
-			b = append(b, p.value...)
-		}
-		if len(ps) > 0 {
-			b = append(b, '}')
-		}
-		out[k] = append(b, '}')
+		b = strconv.AppendQuote(b, keys[p.b])
+		b = append(append(b, ':'), p.value...)
 	}
-	return n, out, true
+	if len(ps) > 0 {
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }
 
 // texts are the first nodes of the text shards and the shards that
@@ -673,169 +703,4 @@ func (e *clientEdit) entry(i int) (SearchEntry, bool) {
 		e.entries[i] = entry
 	}
 	return entry, ok
-}
-
-// member is a member of a JSON object: its key and its encoded value.
-type member struct {
-	key   string
-	value []byte
-}
-
-// encodeObject encodes the members as encoding/json encodes a map: keys
-// sorted.
-func encodeObject(ms []member) []byte {
-	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	size := 2
-	for _, m := range ms {
-		size += len(m.key) + len(m.value) + 4
-	}
-	b := make([]byte, 0, size)
-	b = append(b, '{')
-	for i, m := range ms {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, m.key...)
-		b = append(b, '"', ':')
-		b = append(b, m.value...)
-	}
-	return append(b, '}')
-}
-
-// encodePart encodes v as a shard encodes its values: JSON, "<" and ">"
-// as they are.
-func encodePart(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v) // shard values always encode
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// eachMember calls fn with each member of the JSON object data, a
-// shard's, whose keys have no escapes and whose values are arrays or
-// objects with no strings but keys, each ending at the first end in it,
-// until fn says no; false when data is no such object or fn said no.
-func eachMember(data []byte, end string, fn func(key, value []byte) bool) bool {
-	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
-		return false
-	}
-	at := 1
-	for at < len(data)-1 {
-		if data[at] != '"' {
-			return false
-		}
-		q := bytes.IndexByte(data[at+1:], '"')
-		if q < 0 || at+q+2 >= len(data) || data[at+q+2] != ':' {
-			return false
-		}
-		key := data[at+1 : at+1+q]
-		at += q + 3
-		n := bytes.Index(data[at:], []byte(end))
-		if n < 0 || !fn(key, data[at:at+n+len(end)]) {
-			return false
-		}
-		at += n + len(end)
-		if data[at] == ',' {
-			at++
-		} else if at != len(data)-1 {
-			return false
-		}
-	}
-	return true
-}
-
-// A stem's or a pair's encoded postings end with their list of
-// frequencies: postingEnd; a stem's pairs, with their last pair's.
-const (
-	postingEnd = "]]"
-	pairsEnd   = "]]}"
-)
-
-// postingLists are the lists of nodes and frequencies of a stem's
-// encoded postings, [idf,[nodes],[freqs]], or of a pair's, [[nodes],[freqs]].
-func postingLists(v []byte) (nodes, freqs []byte, ok bool) {
-	if len(v) < 2 || v[0] != '[' || v[len(v)-1] != ']' {
-		return nil, nil, false
-	}
-	v = v[1 : len(v)-1]
-	if v[0] != '[' {
-		i := bytes.IndexByte(v, ',')
-		if i < 0 {
-			return nil, nil, false
-		}
-		v = v[i+1:] // the idf
-	}
-	i := bytes.IndexByte(v, ']')
-	if i < 0 || v[0] != '[' || i+2 >= len(v) || v[i+1] != ',' || v[i+2] != '[' || v[len(v)-1] != ']' {
-		return nil, nil, false
-	}
-	return v[1:i], v[i+3 : len(v)-1], true
-}
-
-// firstAndCount are the first number of a list of numbers and how many
-// there are.
-func firstAndCount(list []byte) (int32, int, bool) {
-	end := bytes.IndexByte(list, ',')
-	if end < 0 {
-		end = len(list)
-	}
-	first, ok := atoi(list[:end])
-	return int32(first), bytes.Count(list, []byte(",")) + 1, ok
-}
-
-// atoi parses a number of the shards: digits, not too many.
-func atoi(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
-}
-
-// decodePostings decodes encoded lists of nodes (differences) and
-// frequencies ([appendFreqs]).
-func decodePostings(nodes, freqs []byte) ([]int32, [][numFields]int, bool) {
-	n := bytes.Count(nodes, []byte(",")) + 1
-	out := make([]int32, 0, n)
-	counts := make([][numFields]int, 0, n)
-	d := 0
-	for len(nodes) > 0 {
-		delta, ok1 := nextInt(&nodes)
-		mask, ok2 := nextInt(&freqs)
-		if !ok1 || !ok2 {
-			return nil, nil, false
-		}
-		d += delta
-		var c [numFields]int
-		for f := range numFields {
-			if mask&(1<<f) != 0 {
-				var ok bool
-				if c[f], ok = nextInt(&freqs); !ok {
-					return nil, nil, false
-				}
-			}
-		}
-		out, counts = append(out, int32(d)), append(counts, c)
-	}
-	return out, counts, len(freqs) == 0
-}
-
-// nextInt takes the first number of a list of numbers off it.
-func nextInt(list *[]byte) (int, bool) {
-	l := *list
-	end := bytes.IndexByte(l, ',')
-	if end < 0 {
-		*list = nil
-		return atoi(l)
-	}
-	*list = l[end+1:]
-	return atoi(l[:end])
 }
