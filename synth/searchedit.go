@@ -37,7 +37,7 @@ type ClientShards struct {
 // is made from every entry.
 func EditClient(head ClientSearchHead, shards ClientShards, ed *SearchEdit) (ClientSearchHead, ClientShards, bool) {
 	e := &clientEdit{head: head, shards: shards, ed: ed, entries: map[int]SearchEntry{}}
-	if !e.read(shards) || !e.tokenize() {
+	if !e.read() || !e.tokenize() {
 		return head, ClientShards{}, false
 	}
 	h := newClientHead(head.Language, nil)
@@ -103,8 +103,8 @@ type stemPostings struct {
 }
 
 // read splits the last postings shards into each stem's value.
-func (e *clientEdit) read(shards ClientShards) bool {
-	h := &e.head
+func (e *clientEdit) read() bool {
+	h, shards := &e.head, &e.shards
 	if h.SchemaVersion != SearchClientSchemaVersion || h.Docs != e.ed.Len() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
 		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs {
 		return false
@@ -357,8 +357,8 @@ func (e *clientEdit) fieldsAfter(i int) (searchDoc, bool) {
 // after the edit, with their frequencies (counts of node i; none when it
 // does not hold it).
 func (p *stemPostings) edit(edited []int, counts func(i int) [numFields]int) {
-	var nodes []int32
-	var cs [][numFields]int
+	nodes := make([]int32, 0, len(p.nodes)+len(edited))
+	cs := make([][numFields]int, 0, len(p.nodes)+len(edited))
 	j := 0
 	add := func(i int) {
 		if c := counts(i); c != ([numFields]int{}) {
