@@ -334,22 +334,14 @@ func entrySpans(data []byte) ([][2]int, bool) {
 	}
 }
 
-// Len is how many entries the index has.
-func (ed *SearchEdit) Len() int { return len(ed.spans) }
+// size is how many entries the index has.
+func (ed *SearchEdit) size() int { return len(ed.spans) }
 
-// Edited are the indexes of the edited entries, ascending.
-func (ed *SearchEdit) Edited() []int { return slices.Sorted(maps.Keys(ed.after)) }
+// edited are the indexes of the edited entries, ascending.
+func (ed *SearchEdit) edited() []int { return slices.Sorted(maps.Keys(ed.after)) }
 
-// Before is entry i as it was.
-func (ed *SearchEdit) Before(i int) (SearchEntry, bool) {
-	if e, ok := ed.before[i]; ok {
-		return e, true
-	}
-	return ed.Entry(i)
-}
-
-// Entry is entry i of the edited index.
-func (ed *SearchEdit) Entry(i int) (SearchEntry, bool) {
+// entry is entry i of the edited index.
+func (ed *SearchEdit) entry(i int) (SearchEntry, bool) {
 	if e, ok := ed.after[i]; ok {
 		return e, true
 	}

@@ -180,11 +180,12 @@ func TestSetSearchBodies(t *testing.T) {
 				t.Fatalf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, ed.Index, want)
 			}
 			for j := range entries {
-				after, ok1 := ed.Entry(j)
-				before, ok2 := ed.Before(j)
-				if !ok1 || !ok2 || !reflect.DeepEqual(after, s.Entries[j]) || !reflect.DeepEqual(before, entries[j]) {
-					t.Errorf("entry %s, body %q: entry %d is %+v, was %+v", entries[i].ID, body, j, after, before)
+				if after, ok := ed.entry(j); !ok || !reflect.DeepEqual(after, s.Entries[j]) {
+					t.Errorf("entry %s, body %q: entry %d is %+v", entries[i].ID, body, j, after)
 				}
+			}
+			if before := ed.before[i]; len(ed.before) != 1 || !reflect.DeepEqual(before, entries[i]) {
+				t.Errorf("entry %s, body %q: the edited entries were %+v", entries[i].ID, body, ed.before)
 			}
 		}
 	}
@@ -204,8 +205,8 @@ func TestSetSearchBodies(t *testing.T) {
 	if !ok || !bytes.Equal(ed.Index, want) {
 		t.Fatalf("three bodies at once: got %v\n%s\nwant\n%s", ok, ed.Index, want)
 	}
-	if all, ok := ed.Entries(); !ok || !reflect.DeepEqual(all, s.Entries) || !slices.Equal(ed.Edited(), []int{0, 1, 3}) {
-		t.Errorf("three bodies at once: entries %+v, edited %v", all, ed.Edited())
+	if all, ok := ed.Entries(); !ok || !reflect.DeepEqual(all, s.Entries) || !slices.Equal(ed.edited(), []int{0, 1, 3}) {
+		t.Errorf("three bodies at once: entries %+v, edited %v", all, ed.edited())
 	}
 	if _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
 		t.Error("set the body of an entry the index does not have")

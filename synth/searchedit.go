@@ -105,11 +105,11 @@ type stemPostings struct {
 // read splits the last postings shards into each stem's value.
 func (e *clientEdit) read() bool {
 	h, shards := &e.head, &e.shards
-	if h.SchemaVersion != SearchClientSchemaVersion || h.Docs != e.ed.Len() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
+	if h.SchemaVersion != SearchClientSchemaVersion || h.Docs != e.ed.size() || len(h.Types) != h.Docs || len(h.Lens) != numFields*h.Docs ||
 		len(shards.Postings) != h.Postings || len(shards.Pairs) != h.Pairs {
 		return false
 	}
-	if e.edited = e.ed.Edited(); len(e.edited) == 0 {
+	if e.edited = e.ed.edited(); len(e.edited) == 0 {
 		return false // nothing to do, and no text shard to start from
 	}
 	for _, i := range e.edited {
@@ -485,7 +485,7 @@ func (e *clientEdit) postingShards() (int, [][]byte, bool) {
 			b = append(strconv.AppendQuote(b, keys[id]), ':')
 			if s := e.order[id]; e.touched[s] != nil {
 				p := e.touched[s]
-				b = p.appendTo(appendFloat(append(b, '['), idfOf(len(p.nodes), e.ed.Len())), true)
+				b = p.appendTo(appendFloat(append(b, '['), idfOf(len(p.nodes), e.ed.size())), true)
 			} else {
 				b = append(b, e.values[s]...)
 			}
@@ -644,7 +644,7 @@ func encodePairs(ps []stemPair, keys []string) []byte {
 // cuts before the node before the first edited one are as they were, and
 // so are those after the last edited node once one is where it was.
 func (e *clientEdit) texts() ([]int, [][]byte, bool) {
-	was, n := e.head.Texts, e.ed.Len()
+	was, n := e.head.Texts, e.ed.size()
 	if len(was) == 0 || was[0] != 0 {
 		return nil, nil, false
 	}
@@ -698,7 +698,7 @@ func (e *clientEdit) entry(i int) (SearchEntry, bool) {
 	if entry, ok := e.entries[i]; ok {
 		return entry, true
 	}
-	entry, ok := e.ed.Entry(i)
+	entry, ok := e.ed.entry(i)
 	if ok {
 		e.entries[i] = entry
 	}
