@@ -236,7 +236,11 @@ func codePages(g *Graph, row func(claims.Target) TargetRow, targets map[string]*
 	file := func(path string) *FilePage {
 		fp := files[path]
 		if fp == nil {
-			fp = &FilePage{Around: []NodeID{claims.FileNode(path)}, Whole: code(path)}
+			// Sized once for the nodes on the path (its symbols, and the
+			// requirements targeting it, a few too many), not grown
+			// symbol by symbol: a row holds a whole node.
+			n := len(g.byPath[path])
+			fp = &FilePage{Symbols: make([]SymbolRow, 0, n), Around: append(make([]NodeID, 0, 1+n), claims.FileNode(path)), Whole: code(path)}
 			files[path] = fp
 		}
 		return fp
