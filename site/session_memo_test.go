@@ -11,7 +11,7 @@ import (
 // build to the next (the graph, drawn again only when its inputs' key
 // changes) is never stale: after each edit, some of which leave the
 // graph's inputs as they were (a paragraph above a page's claims, a
-// claim's text) and some of which change a part of them that only the
+// claim's text, a heading between claims) and some of which change a part of them that only the
 // graph shows (a page's title, a decision's mention, a document's link,
 // a requirement's tag), every file of the session's site, the edited
 // page and the index pages among them, is byte for byte a fresh build of
@@ -45,6 +45,8 @@ func TestSessionMemosFollowEdits(t *testing.T) {
 			"pages/guides/checkout/index.html", "An added paragraph.", true},
 		{"a claim's text", "content/guides/checkout.md", "Then it charges the card", "Then it charges the debit card",
 			"pages/guides/checkout/index.html", "charges the debit card", true},
+		{"a heading between a page's claims", "content/guides/checkout.md", "The [refund test]", "## Refunds\n\nThe [refund test]",
+			"pages/guides/checkout/index.html", ">Refunds</h2>", true},
 		{"a page's title", "content/guides/checkout.md", "title: Checkout\n", "title: Checking out\n",
 			"pages/guides/checkout/index.html", "Checking out", false},
 		{"a decision's mention", "content/decisions/DEC-2.md", "Every payment goes through pay/pay.go.", "Every payment goes through pay/pay.go for REQ-4.",
