@@ -289,8 +289,8 @@ func TestOutlineRewrap(t *testing.T) {
 // stamped them: a file is trusted only when its bytes still hash as they
 // did, a folder only when it lists the entries it did.
 func TestUpToDateRacy(t *testing.T) {
-	defer func(w time.Duration) { RacyWindow = w }(RacyWindow)
-	RacyWindow = time.Hour // every path changed "just before"
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = time.Hour // every path changed "just before"
 	dir := t.TempDir()
 	const name, folder = "pay/pay.go", "content/guides"
 	for _, f := range []string{name, folder + "/a.md"} {
