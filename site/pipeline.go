@@ -41,13 +41,14 @@ type Loaded struct {
 	Skipped []string
 }
 
-// load reads and parses the code files and the referenced files.
-func (p *Project) load() (*Loaded, error) {
+// load reads and parses the code files, the referenced files and the
+// extra ones.
+func (p *Project) load(extra ...string) (*Loaded, error) {
 	code, skipped, err := p.CodeFiles()
 	if err != nil {
 		return nil, err
 	}
-	sources, err := p.Sources(append(slices.Clone(code), p.targetPaths()...))
+	sources, err := p.Sources(slices.Concat(code, p.targetPaths(), extra))
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,8 @@ type Pages struct {
 	// Targets is every judged target by ref, for what links code outside
 	// a page's own rows (a target in Markdown text, the matrix, drift).
 	Targets map[string]*codeanchors.TargetStatus
+	// Coverage counts every normative requirement, in a document or not.
+	Coverage DocumentCoverage
 }
 
 // RequirementPage is what a requirement's page shows of the graph and the
@@ -103,6 +105,9 @@ type DocumentPage struct {
 	Doc          *claims.Document
 	Requirements []*RequirementPage
 	Sections     []*DocumentPage
+	// Coverage counts its normative requirements and those of every
+	// folder below it.
+	Coverage DocumentCoverage
 }
 
 // TargetRow is one declared link to code: its target, the node it shows
@@ -216,6 +221,7 @@ func NewPages(in PageInput) *Pages {
 		byDoc[r.Document] = append(byDoc[r.Document], rp)
 	}
 	p.documents(in.Model, byDoc)
+	p.coverage(in.Model, rep, parents)
 	return p
 }
 
@@ -277,7 +283,7 @@ func codePages(g *Graph, row func(claims.Target) TargetRow, targets map[string]*
 // documents indexed once by parent folder.
 func (p *Pages) documents(m *claims.Model, byDoc map[string][]*RequirementPage) {
 	for _, d := range m.Documents {
-		dp := &DocumentPage{Doc: d, Requirements: slices.Clone(byDoc[d.Path])}
+		dp := &DocumentPage{Doc: d, Requirements: slices.Clone(byDoc[d.Path]), Coverage: DocumentCoverage{Document: d.Path}}
 		slices.SortStableFunc(dp.Requirements, func(x, y *RequirementPage) int { return claims.CompareInDocument(x.Req, y.Req) })
 		p.Documents[d.Path] = dp
 	}
