@@ -2,11 +2,13 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"io"
 	"maps"
 	"slices"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // A build is a pipeline of stages, each a function of the previous stage's
@@ -184,6 +186,26 @@ type indexMemo struct {
 	files   []*codeanchors.File
 	project map[string][]byte
 	index   *codeanchors.Index
+}
+
+// graphMemo is the last graph a [Session] drew, with its input's key
+// ([synth.Input.Key]) and code index: an edit that changes neither (the
+// prose of a page, the places of its claims) reuses it. A graph is
+// read-only once drawn.
+type graphMemo struct {
+	key   [sha256.Size]byte
+	index *codeanchors.Index
+	graph *synth.Graph
+}
+
+// draw returns the graph of in: the last one when in's key and index are
+// those it was drawn from, else a new one, kept for the next call.
+func (m *graphMemo) draw(in synth.Input) *synth.Graph {
+	key := in.Key()
+	if m.graph == nil || m.key != key || m.index != in.Index {
+		*m = graphMemo{key: key, index: in.Index, graph: synth.Build(in)}
+	}
+	return m.graph
 }
 
 // judge judges the drift of every link of the model against l and the

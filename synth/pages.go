@@ -163,15 +163,27 @@ func NewPages(in PageInput) *Pages {
 	row := func(t claims.Target) TargetRow {
 		return TargetRow{Target: t, Node: in.Graph.TargetNodeID(t), Status: targets[t.String()]}
 	}
+	// A document's rows and their target rows are each one allocation:
+	// at 50,000 claims, growing them claim by claim is a good share of a
+	// rebuild's garbage.
 	claimRows := func(cs []claims.Claim) []ClaimRow {
-		var out []ClaimRow
+		if len(cs) == 0 {
+			return nil
+		}
+		out := make([]ClaimRow, len(cs))
+		n := 0
 		for _, c := range cs {
-			cr := ClaimRow{Text: c.Text}
 			if c.HasTarget {
-				tr := row(c.Target)
-				cr.Code = &tr
+				n++
 			}
-			out = append(out, cr)
+		}
+		trs := make([]TargetRow, 0, n)
+		for i, c := range cs {
+			out[i].Text = c.Text
+			if c.HasTarget {
+				trs = append(trs, row(c.Target))
+				out[i].Code = &trs[len(trs)-1]
+			}
 		}
 		return out
 	}
@@ -230,7 +242,11 @@ func codePages(g *Graph, row func(claims.Target) TargetRow, targets map[string]*
 	file := func(path string) *FilePage {
 		fp := files[path]
 		if fp == nil {
-			fp = &FilePage{Around: []NodeID{claims.FileNode(path)}, Whole: code(path)}
+			// Sized once for the nodes on the path (its symbols, and the
+			// requirements targeting it, a few too many), not grown
+			// symbol by symbol: a row holds a whole node.
+			n := len(g.byPath[path])
+			fp = &FilePage{Symbols: make([]SymbolRow, 0, n), Around: append(make([]NodeID, 0, 1+n), claims.FileNode(path)), Whole: code(path)}
 			files[path] = fp
 		}
 		return fp
