@@ -143,7 +143,7 @@ func newClientHead(language string, entries []SearchEntry) ClientSearchHead {
 	h.Stop = slices.Sorted(slices.Values(stopWordLists[language]))
 	h.TypeNames = NodeTypes
 	for i := range entries {
-		h.Types[i] = typeOrder(entries[i].Type)
+		h.Types[i] = KindRank(entries[i].Type)
 	}
 	return h
 }
