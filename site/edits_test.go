@@ -59,8 +59,6 @@ func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 // a whole build find the output holding its very site: the records an
 // edited build leaves are those of the whole build.
 func TestBuildEdited(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	writeFixtureFile(t, dir, "content/guides/returns.md", []byte("# Returns\n\nReturns follow the [refund steps](refunds.md#steps).\n"))
@@ -106,6 +104,12 @@ func TestBuildEdited(t *testing.T) {
 	}{
 		{"text appended", appendTo(refunds, "\nA sentence more, with `code` and *emphasis*.\n"), true},
 		{"fence edited", edit(refunds, "return -x", "return -x * 100"), true},
+		// The search page's index numbers words in the order they first
+		// occur: a word new to the wiki, or gone from it, numbers others
+		// again.
+		{"words new to the wiki", appendTo(refunds, "\nZygomorphic quasars, 1765018000123456789.\n"), true},
+		{"words gone from the wiki", edit(refunds, "\nZygomorphic quasars, 1765018000123456789.\n", "\n"), true},
+		{"a body longer by words it has", appendTo(refunds, "\nRefunds, refunds and refunds.\n"), true},
 		{"text after the claims", edit(refunds, "@TestRefund)).\n", "@TestRefund)).\n\nA paragraph between, with `code`.\n"), true},
 		{"beside it, an editor's swap and backup files", both(appendTo(refunds, "\nWith editors' files.\n"), func(t *testing.T) {
 			must(t, os.WriteFile(file("content/guides/.refunds.md.swp"), []byte("vim"), 0o644))
@@ -161,9 +165,18 @@ func TestBuildEdited(t *testing.T) {
 			buildCached(t, dir, out, cache)
 			appendTo(refunds, "\nStill more.\n")(t)
 		}
+		// An edit of a text changes no id or title: the search page's
+		// exact shard is as it was, and an edited build writes only the
+		// search scripts that change.
+		exact := filepath.Join(out, "api", "search-x-0.js")
+		was, err := os.Stat(exact)
+		must(t, err)
 		ok := editedBuild(t, dir, out, cache)
 		if ok != c.edited {
 			t.Errorf("%s: edited build %v, want %v", c.name, ok, c.edited)
+		}
+		if now, err := os.Stat(exact); ok && (err != nil || !os.SameFile(was, now)) {
+			t.Errorf("%s: the edited build wrote the search page's exact shard again (%v)", c.name, err)
 		}
 		if !ok && c.name == "heading another page links renamed" {
 			if _, err := buildAndWriteCache(dir, out, cache); err == nil || !strings.Contains(err.Error(), "missing heading") {
@@ -190,8 +203,6 @@ func TestBuildEdited(t *testing.T) {
 // the output is as it was, it is, and the next edited build, with nothing
 // failing, makes what a cold build makes.
 func TestBuildEditedFails(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	cache := mustCache(t, t.TempDir())
