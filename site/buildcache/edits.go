@@ -141,11 +141,13 @@ type EditsSite struct {
 // NewEdits records the build's editable pages: those of r's pages for
 // which editable says yes (a [render.Page.Editable] page read from its
 // own file, which the shared key has only through its outline ol), with
-// what the renderer r showed of the graph g on them. They are encoded as
-// they are answered, never held as maps: at 11,000 pages that is 50,000
-// answers, made after the pages rendered, when the build's memory is at
-// its peak.
-func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
+// what the renderer r showed of the graph g on them. Their claims tables'
+// rows are the ones the build's writer w was given as it wrote the pages
+// ([Writer.SpanBody]); only a page kept from the last build has its rows
+// made again. They are encoded as they are answered, never held as maps:
+// at 11,000 pages that is 50,000 answers, made after the pages rendered,
+// when the build's memory is at its peak.
+func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
 	rec := &Edits{siteKey: site.SiteKey, shared: site.Shared, content: site.Content, baseURL: site.BaseURL, forge: site.Forge,
 		history: site.History, revision: site.Revision}
 	var pages []render.Page
@@ -155,6 +157,7 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 		}
 	}
 	slices.SortFunc(pages, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
+	written := w.takeRows()
 	var buf bytes.Buffer
 	q := strconv.Quote
 	var lines []string
@@ -173,14 +176,10 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 		places := problemPlaces(&p.Doc, func(i int) string { return shown[i].State })
 		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
 			places, q(strings.Join(p.Doc.Headings, "\n")))
-		// Its claims table's rows, in order, but for the claims' texts,
-		// which the edit brings.
-		for _, row := range r.ClaimRows(pg) {
-			b := append(buf.AvailableBuffer(), "row"...)
-			for _, f := range [...]string{row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail} {
-				b = strconv.AppendQuote(append(b, '\t'), f)
-			}
-			buf.Write(append(b, '\n'))
+		if rows, ok := written[pg.Prefix()]; ok {
+			buf.Write(rows)
+		} else {
+			buf.Write(appendRows(buf.AvailableBuffer(), r.ClaimRows(pg)))
 		}
 		lines = lines[:0]
 		for i, c := range p.Doc.Claims {
@@ -200,6 +199,19 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 	}
 	rec.pages = buf.Bytes()
 	return rec
+}
+
+// appendRows appends a page's claims table's rows to b as the record
+// holds them, in order, but for the claims' texts, which the edit brings.
+func appendRows(b []byte, rows []render.ClaimRow) []byte {
+	for _, row := range rows {
+		b = append(b, "row"...)
+		for _, f := range [...]string{row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail} {
+			b = strconv.AppendQuote(append(b, '\t'), f)
+		}
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.

@@ -288,6 +288,10 @@ type Writer struct {
 	bodies   map[string]render.BodySpan // page prefix → its body's place, for the new index
 	linked   int
 	dirs     sync.Map // folders of the swap folder made so far
+	// rows are the claims tables of the editable pages the build
+	// rendered, by page prefix, as the edit record writes them
+	// ([appendRows]); [NewEdits] takes them.
+	rows map[string][]byte
 }
 
 // NewWriter returns the writer of a build of the output folder out into
@@ -560,17 +564,39 @@ func (w *Writer) reuse(id string, names []string, key []byte) bool {
 // prefix is, for the same file.
 func (w *Writer) keepBody(prefix string) {
 	if b, ok := w.prev.bodies[prefix]; ok {
-		w.SpanBody(prefix, b)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.spanBody(prefix, b)
 	}
 }
 
-func (w *Writer) SpanBody(prefix string, b render.BodySpan) {
+func (w *Writer) SpanBody(prefix string, b render.BodySpan, rows []render.ClaimRow) {
+	encoded := appendRows(nil, rows)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.spanBody(prefix, b)
+	if w.rows == nil {
+		w.rows = map[string][]byte{}
+	}
+	w.rows[prefix] = encoded
+}
+
+// spanBody records the body span b of the page at prefix; w.mu is held.
+func (w *Writer) spanBody(prefix string, b render.BodySpan) {
 	if w.bodies == nil {
 		w.bodies = map[string]render.BodySpan{}
 	}
 	w.bodies[prefix] = b
+}
+
+// takeRows returns the claims tables' rows recorded by [Writer.SpanBody]
+// and forgets them: the edit record holds them next.
+func (w *Writer) takeRows() map[string][]byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	rows := w.rows
+	w.rows = nil
+	return rows
 }
 
 // stream writes the file name with write, hashing it on the way; when its
