@@ -159,7 +159,7 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 	slices.SortFunc(pages, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
 	written := w.takeRows()
 	var buf bytes.Buffer
-	q := strconv.Quote
+	var line []byte // the line being made
 	var lines []string
 	var shown []render.ClaimShown // how each claim of the page shows, asked once
 	for _, pg := range pages {
@@ -174,8 +174,12 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 			shown = append(shown, s)
 		}
 		places := problemPlaces(&p.Doc, func(i int) string { return shown[i].State })
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
-			places, q(strings.Join(p.Doc.Headings, "\n")))
+		outline := ol.pages[p.Doc.File]
+		b := appendFields(append(buf.AvailableBuffer(), "page"...), p.Doc.File, pg.Dir(), n.Title)
+		b = hex.AppendEncode(append(b, '\t'), outline[:])
+		b = hex.AppendEncode(append(b, '\t'), places[:])
+		b = strconv.AppendQuote(append(b, '\t'), strings.Join(p.Doc.Headings, "\n"))
+		buf.Write(append(b, '\n'))
 		if rows, ok := written[pg.Prefix()]; ok {
 			buf.Write(rows)
 		} else {
@@ -185,12 +189,14 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 		for i, c := range p.Doc.Claims {
 			if c.HasTarget {
 				s := shown[i]
-				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
+				line = appendLine(line[:0], "claim", c.Target.String(), s.State, s.Why, s.URL)
+				lines = append(lines, string(line))
 			}
 		}
 		for _, l := range p.Doc.Links {
 			id := synth.LinkNodeID(l)
-			lines = append(lines, "url\t"+q(id.String())+"\t"+q(r.URLOf(id))+"\n")
+			line = appendLine(line[:0], "url", id.String(), r.URLOf(id))
+			lines = append(lines, string(line))
 		}
 		slices.Sort(lines)
 		for _, l := range slices.Compact(lines) {
@@ -205,11 +211,21 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 // holds them, in order, but for the claims' texts, which the edit brings.
 func appendRows(b []byte, rows []render.ClaimRow) []byte {
 	for _, row := range rows {
-		b = append(b, "row"...)
-		for _, f := range [...]string{row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail} {
-			b = strconv.AppendQuote(append(b, '\t'), f)
-		}
-		b = append(b, '\n')
+		b = appendLine(b, "row", row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail)
+	}
+	return b
+}
+
+// appendLine appends a line of the record to b: its kind, then each field
+// quoted, after a tab.
+func appendLine(b []byte, kind string, fields ...string) []byte {
+	return append(appendFields(append(b, kind...), fields...), '\n')
+}
+
+// appendFields appends each field to b quoted, after a tab.
+func appendFields(b []byte, fields ...string) []byte {
+	for _, f := range fields {
+		b = strconv.AppendQuote(append(b, '\t'), f)
 	}
 	return b
 }
