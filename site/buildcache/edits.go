@@ -225,9 +225,21 @@ func appendLine(b []byte, kind string, fields ...string) []byte {
 // appendFields appends each field to b quoted, after a tab.
 func appendFields(b []byte, fields ...string) []byte {
 	for _, f := range fields {
-		b = strconv.AppendQuote(append(b, '\t'), f)
+		b = appendQuoted(append(b, '\t'), f)
 	}
 	return b
+}
+
+// appendQuoted appends s quoted to b, as [strconv.AppendQuote] does. Most
+// fields are plain ASCII (paths, states, URLs), which it quotes as they
+// are: those are appended whole, not rune by rune.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.
