@@ -142,9 +142,10 @@ type EditsSite struct {
 // which editable says yes (a [render.Page.Editable] page read from its
 // own file, which the shared key has only through its outline ol), with
 // what the renderer r showed of the graph g on them. Their claims tables'
-// rows are the ones the build's writer w was given as it wrote the pages
-// ([Writer.SpanBody]); only a page kept from the last build has its rows
-// made again. They are encoded as they are answered, never held as maps:
+// rows, and how their bodies' claims showed, are what the build's writer w
+// was given as it wrote the pages ([Writer.SpanBody]); only a page kept
+// from the last build, or a claim its body does not show, is asked of r
+// again. They are encoded as they are answered, never held as maps:
 // at 11,000 pages that is 50,000 answers, made after the pages rendered,
 // when the build's memory is at its peak.
 func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
@@ -157,7 +158,7 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 		}
 	}
 	slices.SortFunc(pages, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
-	written := w.takeRows()
+	rendered := w.takeRendered()
 	var buf bytes.Buffer
 	var line []byte // the line being made
 	var lines []string
@@ -165,11 +166,16 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 	for _, pg := range pages {
 		p := pg.Wiki()
 		n, _ := g.Node(claims.PageNode(p.Path))
+		done, wasRendered := rendered[pg.Prefix()]
 		shown = shown[:0]
+		next := 0 // the body's next claim shown
 		for _, c := range p.Doc.Claims {
 			var s render.ClaimShown
 			if c.HasTarget {
-				s = r.ClaimShown(c.Target)
+				var ok bool
+				if s, ok = done.claimShown(c.Target, &next); !ok {
+					s = r.ClaimShown(c.Target) // a frontmatter claim, or a page kept
+				}
 			}
 			shown = append(shown, s)
 		}
@@ -180,8 +186,8 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 		b = hex.AppendEncode(append(b, '\t'), places[:])
 		b = strconv.AppendQuote(append(b, '\t'), strings.Join(p.Doc.Headings, "\n"))
 		buf.Write(append(b, '\n'))
-		if rows, ok := written[pg.Prefix()]; ok {
-			buf.Write(rows)
+		if wasRendered {
+			buf.Write(done.rows)
 		} else {
 			buf.Write(appendRows(buf.AvailableBuffer(), r.ClaimRows(pg)))
 		}
@@ -205,6 +211,29 @@ func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editab
 	}
 	rec.pages = buf.Bytes()
 	return rec
+}
+
+// renderedPage is what the render pass made of an editable page that the
+// edit record holds: its claims table's rows, as the record writes them
+// ([appendRows]), and how its body's claims showed.
+type renderedPage struct {
+	rows  []byte
+	shown []render.ShownClaim
+}
+
+// claimShown is how the claim's link to t showed in the page's body;
+// false when the body has none. The claims are looked for from the one
+// after the last found: the record asks for them in the order the body
+// showed them.
+func (p *renderedPage) claimShown(t claims.Target, next *int) (render.ClaimShown, bool) {
+	for k := range p.shown {
+		i := (*next + k) % len(p.shown)
+		if p.shown[i].Target == t {
+			*next = i + 1
+			return p.shown[i].Shown, true
+		}
+	}
+	return render.ClaimShown{}, false
 }
 
 // appendRows appends a page's claims table's rows to b as the record

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/site/render"
 )
 
@@ -46,3 +47,25 @@ func TestAppendRows(t *testing.T) {
 
 // zeros is a hash of zeros, as the record writes one.
 const zeros = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// TestRenderedClaimShown finds how a page's body showed each claim, in
+// the body's order or not, and no claim its body did not show.
+func TestRenderedClaimShown(t *testing.T) {
+	a, b, c := claims.Target{Path: "a.go", Symbol: "A"}, claims.Target{Path: "b.go", Symbol: "B"}, claims.Target{Path: "c.go"}
+	p := renderedPage{shown: []render.ShownClaim{{Target: a, Shown: render.ClaimShown{State: "linked"}},
+		{Target: b, Shown: render.ClaimShown{State: "stale", URL: "code/b.go/"}}}}
+	next := 0
+	for _, want := range []struct {
+		t     claims.Target
+		state string
+		found bool
+	}{{a, "linked", true}, {b, "stale", true}, {a, "linked", true}, {c, "", false}, {b, "stale", true}} {
+		s, ok := p.claimShown(want.t, &next)
+		if ok != want.found || s.State != want.state {
+			t.Errorf("%s: %+v, %v; want state %q, %v", want.t, s, ok, want.state, want.found)
+		}
+	}
+	if _, ok := (&renderedPage{}).claimShown(a, &next); ok {
+		t.Error("a page kept from the last build showed a claim")
+	}
+}

@@ -288,10 +288,9 @@ type Writer struct {
 	bodies   map[string]render.BodySpan // page prefix → its body's place, for the new index
 	linked   int
 	dirs     sync.Map // folders of the swap folder made so far
-	// rows are the claims tables of the editable pages the build
-	// rendered, by page prefix, as the edit record writes them
-	// ([appendRows]); [NewEdits] takes them.
-	rows map[string][]byte
+	// rendered is what the build rendered of its editable pages, by
+	// page prefix, that the edit record holds; [NewEdits] takes it.
+	rendered map[string]renderedPage
 }
 
 // NewWriter returns the writer of a build of the output folder out into
@@ -570,15 +569,15 @@ func (w *Writer) keepBody(prefix string) {
 	}
 }
 
-func (w *Writer) SpanBody(prefix string, b render.BodySpan, rows []render.ClaimRow) {
-	encoded := appendRows(nil, rows)
+func (w *Writer) SpanBody(prefix string, b render.BodySpan, rows []render.ClaimRow, shown []render.ShownClaim) {
+	p := renderedPage{rows: appendRows(nil, rows), shown: shown}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.spanBody(prefix, b)
-	if w.rows == nil {
-		w.rows = map[string][]byte{}
+	if w.rendered == nil {
+		w.rendered = map[string]renderedPage{}
 	}
-	w.rows[prefix] = encoded
+	w.rendered[prefix] = p
 }
 
 // spanBody records the body span b of the page at prefix; w.mu is held.
@@ -589,14 +588,14 @@ func (w *Writer) spanBody(prefix string, b render.BodySpan) {
 	w.bodies[prefix] = b
 }
 
-// takeRows returns the claims tables' rows recorded by [Writer.SpanBody]
-// and forgets them: the edit record holds them next.
-func (w *Writer) takeRows() map[string][]byte {
+// takeRendered returns what [Writer.SpanBody] was given of the editable
+// pages, and forgets it: the edit record holds it next.
+func (w *Writer) takeRendered() map[string]renderedPage {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	rows := w.rows
-	w.rows = nil
-	return rows
+	rendered := w.rendered
+	w.rendered = nil
+	return rendered
 }
 
 // stream writes the file name with write, hashing it on the way; when its

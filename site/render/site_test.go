@@ -145,6 +145,7 @@ type memoryStore struct {
 	keys  map[string][]byte
 	spans map[string]BodySpan
 	rows  map[string][]ClaimRow
+	shown map[string][]ShownClaim
 }
 
 func (s *memoryStore) ReuseFile(name string, key []byte) bool { return s.ReusePage(name, key) }
@@ -161,11 +162,12 @@ func (s *memoryStore) KeyPage(prefix string, key []byte) {
 	s.keys[prefix] = key
 }
 
-func (s *memoryStore) SpanBody(prefix string, b BodySpan, rows []ClaimRow) {
+func (s *memoryStore) SpanBody(prefix string, b BodySpan, rows []ClaimRow, shown []ShownClaim) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.spans[prefix] = b
 	s.rows[prefix] = rows
+	s.shown[prefix] = shown
 }
 
 // TestSiteKeepsPages checks the page loop with a store: a second render
@@ -177,7 +179,8 @@ func TestSiteKeepsPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := &memoryStore{keys: map[string][]byte{}, spans: map[string]BodySpan{}, rows: map[string][]ClaimRow{}}
+	store := &memoryStore{keys: map[string][]byte{}, spans: map[string]BodySpan{}, rows: map[string][]ClaimRow{},
+		shown: map[string][]ShownClaim{}}
 	written := map[string][]byte{}
 	var mu sync.Mutex
 	sink := func(name string, data []byte) error {
@@ -198,11 +201,15 @@ func TestSiteKeepsPages(t *testing.T) {
 	if !ok {
 		t.Fatalf("no body span for the guide page; spans: %v", store.spans)
 	}
-	// The rows of its claims table come with the span: those the page
-	// shows, which an edit renders again without asking the renderer.
+	// The rows of its claims table and how its claim's link showed come
+	// with the span: what an edit renders again without the renderer.
 	i := slices.IndexFunc(r.Pages(), func(pg Page) bool { return pg.Dir() == "pages/guide" })
 	if want := r.ClaimRows(r.Pages()[i]); len(want) != 1 || !slices.Equal(store.rows["pages/guide/"], want) {
 		t.Errorf("the guide's claims table: given %+v, want %+v (one row)", store.rows["pages/guide/"], want)
+	}
+	charge := claims.Target{Path: "pay.go", Symbol: "Charge"}
+	if want := []ShownClaim{{charge, r.ClaimShown(charge)}}; !slices.Equal(store.shown["pages/guide/"], want) {
+		t.Errorf("the guide's claim links: given %+v, want %+v", store.shown["pages/guide/"], want)
 	}
 	html, _, ok := SpliceBody(written["pages/guide/index.html"], span, "<p>New text.</p>", nil)
 	if !ok || !bytes.Contains(html, []byte(`<div class="body"><p>New text.</p></div>`)) || bytes.Contains(html, []byte("More text.")) {
