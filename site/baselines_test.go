@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tracewiki/tracewiki/site/buildcache"
 )
 
 // releasesRepo builds a git repository with three tagged releases of a
@@ -63,7 +61,7 @@ func releasesRepo(t *testing.T) string {
 // and a second build with the same cache reads no revision from git.
 func TestReleasesPage(t *testing.T) {
 	dir := releasesRepo(t)
-	cache, err := buildcache.OpenVersion(t.TempDir(), "test")
+	cache, err := OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

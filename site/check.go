@@ -27,8 +27,21 @@ func (p *Project) check() (*codeanchors.Report, *codeanchors.Lock, error) {
 	if err := p.readMarkers(); err != nil {
 		return nil, nil, err
 	}
-	paths := p.targetPaths()
-	// The code a live entry vouched for; a superseded entry is not judged.
+	sources, err := p.Sources(append(p.targetPaths(), evidencePaths(l)...))
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := p.judge(l, sources)
+	if err := p.locate(rep, l, sources); err != nil {
+		return nil, nil, err
+	}
+	return rep, l, nil
+}
+
+// evidencePaths lists the files of the code a live evidence entry of l
+// vouched for, which check judges; a superseded entry is not judged.
+func evidencePaths(l *codeanchors.Lock) []string {
+	var paths []string
 	newest := codeanchors.NewestEvidence(l.Evidence)
 	for _, e := range l.Evidence {
 		if newest[e.Req].Run != e.Run {
@@ -40,15 +53,7 @@ func (p *Project) check() (*codeanchors.Report, *codeanchors.Lock, error) {
 			}
 		}
 	}
-	sources, err := p.Sources(paths)
-	if err != nil {
-		return nil, nil, err
-	}
-	rep := p.judge(l, sources)
-	if err := p.locate(rep, l, sources); err != nil {
-		return nil, nil, err
-	}
-	return rep, l, nil
+	return paths
 }
 
 // locate fills the relocation candidates and suggestions of rep's missing
@@ -82,12 +87,41 @@ func (p *Project) Findings(lang string) (*synth.Findings, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.findingsOf(rep, l, lang), nil
+}
+
+// FindingsAndCoverage is [Project.Findings] and [Project.Coverage] from
+// one load (check --fail-on coverage): the coverage reads and parses every
+// code file, so the links are judged against those sources, once, instead
+// of reading the referenced files (and the code, for markers) again. With
+// every code file loaded, the judgement relocates a missing target among
+// all of them, as a build's does: no second look ([Project.locate]).
+func (p *Project) FindingsAndCoverage(lang string) (*synth.Findings, synth.CoverageJSON, error) {
+	l, err := p.ReadLock()
+	if err != nil {
+		return nil, synth.CoverageJSON{}, err
+	}
+	ld, err := p.load(evidencePaths(l)...)
+	if err != nil {
+		return nil, synth.CoverageJSON{}, err
+	}
+	a := p.analyzeLoaded(ld, l)
+	cov, err := p.codeCoverage(p.draw(a), l)
+	if err != nil {
+		return nil, synth.CoverageJSON{}, err
+	}
+	return p.findingsOf(a.Report, l, lang), cov, nil
+}
+
+// findingsOf lists the findings of a check report judged against l, with
+// whys in lang ("" means the config's language).
+func (p *Project) findingsOf(rep *codeanchors.Report, l *codeanchors.Lock, lang string) *synth.Findings {
 	if lang == "" {
 		lang = p.Config.Language
 	}
 	f := synth.NewFindings(rep, p.Model, lang, p.Config.Lock)
 	f.Policy = p.policyOf(rep, l)
-	return f, nil
+	return f
 }
 
 // targetPaths lists the file of every code target the content references.

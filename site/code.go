@@ -122,12 +122,17 @@ func (p *Project) Graph() (*synth.Graph, *Analysis, error) {
 	return p.draw(a), a, nil
 }
 
-// draw draws the graph of an analysis.
+// draw draws the graph of an analysis; in a session, only when its
+// inputs changed since the last one (see [graphMemo]).
 func (p *Project) draw(a *Analysis) *synth.Graph {
-	return synth.Build(synth.Input{
+	in := synth.Input{
 		ProjectID: p.Config.Slug(), Model: p.Model, Report: a.Report, Index: a.Index, Lang: p.Config.Language,
 		Externals: p.Externals,
-	})
+	}
+	if p.memo == nil {
+		return synth.Build(in)
+	}
+	return p.memo.graphs.draw(in)
 }
 
 // projectFiles reads the files that resolve imports and match tests (those

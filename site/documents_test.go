@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"github.com/tracewiki/tracewiki/site/render"
 	"strings"
 	"testing"
 
@@ -127,17 +126,26 @@ func TestDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Coverage, counted once in the page models: all requirements, and
+	// each document with the documents nested in it.
+	graph, _, err := p.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := synth.NewPages(synth.PageInput{Graph: graph, Model: p.Model, Report: rep})
+	if got, want := pages.Coverage, (synth.DocumentCoverage{Normative: 5, Implemented: 1, Suspect: 1}); got != want {
+		t.Errorf("coverage of all requirements = %+v, want %+v", got, want)
+	}
 	for _, c := range []struct {
 		folder string
-		want   render.DocumentCoverage
+		want   synth.DocumentCoverage
 	}{
-		{"", render.DocumentCoverage{Normative: 5, Implemented: 1, Suspect: 1}},
-		{"software", render.DocumentCoverage{Document: "software", Normative: 3, Implemented: 1, Suspect: 1}},
-		{"software/ui", render.DocumentCoverage{Document: "software/ui", Normative: 1}},
-		{"system", render.DocumentCoverage{Document: "system", Normative: 2}},
+		{"software", synth.DocumentCoverage{Document: "software", Normative: 3, Implemented: 1, Suspect: 1}},
+		{"software/ui", synth.DocumentCoverage{Document: "software/ui", Normative: 1}},
+		{"system", synth.DocumentCoverage{Document: "system", Normative: 2}},
 	} {
-		if got := render.Coverage(p.Model, rep, c.folder); got != c.want {
-			t.Errorf("Coverage(%q) = %+v, want %+v", c.folder, got, c.want)
+		if got := pages.Documents[c.folder].Coverage; got != c.want {
+			t.Errorf("coverage of %q = %+v, want %+v", c.folder, got, c.want)
 		}
 	}
 	// The JSON export holds the hierarchy and the states, and matches its schema.

@@ -59,8 +59,6 @@ func editedBuild(t *testing.T, dir, out string, cache *Cache) bool {
 // a whole build find the output holding its very site: the records an
 // edited build leaves are those of the whole build.
 func TestBuildEdited(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	writeFixtureFile(t, dir, "content/guides/returns.md", []byte("# Returns\n\nReturns follow the [refund steps](refunds.md#steps).\n"))
@@ -190,8 +188,6 @@ func TestBuildEdited(t *testing.T) {
 // the output is as it was, it is, and the next edited build, with nothing
 // failing, makes what a cold build makes.
 func TestBuildEditedFails(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0
 	dir := fixture(t, "shop")
 	writeFixtureFile(t, dir, "content/guides/refunds.md", []byte(refundsPage))
 	cache := mustCache(t, t.TempDir())

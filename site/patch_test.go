@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,10 +84,13 @@ func TestPatch(t *testing.T) {
 		t.Error("the removed page's folder is still there")
 	}
 
-	// A new title changes every page: too many for a patch, in a site
-	// larger than the fixture.
-	defer func(floor int) { buildcache.PatchFloor = floor }(buildcache.PatchFloor)
-	buildcache.PatchFloor = 0
+	// A new title changes every page: too many for a patch, in a site of
+	// more pages than a patch of a small site changes (64).
+	for i := range 80 {
+		writeFixtureFile(t, dir, fmt.Sprintf("content/more/page%02d.md", i), []byte(fmt.Sprintf("# Page %d\n\nMore text.\n", i)))
+	}
+	buildCached(t, dir, out, cache)
+	folder = folderID(t, out)
 	cfg := filepath.Join(dir, "tracewiki.toml")
 	data, err := os.ReadFile(cfg)
 	must(t, err)

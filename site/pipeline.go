@@ -2,11 +2,13 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"io"
 	"maps"
 	"slices"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // A build is a pipeline of stages, each a function of the previous stage's
@@ -39,13 +41,14 @@ type Loaded struct {
 	Skipped []string
 }
 
-// load reads and parses the code files and the referenced files.
-func (p *Project) load() (*Loaded, error) {
+// load reads and parses the code files, the referenced files and the
+// extra ones.
+func (p *Project) load(extra ...string) (*Loaded, error) {
 	code, skipped, err := p.CodeFiles()
 	if err != nil {
 		return nil, err
 	}
-	sources, err := p.Sources(append(slices.Clone(code), p.targetPaths()...))
+	sources, err := p.Sources(slices.Concat(code, p.targetPaths(), extra))
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +186,26 @@ type indexMemo struct {
 	files   []*codeanchors.File
 	project map[string][]byte
 	index   *codeanchors.Index
+}
+
+// graphMemo is the last graph a [Session] drew, with its input's key
+// ([synth.Input.Key]) and code index: an edit that changes neither (the
+// prose of a page, the places of its claims) reuses it. A graph is
+// read-only once drawn.
+type graphMemo struct {
+	key   [sha256.Size]byte
+	index *codeanchors.Index
+	graph *synth.Graph
+}
+
+// draw returns the graph of in: the last one when in's key and index are
+// those it was drawn from, else a new one, kept for the next call.
+func (m *graphMemo) draw(in synth.Input) *synth.Graph {
+	key := in.Key()
+	if m.graph == nil || m.key != key || m.index != in.Index {
+		*m = graphMemo{key: key, index: in.Index, graph: synth.Build(in)}
+	}
+	return m.graph
 }
 
 // judge judges the drift of every link of the model against l and the

@@ -2,12 +2,15 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/tracewiki/tracewiki/codeanchors"
+	"github.com/tracewiki/tracewiki/synth"
 )
 
 // countJudgements counts the drift judgements of projects in dir until the
@@ -129,5 +132,45 @@ func TestBuildLeavesLock(t *testing.T) {
 	}
 	if f.Captured.Result != nil {
 		t.Errorf("frozen build captured %v", f.Captured.Result)
+	}
+}
+
+// TestFindingsAndCoverage checks check --fail-on coverage's one load: its
+// findings (the shop fixture's missing target relocated among them) and
+// its coverage are those of Findings and Coverage apart, from one drift
+// judgement instead of two.
+func TestFindingsAndCoverage(t *testing.T) {
+	dir := fixture(t, "shop")
+	load := func() *Project {
+		t.Helper()
+		p, err := Load(dir)
+		must(t, err)
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	wantF, err := load().Findings("es")
+	must(t, err)
+	wantC, err := load().Coverage()
+	must(t, err)
+	rep, err := load().Check()
+	must(t, err)
+	if wantC.Totals.Symbols == 0 || !rep.NeedsLocate() {
+		t.Fatalf("the shop fixture should have code and a missing target: %d symbols, locate %t", wantC.Totals.Symbols, rep.NeedsLocate())
+	}
+	n := countJudgements(t, dir)
+	f, c, err := load().FindingsAndCoverage("es")
+	must(t, err)
+	if *n != 1 {
+		t.Errorf("%d drift judgements, want 1", *n)
+	}
+	got, err := json.Marshal(synth.NewCheckReport(f))
+	must(t, err)
+	want, err := json.Marshal(synth.NewCheckReport(wantF))
+	must(t, err)
+	if !bytes.Equal(got, want) || !reflect.DeepEqual(f, wantF) {
+		t.Errorf("findings from one load:\n%s\nfrom check:\n%s", got, want)
+	}
+	if !reflect.DeepEqual(c, wantC) {
+		t.Errorf("coverage from one load %+v, from Coverage %+v", c.Totals, wantC.Totals)
 	}
 }

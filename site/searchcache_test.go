@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/tracewiki/tracewiki/site/buildcache"
 	"github.com/tracewiki/tracewiki/synth"
 )
 
@@ -15,8 +13,6 @@ import (
 // exactly as from the analysis of the workspace, and only while the build
 // is up to date and its index is in its output.
 func TestCachedSearch(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")

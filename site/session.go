@@ -98,6 +98,8 @@ type memos struct {
 	locks lockMemo
 	// indexes keeps the code index of the last analysis.
 	indexes indexMemo
+	// graphs keeps the graph of the last analysis.
+	graphs graphMemo
 	// sources keeps the code files' parses.
 	sources sourceCache
 	// highlight keeps highlighted code fragments across builds.

@@ -27,8 +27,6 @@ func upToDateOf(t *testing.T, dir, out string, cache *Cache, opts BuildOptions) 
 // noticed: each is followed by a build, after which the workspace is up
 // to date again.
 func TestUpToDate(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	out := filepath.Join(t.TempDir(), "public")
@@ -137,8 +135,6 @@ func TestUpToDate(t *testing.T) {
 // listings, so that after every kind of build (the first, a whole one
 // into an output already there, an edited one) the next is up to date.
 func TestUpToDateOutputInside(t *testing.T) {
-	defer func(w time.Duration) { buildcache.RacyWindow = w }(buildcache.RacyWindow)
-	buildcache.RacyWindow = 0 // the fixture was written a moment ago
 	dir := fixture(t, "shop")
 	cache := mustCache(t, t.TempDir())
 	opts := BuildOptions{Frozen: true, Cache: cache}

@@ -382,8 +382,9 @@ func (d *DiffJSON) diffRequirements(oldNodes, newNodes map[NodeID]Node, urls map
 // claimKinds are the declared links to code a diff lists as claims.
 var claimKinds = []string{KindClaims, KindImplements, KindTests}
 
+// isCodeNode says whether a link's end is code (a symbol, a test, a file).
 func isCodeNode(id NodeID) bool {
-	return id.Type == claims.NodeSymbol || id.Type == claims.NodeTest || id.Type == claims.NodeFile
+	return KindOf(id.Type).Code
 }
 
 func claimEdges(g GraphJSON) map[[3]string]Edge {

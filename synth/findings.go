@@ -105,7 +105,10 @@ type Written struct {
 func (l Finding) Markers() []string {
 	var out []string
 	for _, w := range l.Written {
-		if at := w.Pos.String(); w.Marker && !slices.Contains(out, at) {
+		if !w.Marker {
+			continue // written in the content: no place to write out
+		}
+		if at := w.Pos.String(); !slices.Contains(out, at) {
 			out = append(out, at)
 		}
 	}
@@ -128,6 +131,9 @@ func NewFindings(rep *codeanchors.Report, m *claims.Model, lang, lock string) *F
 	for _, ts := range rep.Targets {
 		l := Finding{Kind: LinkTarget, Ref: ts.Target.String(), Target: ts.Target, Verdict: ts.Verdict, Why: ts.Verdict.Why(lang),
 			Relocated: ts.Relocated, Suggestions: ts.Suggestions, Captured: ts.Anchor}
+		if len(ts.Uses) > 0 { // each grown once, not use by use
+			l.ClaimedBy, l.Written = make([]NodeID, 0, len(ts.Uses)), make([]Written, 0, len(ts.Uses))
+		}
 		for _, u := range ts.Uses {
 			l.ClaimedBy = append(l.ClaimedBy, u.Node)
 			l.Written = append(l.Written, Written{Place: Place{Path: u.Pos.File, Start: u.Pos.Line}, Pos: u.Pos, Node: u.Node, Role: u.Role, Marker: u.Marker})

@@ -507,7 +507,7 @@ func (b *builder) markStale() {
 	}
 	for id, ws := range whys {
 		n := b.nodes[id]
-		if n == nil || n.Type == claims.NodeSymbol || n.Type == claims.NodeTest || n.Type == claims.NodeFile {
+		if n == nil || KindOf(n.Type).Code {
 			continue
 		}
 		slices.Sort(ws)
@@ -525,7 +525,7 @@ func (b *builder) finish() *Graph {
 	}
 	nodes := make([]nodeKey, 0, len(b.nodes))
 	for _, n := range b.nodes {
-		nodes = append(nodes, nodeKey{n.Type.Rank(), n})
+		nodes = append(nodes, nodeKey{KindRank(n.Type), n})
 	}
 	// compareNodes, with each type's rank found once.
 	slices.SortFunc(nodes, func(a, b nodeKey) int { return cmp.Or(cmp.Compare(a.rank, b.rank), a.n.ID.Compare(b.n.ID)) })
@@ -649,7 +649,7 @@ func idOrder(nodes []Node) []int32 {
 }
 
 func compareNodes(a, b Node) int {
-	return cmp.Or(cmp.Compare(a.Type.Rank(), b.Type.Rank()), a.ID.Compare(b.ID))
+	return cmp.Or(cmp.Compare(KindRank(a.Type), KindRank(b.Type)), a.ID.Compare(b.ID))
 }
 
 func compareEdges(a, b *Edge) int {

@@ -68,6 +68,15 @@ func KindOf(t claims.NodeType) Kind {
 	return Kind{}
 }
 
+// KindRank is the place of a node type's row in [Kinds], SPEC 3's order,
+// by which lists of nodes are sorted; an unknown type comes last.
+func KindRank(t claims.NodeType) int {
+	if i := t.Rank(); i >= 0 {
+		return i
+	}
+	return len(Kinds)
+}
+
 // DocOf is the model document whose text node n's page shows ([Kind.Doc]);
 // nil for a node of a kind without text, or one the model does not hold.
 func DocOf(m *claims.Model, n Node) *claims.Doc {

@@ -229,7 +229,7 @@ func (k *Knowledge) neighbors(out *LookupJSON, n Node) {
 	}
 	for kind, list := range byKind {
 		slices.SortStableFunc(list, func(a, b LookupNeighbor) int {
-			return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(typeOrder(a.Type), typeOrder(b.Type)), a.ID.Compare(b.ID))
+			return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(KindRank(a.Type), KindRank(b.Type)), a.ID.Compare(b.ID))
 		})
 		if len(list) > MaxNeighborsPerKind {
 			out.Truncated["neighbors."+kind] = len(list) - MaxNeighborsPerKind
@@ -260,7 +260,7 @@ func (k *Knowledge) documents(out *LookupJSON, n Node) {
 	if n.Type == claims.NodeFile {
 		// A file is covered by what covers its symbols and tests.
 		for _, i := range g.byPath[n.Path] {
-			if t := g.Nodes[i].Type; i != targets[0] && (t == claims.NodeSymbol || t == claims.NodeTest) {
+			if i != targets[0] && KindOf(g.Nodes[i].Type).Named {
 				targets = append(targets, i)
 			}
 		}

@@ -32,6 +32,8 @@ type Pages struct {
 	// Targets is every judged target by ref, for what links code outside
 	// a page's own rows (a target in Markdown text, the matrix, drift).
 	Targets map[string]*codeanchors.TargetStatus
+	// Coverage counts every normative requirement, in a document or not.
+	Coverage DocumentCoverage
 }
 
 // RequirementPage is what a requirement's page shows of the graph and the
@@ -103,6 +105,9 @@ type DocumentPage struct {
 	Doc          *claims.Document
 	Requirements []*RequirementPage
 	Sections     []*DocumentPage
+	// Coverage counts its normative requirements and those of every
+	// folder below it.
+	Coverage DocumentCoverage
 }
 
 // TargetRow is one declared link to code: its target, the node it shows
@@ -158,15 +163,27 @@ func NewPages(in PageInput) *Pages {
 	row := func(t claims.Target) TargetRow {
 		return TargetRow{Target: t, Node: in.Graph.TargetNodeID(t), Status: targets[t.String()]}
 	}
+	// A document's rows and their target rows are each one allocation:
+	// at 50,000 claims, growing them claim by claim is a good share of a
+	// rebuild's garbage.
 	claimRows := func(cs []claims.Claim) []ClaimRow {
-		var out []ClaimRow
+		if len(cs) == 0 {
+			return nil
+		}
+		out := make([]ClaimRow, len(cs))
+		n := 0
 		for _, c := range cs {
-			cr := ClaimRow{Text: c.Text}
 			if c.HasTarget {
-				tr := row(c.Target)
-				cr.Code = &tr
+				n++
 			}
-			out = append(out, cr)
+		}
+		trs := make([]TargetRow, 0, n)
+		for i, c := range cs {
+			out[i].Text = c.Text
+			if c.HasTarget {
+				trs = append(trs, row(c.Target))
+				out[i].Code = &trs[len(trs)-1]
+			}
 		}
 		return out
 	}
@@ -204,6 +221,7 @@ func NewPages(in PageInput) *Pages {
 		byDoc[r.Document] = append(byDoc[r.Document], rp)
 	}
 	p.documents(in.Model, byDoc)
+	p.coverage(in.Model, rep, parents)
 	return p
 }
 
@@ -224,7 +242,11 @@ func codePages(g *Graph, row func(claims.Target) TargetRow, targets map[string]*
 	file := func(path string) *FilePage {
 		fp := files[path]
 		if fp == nil {
-			fp = &FilePage{Around: []NodeID{claims.FileNode(path)}, Whole: code(path)}
+			// Sized once for the nodes on the path (its symbols, and the
+			// requirements targeting it, a few too many), not grown
+			// symbol by symbol: a row holds a whole node.
+			n := len(g.byPath[path])
+			fp = &FilePage{Symbols: make([]SymbolRow, 0, n), Around: append(make([]NodeID, 0, 1+n), claims.FileNode(path)), Whole: code(path)}
 			files[path] = fp
 		}
 		return fp
@@ -261,7 +283,7 @@ func codePages(g *Graph, row func(claims.Target) TargetRow, targets map[string]*
 // documents indexed once by parent folder.
 func (p *Pages) documents(m *claims.Model, byDoc map[string][]*RequirementPage) {
 	for _, d := range m.Documents {
-		dp := &DocumentPage{Doc: d, Requirements: slices.Clone(byDoc[d.Path])}
+		dp := &DocumentPage{Doc: d, Requirements: slices.Clone(byDoc[d.Path]), Coverage: DocumentCoverage{Document: d.Path}}
 		slices.SortStableFunc(dp.Requirements, func(x, y *RequirementPage) int { return claims.CompareInDocument(x.Req, y.Req) })
 		p.Documents[d.Path] = dp
 	}

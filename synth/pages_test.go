@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -157,4 +158,83 @@ func TestNewPagesDocuments(t *testing.T) {
 	if p.Requirements["SYS-1"] != p.Documents["sys"].Requirements[0] {
 		t.Errorf("a document's requirement is not its requirement page model")
 	}
+}
+
+// TestNewPagesDocumentCoverage checks the coverage the page models count
+// once: all normative requirements, and per document those in its folder
+// and every folder below it (a document or not), by their status and
+// their stale parent links; a heading is not counted, nor a sibling folder
+// whose name only starts the same.
+func TestNewPagesDocumentCoverage(t *testing.T) {
+	req := func(id, doc string, normative bool) *claims.Requirement {
+		return &claims.Requirement{ID: id, Document: doc, Normative: normative}
+	}
+	m := &claims.Model{
+		Requirements: []*claims.Requirement{
+			req("SYS-0", "sys", false), req("SYS-1", "sys", true), req("SW-1", "sys/sw", true),
+			req("SW-2", "sys/sw/x/y", true), req("SWX-1", "sys/swx", true), req("LOOSE-1", "", true),
+		},
+		// sys/sw/x is no document: its requirements count for sys/sw.
+		Documents: []*claims.Document{{Path: "sys"}, {Path: "sys/sw"}, {Path: "sys/swx"}, {Path: "sys/sw/x/y"}},
+	}
+	stale := codeanchors.ParentStatus{Child: "SW-2", Parent: "SYS-1", Verdict: codeanchors.Verdict{State: codeanchors.Stale}}
+	linked := codeanchors.ParentStatus{Child: "SW-1", Parent: "SYS-1", Verdict: codeanchors.Verdict{State: codeanchors.Linked}}
+	rep := &codeanchors.Report{
+		Requirements: []codeanchors.RequirementStatus{
+			{ID: "SYS-0", Implemented: true}, {ID: "SW-1", Implemented: true, Tested: true},
+			{ID: "SW-2", Implemented: true, Verified: true}, {ID: "LOOSE-1", Tested: true},
+		},
+		Parents: []codeanchors.ParentStatus{linked, stale},
+	}
+	p := NewPages(PageInput{Model: m, Report: rep})
+	if want := (DocumentCoverage{Normative: 5, Implemented: 2, Tested: 2, Verified: 1, Suspect: 1}); p.Coverage != want {
+		t.Errorf("coverage of all = %+v, want %+v", p.Coverage, want)
+	}
+	for folder, want := range map[string]DocumentCoverage{
+		"sys":        {Document: "sys", Normative: 4, Implemented: 2, Tested: 1, Verified: 1, Suspect: 1},
+		"sys/sw":     {Document: "sys/sw", Normative: 2, Implemented: 2, Tested: 1, Verified: 1, Suspect: 1},
+		"sys/swx":    {Document: "sys/swx", Normative: 1},
+		"sys/sw/x/y": {Document: "sys/sw/x/y", Normative: 1, Implemented: 1, Verified: 1, Suspect: 1},
+	} {
+		if got := p.Documents[folder].Coverage; got != want {
+			t.Errorf("coverage of %s = %+v, want %+v", folder, got, want)
+		}
+	}
+	if got, want := p.Documents["sys"].Coverage.String(), "4 normative: 2 implemented, 1 tested, 1 verified, 1 suspect"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+// BenchmarkNewPagesDocuments makes the page models of 4,000 requirements
+// in 400 nested documents (40 top-level ones with 9 below each), the
+// coverage of each counted once per build: the cost per document stays
+// flat as documents are added, where a scan of every requirement per
+// document page grew with both.
+func BenchmarkNewPagesDocuments(b *testing.B) {
+	m, rep := benchModel()
+	b.ReportAllocs()
+	for b.Loop() {
+		NewPages(PageInput{Model: m, Report: rep})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(m.Documents)), "ns/document")
+}
+
+func benchModel() (*claims.Model, *codeanchors.Report) {
+	const tops, subs, reqs = 40, 9, 4000
+	m, rep := &claims.Model{}, &codeanchors.Report{}
+	for i := range tops {
+		m.Documents = append(m.Documents, &claims.Document{Path: fmt.Sprintf("d%02d", i)})
+		for j := range subs {
+			m.Documents = append(m.Documents, &claims.Document{Path: fmt.Sprintf("d%02d/s%d", i, j)})
+		}
+	}
+	for i := range reqs {
+		id := fmt.Sprintf("REQ-%d", i)
+		m.Requirements = append(m.Requirements, &claims.Requirement{ID: id, Document: m.Documents[i%len(m.Documents)].Path, Normative: i%10 != 0})
+		rep.Requirements = append(rep.Requirements, codeanchors.RequirementStatus{ID: id, Implemented: i%2 == 0, Tested: i%3 == 0})
+		if i > 0 {
+			rep.Parents = append(rep.Parents, codeanchors.ParentStatus{Child: id, Parent: fmt.Sprintf("REQ-%d", i-1)})
+		}
+	}
+	return m, rep
 }

@@ -1,8 +1,6 @@
 package synth
 
 import (
-	"github.com/tracewiki/tracewiki/claims"
-
 	"bytes"
 	"cmp"
 	"fmt"
@@ -325,7 +323,7 @@ func (ix *SearchIndex) rank(q parsedQuery, kind string) []Ranked {
 	slices.SortFunc(out, func(a, b Ranked) int {
 		ea, eb := &ix.entries[a.Index], &ix.entries[b.Index]
 		return cmp.Or(cmp.Compare(b.Tier, a.Tier), cmp.Compare(b.Score, a.Score),
-			cmp.Compare(typeOrder(ea.Type), typeOrder(eb.Type)), ea.ID.Compare(eb.ID))
+			cmp.Compare(KindRank(ea.Type), KindRank(eb.Type)), ea.ID.Compare(eb.ID))
 	})
 	return out
 }
@@ -416,14 +414,6 @@ func (ix *SearchIndex) fieldWeight(f, tf, n int) float64 {
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-
-// typeOrder is a node type's place in SPEC 3's order; unknown types last.
-func typeOrder(t claims.NodeType) int {
-	if i := t.Rank(); i >= 0 {
-		return i
-	}
-	return len(claims.NodeTypes)
-}
 
 // Search ranks the index for query and answers with its best results.
 func (ix *SearchIndex) Search(query string, o SearchOptions) SearchResults {

@@ -215,7 +215,7 @@ func TestSearchKindFilter(t *testing.T) {
 		// Ties: by type order, then id.
 		for i := 1; i < len(all); i++ {
 			a, b := ix.entries[all[i-1].Index], ix.entries[all[i].Index]
-			if all[i-1].Tier == all[i].Tier && all[i-1].Score == all[i].Score && (typeOrder(a.Type) > typeOrder(b.Type) || a.Type == b.Type && a.ID.Compare(b.ID) >= 0) {
+			if all[i-1].Tier == all[i].Tier && all[i-1].Score == all[i].Score && (KindRank(a.Type) > KindRank(b.Type) || a.Type == b.Type && a.ID.Compare(b.ID) >= 0) {
 				t.Errorf("Rank(%q): %s before %s at score %v", q, a.ID, b.ID, all[i].Score)
 			}
 		}

@@ -122,7 +122,7 @@ func (ix *SearchIndex) Client() ClientSearch {
 	h.Stop = slices.Sorted(slices.Values(stopWordLists[ix.language]))
 	h.TypeNames = NodeTypes
 	for i := range ix.docs {
-		h.Types[i] = typeOrder(ix.entries[i].Type)
+		h.Types[i] = KindRank(ix.entries[i].Type)
 		for _, seq := range ix.docs[i].fields {
 			h.Lens = append(h.Lens, len(seq))
 		}

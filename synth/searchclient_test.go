@@ -17,7 +17,7 @@ func TestSearchClientTieOrder(t *testing.T) {
 		t.Fatalf("the fixture has %d nodes", len(ix.entries))
 	}
 	sorted := slices.IsSortedFunc(ix.entries, func(a, b SearchEntry) int {
-		return cmp.Or(cmp.Compare(typeOrder(a.Type), typeOrder(b.Type)), a.ID.Compare(b.ID))
+		return cmp.Or(cmp.Compare(KindRank(a.Type), KindRank(b.Type)), a.ID.Compare(b.ID))
 	})
 	if !sorted {
 		t.Errorf("search entries are not in tie order: %v", rankedIDs(ix, "lock", ""))

@@ -114,7 +114,13 @@ func runCheck(e *env, args []string) int {
 			return code
 		}
 	}
-	f, err := p.Findings(*lang)
+	var f *synth.Findings
+	var c synth.CoverageJSON
+	if gate {
+		f, c, err = p.FindingsAndCoverage(*lang)
+	} else {
+		f, err = p.Findings(*lang)
+	}
 	if err != nil {
 		return e.fail(err)
 	}
@@ -124,9 +130,7 @@ func runCheck(e *env, args []string) int {
 	}
 	covCode := exitOK
 	if gate {
-		if covCode = cov.run(e, p, *format == "text"); covCode == exitBad {
-			return covCode
-		}
+		covCode = cov.run(e, p, c, *format == "text")
 	}
 	return max(e.failOn(out, *failOn), covCode)
 }

@@ -61,15 +61,11 @@ func (g *coverageGate) prepare(e *env, p *site.Project) int {
 	return exitOK
 }
 
-// run computes the coverage of the workspace, says its figures (on stdout
-// when text is true, else on stderr, so JSON and SARIF stay whole) and
-// returns exit 1 when the gate fails.
-func (g *coverageGate) run(e *env, p *site.Project, text bool) int {
+// run says the figures of the workspace's coverage c (on stdout when text
+// is true, else on stderr, so JSON and SARIF stay whole) and returns exit
+// 1 when the gate fails.
+func (g *coverageGate) run(e *env, p *site.Project, c synth.CoverageJSON, text bool) int {
 	min, base := p.Config.Coverage.Min, g.read
-	c, err := p.Coverage()
-	if err != nil {
-		return e.fail(err)
-	}
 	out := e.stderr
 	if text {
 		out = e.stdout

@@ -82,14 +82,6 @@ func Open(dir string) (*Cache, error) {
 	return openCache(dir, toolVersion())
 }
 
-// OpenVersion opens the build cache in dir as the tracewiki of another
-// version would: it finds none of this version's entries. For tests of
-// what an upgrade keeps.
-func OpenVersion(dir, version string) (*Cache, error) { return openCache(dir, version) }
-
-// Version names the code whose entries the cache finds ([OpenVersion]).
-func (c *Cache) Version() string { return c.version }
-
 func openCache(dir, version string) (*Cache, error) {
 	return openCacheWith(dir, version, Secret())
 }

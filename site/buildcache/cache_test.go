@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tracewiki/tracewiki/claims"
+	"github.com/tracewiki/tracewiki/site/output"
 	"github.com/tracewiki/tracewiki/site/workspace"
 )
 
@@ -289,8 +290,8 @@ func TestOutlineRewrap(t *testing.T) {
 // stamped them: a file is trusted only when its bytes still hash as they
 // did, a folder only when it lists the entries it did.
 func TestUpToDateRacy(t *testing.T) {
-	defer func(w time.Duration) { RacyWindow = w }(RacyWindow)
-	RacyWindow = time.Hour // every path changed "just before"
+	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	racyWindow = time.Hour // every path changed "just before"
 	dir := t.TempDir()
 	const name, folder = "pay/pay.go", "content/guides"
 	for _, f := range []string{name, folder + "/a.md"} {
@@ -334,5 +335,47 @@ func TestUpToDateRacy(t *testing.T) {
 	rec.lists[folder] = [32]byte{1}
 	if same, _ := rec.same(ws, dir, folder); same {
 		t.Errorf("%s is trusted by its stamp though it is listed otherwise", folder)
+	}
+}
+
+// TestCacheUpgrade checks what an upgrade keeps of a build's records: the
+// same tracewiki finds the workspace up to date and the output holding its
+// site; one of another version finds neither, and reads none of the old
+// version's entries, so its build is a cold one.
+func TestCacheUpgrade(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n"), 0o644))
+	ws, err := workspace.Open(dir)
+	must(t, err)
+	defer ws.Close()
+	_, err = ws.ReadFile("a.md")
+	must(t, err)
+
+	c := testCache(t)
+	out, key, opts := filepath.Join(t.TempDir(), "public"), []byte("site key"), Options{Frozen: true}
+	sw, err := (&output.Folder{Dir: out, Name: "public"}).Begin(nil, UndoLeftPatch)
+	must(t, err)
+	w := NewWriter(c, out, sw.Dir())
+	must(t, w.Write("index.html", []byte("<h1>A</h1>")))
+	must(t, w.Commit(sw, parallel))
+	w.Record(c, key, true)
+	c.Record(Built{WS: ws, Out: out, Options: opts, SiteKey: key})
+
+	if _, ok := UpToDate(c, dir, "", opts); !ok {
+		t.Fatal("the same version: not up to date after a build")
+	}
+	if !NewWriter(c, out, t.TempDir()).Holds(key) {
+		t.Fatal("the same version: the output does not hold the site it wrote")
+	}
+	later, err := openCache(c.dir, "a later tracewiki")
+	must(t, err)
+	if _, ok := UpToDate(later, dir, "", opts); ok {
+		t.Error("another version: up to date by the old version's record")
+	}
+	if NewWriter(later, out, t.TempDir()).Holds(key) {
+		t.Error("another version: the output holds its site by the old version's record")
+	}
+	if s := later.Stats(); s.Hits != 0 {
+		t.Errorf("another version used %d entries of the old one", s.Hits)
 	}
 }

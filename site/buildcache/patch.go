@@ -53,14 +53,13 @@ const (
 )
 
 // maxPatch is the most files a patch replaces, adds or deletes in an
-// output of files: an eighth of them, or PatchFloor in a small site. A
+// output of files: an eighth of them, or patchFloor in a small site. A
 // build that changes more swaps in a whole new folder, which readers never
 // see half done.
-func maxPatch(files int) int { return max(PatchFloor, files/8) }
+func maxPatch(files int) int { return max(patchFloor, files/8) }
 
-// PatchFloor is the most files a patch changes in a small site; a
-// variable for tests.
-var PatchFloor = 64
+// patchFloor is the most files a patch changes in a small site.
+const patchFloor = 64
 
 // patchOutput applies the files written into the swap folder of sw
 // (written) and the removal of deleted to the output folder out in place.

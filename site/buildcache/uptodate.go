@@ -34,15 +34,16 @@ import (
 //
 // A file changed within the same tick of the clock as its stamp could keep
 // its times, so a path changed shortly before the build that stamped it
-// ([RacyWindow]) is trusted only after its bytes are read and hashed again.
+// (racyWindow) is trusted only after its bytes are read and hashed again.
 // A folder the build listed is trusted by its listing, the names and types
 // of its entries: a file saved by renaming a new one over it, as editors
 // and git do, changes its folder's times but not what a build finds there.
 
-// RacyWindow is how long before a build a path's change makes its stamp
-// one to check by content. A variable for tests, which write their
-// workspaces a moment before they build them.
-var RacyWindow = 2 * time.Second
+// racyWindow is how long before a build a path's change makes its stamp
+// one to check by content. A variable for TestUpToDateRacy, which makes
+// every path racy; tests that write a workspace a moment before they build
+// it keep it: its paths are checked by content, which finds them the same.
+var racyWindow = 2 * time.Second
 
 // upToDateStage names the build cache's records of builds whose workspace
 // was stamped, one per workspace, output and options.
@@ -341,7 +342,7 @@ func (rec *upToDate) same(ws *workspace.Workspace, root, name string) (bool, wor
 }
 
 // racyBefore is the change time before which a stamp is trusted.
-func (rec *upToDate) racyBefore() int64 { return rec.start - int64(RacyWindow) }
+func (rec *upToDate) racyBefore() int64 { return rec.start - int64(racyWindow) }
 
 // upToDateMagic starts a record; a record of another format is ignored.
 const upToDateMagic = "tracewiki-uptodate 2"

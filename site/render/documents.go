@@ -72,8 +72,7 @@ func (b *Renderer) documentPage(d *pageData, n synth.Node, root string) error {
 			return err
 		}
 	}
-	cov := Coverage(b.model, b.report, folder)
-	d.Facts = append(d.Facts, fact{Name: "coverage", Value: cov.String()})
+	d.Facts = append(d.Facts, fact{Name: "coverage", Value: dp.Coverage.String()})
 	return b.documentTree(d, dp, 0, root)
 }
 
@@ -196,58 +195,4 @@ func (b *Renderer) requirementStructure(d *pageData, rp *synth.RequirementPage, 
 
 func (b *Renderer) document(folder string) *claims.Document {
 	return synth.Document(b.model, folder)
-}
-
-// DocumentCoverage counts the normative requirements of a document (and
-// the documents nested in it) by their derived fields (SPEC 2: coverage
-// counts normative requirements only).
-type DocumentCoverage struct {
-	Document    string `json:"document"` // folder; "" for every requirement
-	Normative   int    `json:"normative"`
-	Implemented int    `json:"implemented"`
-	Tested      int    `json:"tested"`
-	Verified    int    `json:"verified"`
-	Suspect     int    `json:"suspect"` // with a stale parent link
-}
-
-// String is "3 of 4 implemented, 2 tested, 1 verified".
-func (c DocumentCoverage) String() string {
-	return fmt.Sprintf("%d normative: %d implemented, %d tested, %d verified, %d suspect", c.Normative, c.Implemented, c.Tested, c.Verified, c.Suspect)
-}
-
-// Coverage counts the normative requirements in folder and below ("" for
-// all) by implemented, tested, verified and suspect. The requirements
-// matrix and the document pages read it.
-func Coverage(m *claims.Model, rep *codeanchors.Report, folder string) DocumentCoverage {
-	c := DocumentCoverage{Document: folder}
-	status := map[string]codeanchors.RequirementStatus{}
-	for _, s := range rep.Requirements {
-		status[s.ID] = s
-	}
-	suspect := map[string]bool{}
-	for _, ps := range rep.Parents {
-		if ps.Verdict.State == codeanchors.Stale {
-			suspect[ps.Child] = true
-		}
-	}
-	for _, r := range m.Requirements {
-		in := folder == "" || r.Document == folder || strings.HasPrefix(r.Document, folder+"/")
-		if !in || !r.Normative {
-			continue
-		}
-		s := status[r.ID]
-		c.Normative++
-		c.Implemented += b2i(s.Implemented)
-		c.Tested += b2i(s.Tested)
-		c.Verified += b2i(s.Verified)
-		c.Suspect += b2i(suspect[r.ID])
-	}
-	return c
-}
-
-func b2i(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
 }

@@ -41,8 +41,7 @@ type OneFile struct {
 // inlined; the file has no script and loads nothing: its only links out
 // are to the forge. The same site and options give the same bytes.
 func (b *Renderer) ExportHTML(opts OneFile) ([]byte, error) {
-	d := &fileData{Lang: b.lang, Title: b.title, Revision: opts.Revision, Date: opts.Date,
-		Coverage: Coverage(b.model, b.report, opts.Document).String()}
+	d := &fileData{Lang: b.lang, Title: b.title, Revision: opts.Revision, Date: opts.Date, Coverage: b.models.Coverage.String()}
 	if d.Revision == "" {
 		d.Revision = "not in git"
 	}
@@ -61,6 +60,7 @@ func (b *Renderer) ExportHTML(opts OneFile) ([]byte, error) {
 	if opts.Document != "" {
 		d.Document = docs[0].Title
 		d.Folder = opts.Document
+		d.Coverage = b.models.Documents[opts.Document].Coverage.String()
 	}
 	for i, fd := range docs {
 		if err := b.fillDocument(ctx, &docs[i], fd.reqs); err != nil {
@@ -193,7 +193,7 @@ func (b *Renderer) fillDocument(ctx *fileContext, fd *fileDoc, reqs []*synth.Req
 				return err
 			}
 		}
-		fd.Coverage = Coverage(b.model, b.report, fd.folder).String()
+		fd.Coverage = b.models.Documents[fd.folder].Coverage.String()
 	}
 	for _, rp := range reqs {
 		it := fileItem{docItem: b.docItemOf(rp, 0, ""), Anchor: reqAnchor(rp.Req.ID)}

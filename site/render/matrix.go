@@ -254,3 +254,10 @@ func fieldsOf(m map[string]string) []field {
 	}
 	return out
 }
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}

@@ -424,8 +424,8 @@ func (b *Renderer) filePage(d *pageData, n synth.Node, root string) error {
 			}
 			link = "#code-" + symbolAnchor(m)
 		}
-		if m.Type == claims.NodeTest {
-			link = root + NodeURL(m)
+		if synth.KindOf(m.Type).Dir != "" {
+			link = root + NodeURL(m) // a test has a page of its own
 		}
 		t.Rows = append(t.Rows, row{ID: symbolAnchor(m), Stale: m.Stale, Cells: []cell{
 			{Text: name, URL: link, Code: true}, {Text: m.Kind}, {Text: lines}, st, {Text: strings.Join(slices.Compact(by), ", ")},

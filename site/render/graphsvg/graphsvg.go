@@ -41,12 +41,6 @@ const (
 	staleLabelRunes = 24
 )
 
-// typeOrder is the SPEC 3 node type order: neighbors are listed by it.
-var typeOrder = []claims.NodeType{
-	claims.NodeRequirement, claims.NodeDecision, claims.NodeSymbol, claims.NodeTest,
-	claims.NodeRun, claims.NodePage, claims.NodeFile,
-}
-
 // Draw draws the neighborhood nb of the node with id center as inline
 // SVG, with href giving each node's link: two drawings, a wide one and a
 // narrow one for phones (the stylesheet shows one of them). The same input
@@ -139,8 +133,7 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 			return true
 		}
 		n := byID[id]
-		return st.center.Type == claims.NodeFile && n != nil && n.Path == st.center.Path &&
-			(n.Type == claims.NodeSymbol || n.Type == claims.NodeTest)
+		return st.center.Type == claims.NodeFile && n != nil && n.Path == st.center.Path && synth.KindOf(n.Type).Named
 	}
 	for _, n := range nb.Nodes {
 		if n.ID != center && inCenter(n.ID) {
@@ -188,8 +181,9 @@ func starOf(nb synth.Neighborhood, center synth.NodeID) star {
 }
 
 // side orders one side's neighbors (stale and unknown first, then
-// verified, declared and located links, then by type in SPEC 3 order, then naturally by label and id) and keeps the first
-// MaxSideNodes, returning how many it left out.
+// verified, declared and located links, then by kind in the kind table's
+// order, then naturally by label and id) and keeps the first MaxSideNodes,
+// returning how many it left out.
 func side(m map[synth.NodeID]*neighbor) ([]*neighbor, int) {
 	var out []*neighbor
 	for _, n := range m {
@@ -199,17 +193,11 @@ func side(m map[synth.NodeID]*neighbor) ([]*neighbor, int) {
 		n.via = slices.Compact(n.via)
 		out = append(out, n)
 	}
-	rank := func(typ claims.NodeType) int {
-		if i := slices.Index(typeOrder, typ); i >= 0 {
-			return i
-		}
-		return len(typeOrder)
-	}
 	slices.SortFunc(out, func(a, b *neighbor) int {
 		return cmp.Or(
 			first(a.stale || a.node.Stale || a.unknown, b.stale || b.node.Stale || b.unknown),
 			cmp.Compare(relRank(a.relation), relRank(b.relation)),
-			cmp.Compare(rank(a.node.Type), rank(b.node.Type)),
+			cmp.Compare(synth.KindRank(a.node.Type), synth.KindRank(b.node.Type)),
 			cmp.Compare(a.node.Type, b.node.Type),
 			claims.CompareIDs(cmp.Or(a.node.Label, a.node.ID.String()), cmp.Or(b.node.Label, b.node.ID.String())),
 			a.node.ID.Compare(b.node.ID),

@@ -583,3 +583,34 @@ func BenchmarkGraphSVG(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(nb.Nodes))*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// TestGraphSVGKindOrder checks that a side lists its neighbors by kind in
+// the order of the kind table ([synth.Kinds]), documents included, however
+// the neighborhood lists them.
+func TestGraphSVGKindOrder(t *testing.T) {
+	center := tid("requirement:REQ-1")
+	nb := synth.Neighborhood{Nodes: []synth.Node{testNode(center.String())}}
+	for _, k := range slices.Backward(synth.Kinds) {
+		key := "x"
+		if k.Type == claims.NodeRequirement {
+			key = "REQ-2"
+		}
+		n := testNode(string(k.Type) + ":" + key)
+		nb.Nodes = append(nb.Nodes, n)
+		nb.Edges = append(nb.Edges, testEdge(n.ID, center, synth.Declared, "mentions"))
+	}
+	wide, _ := drawings(t, string(Draw(nb, center, pageHref)))
+	boxes, _, _ := parseSVG(t, []byte(wide))
+	var got, want []string
+	for _, b := range boxes {
+		if !strings.Contains(b.class, "center") {
+			got = append(got, strings.TrimPrefix(strings.Fields(b.class)[1], "node-"))
+		}
+	}
+	for _, k := range synth.Kinds {
+		want = append(want, string(k.Type))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("neighbors drawn in kind order %v, the kind table's is %v", got, want)
+	}
+}
