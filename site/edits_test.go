@@ -104,6 +104,12 @@ func TestBuildEdited(t *testing.T) {
 	}{
 		{"text appended", appendTo(refunds, "\nA sentence more, with `code` and *emphasis*.\n"), true},
 		{"fence edited", edit(refunds, "return -x", "return -x * 100"), true},
+		// The search page's index numbers words in the order they first
+		// occur: a word new to the wiki, or gone from it, numbers others
+		// again.
+		{"words new to the wiki", appendTo(refunds, "\nZygomorphic quasars, 1765018000123456789.\n"), true},
+		{"words gone from the wiki", edit(refunds, "\nZygomorphic quasars, 1765018000123456789.\n", "\n"), true},
+		{"a body longer by words it has", appendTo(refunds, "\nRefunds, refunds and refunds.\n"), true},
 		{"text after the claims", edit(refunds, "@TestRefund)).\n", "@TestRefund)).\n\nA paragraph between, with `code`.\n"), true},
 		{"beside it, an editor's swap and backup files", both(appendTo(refunds, "\nWith editors' files.\n"), func(t *testing.T) {
 			must(t, os.WriteFile(file("content/guides/.refunds.md.swp"), []byte("vim"), 0o644))
@@ -159,9 +165,18 @@ func TestBuildEdited(t *testing.T) {
 			buildCached(t, dir, out, cache)
 			appendTo(refunds, "\nStill more.\n")(t)
 		}
+		// An edit of a text changes no id or title: the search page's
+		// exact shard is as it was, and an edited build writes only the
+		// search scripts that change.
+		exact := filepath.Join(out, "api", "search-x-0.js")
+		was, err := os.Stat(exact)
+		must(t, err)
 		ok := editedBuild(t, dir, out, cache)
 		if ok != c.edited {
 			t.Errorf("%s: edited build %v, want %v", c.name, ok, c.edited)
+		}
+		if now, err := os.Stat(exact); ok && (err != nil || !os.SameFile(was, now)) {
+			t.Errorf("%s: the edited build wrote the search page's exact shard again (%v)", c.name, err)
 		}
 		if !ok && c.name == "heading another page links renamed" {
 			if _, err := buildAndWriteCache(dir, out, cache); err == nil || !strings.Contains(err.Error(), "missing heading") {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -174,9 +175,17 @@ func TestSetSearchBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, got, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
-			if !ok || !bytes.Equal(got, want) {
-				t.Errorf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, got, want)
+			ed, ok := SetSearchBodies(data, map[NodeID][]byte{entries[i].ID: []byte(body)})
+			if !ok || !bytes.Equal(ed.Index, want) {
+				t.Fatalf("entry %s, body %q: got %v\n%s\nwant\n%s", entries[i].ID, body, ok, ed.Index, want)
+			}
+			for j := range entries {
+				if after, ok := ed.entry(j); !ok || !reflect.DeepEqual(after, s.Entries[j]) {
+					t.Errorf("entry %s, body %q: entry %d is %+v", entries[i].ID, body, j, after)
+				}
+			}
+			if before := ed.before[i]; len(ed.before) != 1 || !reflect.DeepEqual(before, entries[i]) {
+				t.Errorf("entry %s, body %q: the edited entries were %+v", entries[i].ID, body, ed.before)
 			}
 		}
 	}
@@ -192,10 +201,14 @@ func TestSetSearchBodies(t *testing.T) {
 		}
 	}
 	want, _ := MarshalJSON(s)
-	if set, got, ok := SetSearchBodies(data, set); !ok || !bytes.Equal(got, want) || len(set.Entries) != len(entries) {
-		t.Errorf("three bodies at once: got %v\n%s\nwant\n%s", ok, got, want)
+	ed, ok := SetSearchBodies(data, set)
+	if !ok || !bytes.Equal(ed.Index, want) {
+		t.Fatalf("three bodies at once: got %v\n%s\nwant\n%s", ok, ed.Index, want)
 	}
-	if _, _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
+	if all, ok := ed.Entries(); !ok || !reflect.DeepEqual(all, s.Entries) || !slices.Equal(ed.edited(), []int{0, 1, 3}) {
+		t.Errorf("three bodies at once: entries %+v, edited %v", all, ed.edited())
+	}
+	if _, ok := SetSearchBodies(data, map[NodeID][]byte{claims.PageNode("missing"): []byte("x")}); ok {
 		t.Error("set the body of an entry the index does not have")
 	}
 }

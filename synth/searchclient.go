@@ -110,19 +110,14 @@ func shardsFor(n, per int) int { return max(1, (n+per-1)/per) }
 
 // Client returns the index as the search page reads it.
 func (ix *SearchIndex) Client() ClientSearch {
-	h := ClientSearchHead{SchemaVersion: SearchClientSchemaVersion, Language: ix.language, K1: SearchK1, Adjacency: SearchAdjacency,
-		AvgLen: ix.avgLen[:], Words: make(map[string][2]int, len(ix.words)), Docs: len(ix.docs),
-		Types: make([]int, len(ix.docs)), Lens: make([]int, 0, numFields*len(ix.docs)), Texts: []int{}}
-	for _, f := range searchFields {
-		h.Fields, h.Weights, h.B = append(h.Fields, f.Name), append(h.Weights, f.Weight), append(h.B, f.B)
-	}
+	h := newClientHead(ix.language, ix.entries)
+	h.AvgLen = ix.avgLen[:]
+	h.Words = make(map[string][2]int, len(ix.words))
 	for w, v := range ix.words {
 		h.Words[w] = [2]int{int(v.Stem), v.Freq}
 	}
-	h.Stop = slices.Sorted(slices.Values(stopWordLists[ix.language]))
-	h.TypeNames = NodeTypes
+	h.Lens = make([]int, 0, numFields*len(ix.docs))
 	for i := range ix.docs {
-		h.Types[i] = KindRank(ix.entries[i].Type)
 		for _, seq := range ix.docs[i].fields {
 			h.Lens = append(h.Lens, len(seq))
 		}
@@ -134,6 +129,23 @@ func (ix *SearchIndex) Client() ClientSearch {
 	c.Texts = ix.clientTexts(&h)
 	c.Head = h
 	return c
+}
+
+// newClientHead is the head of the client index of entries in language,
+// but for what their words make: the vocabulary, the lengths and the
+// shard counts.
+func newClientHead(language string, entries []SearchEntry) ClientSearchHead {
+	h := ClientSearchHead{SchemaVersion: SearchClientSchemaVersion, Language: language, K1: SearchK1, Adjacency: SearchAdjacency,
+		Docs: len(entries), Types: make([]int, len(entries)), Texts: []int{}}
+	for _, f := range searchFields {
+		h.Fields, h.Weights, h.B = append(h.Fields, f.Name), append(h.Weights, f.Weight), append(h.B, f.B)
+	}
+	h.Stop = slices.Sorted(slices.Values(stopWordLists[language]))
+	h.TypeNames = NodeTypes
+	for i := range entries {
+		h.Types[i] = KindRank(entries[i].Type)
+	}
+	return h
 }
 
 // clientPostings cuts the postings into shards by stem.
@@ -294,22 +306,57 @@ func (ix *SearchIndex) clientExact(h *ClientSearchHead) []map[string][2][]int32 
 // clientTexts cuts the nodes, in order, into shards of about
 // SearchShardText bytes of text.
 func (ix *SearchIndex) clientTexts(h *ClientSearchHead) [][][]any {
-	var out [][][]any
+	h.Texts = textShardStarts(ix.entries)
+	out := make([][][]any, len(h.Texts))
+	for k, start := range h.Texts {
+		out[k] = textShard(ix.entries, start, shardEnd(h.Texts, k, len(ix.entries)))
+	}
+	return out
+}
+
+// textShardStarts are the first nodes of the text shards of entries.
+func textShardStarts(entries []SearchEntry) []int {
+	starts := []int{}
 	size := 0
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		if len(out) == 0 || size > 0 && size+len(e.Text) > SearchShardText {
-			h.Texts = append(h.Texts, i)
-			out = append(out, nil)
+	for i := range entries {
+		e := &entries[i]
+		if len(starts) == 0 || startsTextShard(size, e) {
+			starts = append(starts, i)
 			size = 0
 		}
+		size += textSize(e)
+	}
+	return starts
+}
+
+// startsTextShard reports whether e starts a text shard after a node
+// whose shard holds size bytes.
+func startsTextShard(size int, e *SearchEntry) bool {
+	return size > 0 && size+len(e.Text) > SearchShardText
+}
+
+// textSize is how many bytes e counts for in its text shard.
+func textSize(e *SearchEntry) int { return len(e.Text) + len(e.Title) + len(e.URL) + len(e.Path) }
+
+// shardEnd is where text shard k of n nodes ends, starts being each
+// shard's first node.
+func shardEnd(starts []int, k, n int) int {
+	if k+1 < len(starts) {
+		return starts[k+1]
+	}
+	return n
+}
+
+// textShard is the text shard of entries[start:end].
+func textShard(entries []SearchEntry, start, end int) [][]any {
+	out := make([][]any, 0, end-start)
+	for i := start; i < end; i++ {
+		e := &entries[i]
 		var lines any
 		if e.Lines != nil {
 			lines = e.Lines
 		}
-		k := len(out) - 1
-		out[k] = append(out[k], []any{e.ID.String(), string(e.Type), e.Title, e.Path, e.URL, e.Stale, lines, e.Text})
-		size += len(e.Text) + len(e.Title) + len(e.URL) + len(e.Path)
+		out = append(out, []any{e.ID.String(), string(e.Type), e.Title, e.Path, e.URL, e.Stale, lines, e.Text})
 	}
 	return out
 }

@@ -137,34 +137,19 @@ func NewSearchIndex(entries []SearchEntry, language string) *SearchIndex {
 		ix.words[w] = v
 		return v.Stem
 	}
-	// A field's average length is over the nodes that have it: most nodes
-	// are code, with no body, and would make every document look long.
 	var total, have [numFields]int
-	for i, e := range entries {
+	for i := range entries {
 		d := &ix.docs[i]
-		for f, words := range entryWords(&e) {
-			seq := make([]int32, 0, min(len(words), MaxFieldTerms))
-			for _, w := range words {
-				if len(seq) == MaxFieldTerms {
-					break
-				}
-				if s := intern(w); s != stopStem {
-					seq = append(seq, s)
-				}
-			}
-			d.fields[f] = seq
+		*d = docOf(&entries[i], intern)
+		for f, seq := range d.fields {
 			total[f] += len(seq)
 			if len(seq) > 0 {
 				have[f]++
 			}
 		}
-		ix.titles[i] = strings.Join(queryWords(e.Title), " ")
+		ix.titles[i] = strings.Join(queryWords(entries[i].Title), " ")
 	}
-	for f := range total {
-		if have[f] > 0 {
-			ix.avgLen[f] = float64(total[f]) / float64(have[f])
-		}
-	}
+	ix.avgLen = avgLens(total, have)
 	ix.postings = make([][]int32, len(ix.stems))
 	for i := range ix.docs {
 		seen := map[int32]bool{}
@@ -177,13 +162,50 @@ func NewSearchIndex(entries []SearchEntry, language string) *SearchIndex {
 			}
 		}
 	}
-	n := float64(len(entries))
 	ix.idf = make([]float64, len(ix.stems))
 	for s, p := range ix.postings {
-		df := float64(len(p))
-		ix.idf[s] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		ix.idf[s] = idfOf(len(p), len(entries))
 	}
 	return ix
+}
+
+// docOf is e's fields as stems in order, intern giving each word's stem
+// (stopStem for a stop word) and counting it: a field's words are
+// interned until it holds MaxFieldTerms stems, the rest are not.
+func docOf(e *SearchEntry, intern func(string) int32) searchDoc {
+	var d searchDoc
+	for f, words := range entryWords(e) {
+		seq := make([]int32, 0, min(len(words), MaxFieldTerms))
+		for _, w := range words {
+			if len(seq) == MaxFieldTerms {
+				break
+			}
+			if s := intern(w); s != stopStem {
+				seq = append(seq, s)
+			}
+		}
+		d.fields[f] = seq
+	}
+	return d
+}
+
+// avgLens are the fields' average lengths from their total lengths and
+// how many nodes have each: a field's average is over the nodes that have
+// it (most nodes are code, with no body, and would make every document
+// look long).
+func avgLens(total, have [numFields]int) [numFields]float64 {
+	var out [numFields]float64
+	for f := range total {
+		if have[f] > 0 {
+			out[f] = float64(total[f]) / float64(have[f])
+		}
+	}
+	return out
+}
+
+// idfOf is the idf of a stem that df of n nodes hold.
+func idfOf(df, n int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // entryWords are the folded words of each field of e, in order.

@@ -585,15 +585,15 @@ func editedFiles(dir string, idx *outputIndex, edits []pageEdit) (map[string]edi
 	if !ok {
 		return nil, false
 	}
-	edited, index, ok := synth.SetSearchBodies(data, bodies)
+	edited, ok := synth.SetSearchBodies(data, bodies)
 	if !ok {
 		return nil, false
 	}
 	// The search page's twin is the index: its bytes are hashed once.
-	sum := sha256.Sum256(index)
-	search := editedFile{parts: [][]byte{index}, sum: &sum}
+	sum := sha256.Sum256(edited.Index)
+	search := editedFile{parts: [][]byte{edited.Index}, sum: &sum}
 	files[render.SearchFile], files[render.SearchDir+"/index.json"] = search, search
-	scripts, ok := editedSearchScripts(dir, idx, edited.Entries)
+	scripts, ok := editedSearchScripts(dir, idx, edited)
 	if !ok {
 		return nil, false
 	}

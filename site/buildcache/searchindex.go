@@ -8,12 +8,21 @@ import (
 	"github.com/tracewiki/tracewiki/synth"
 )
 
-// editedSearchScripts are the search page's scripts
-// ([render.SearchScriptsOf]) for an edited search index's entries, in the
-// language the last build's head script says; false when the last build's
-// scripts are not all there or the shards would be others, more or fewer
-// (a whole build then writes them).
-func editedSearchScripts(dir string, idx *outputIndex, entries []synth.SearchEntry) (map[string][]byte, bool) {
+// editedSearchScripts are the search page's scripts that differ after the
+// edit ed of the search index: made from the last build's scripts and the
+// edited entries ([render.EditedSearchScripts]), or else from every entry
+// ([render.SearchScriptsOf]), in the language the last build's head script
+// says; false when the last build's scripts are not all there or the
+// shards would be others, more or fewer (a whole build then writes them).
+func editedSearchScripts(dir string, idx *outputIndex, ed *synth.SearchEdit) (map[string][]byte, bool) {
+	read := func(name string) ([]byte, bool) { return readOutput(dir, idx, name) }
+	if scripts, ok := render.EditedSearchScripts(read, ed); ok {
+		return scripts, true
+	}
+	entries, ok := ed.Entries()
+	if !ok {
+		return nil, false
+	}
 	old, ok := readOutput(dir, idx, render.SearchScriptFile)
 	if !ok {
 		return nil, false

@@ -41,23 +41,23 @@ func SearchScripts(index []byte, lang string) (map[string][]byte, error) {
 func SearchScriptsOf(entries []synth.SearchEntry, lang string) (map[string][]byte, error) {
 	c := synth.NewSearchIndex(entries, lang).Client()
 	out := map[string][]byte{}
-	data, err := json.Marshal(c.Head)
+	head, err := searchHeadScript(c.Head)
 	if err != nil {
 		return nil, err
 	}
-	out[SearchScriptFile] = fmt.Appendf(nil, "window.TRACEWIKI_SEARCH = %s;\n", data)
+	out[SearchScriptFile] = head
 	add := func(kind string, n int, part any) error {
 		// Scripts loaded by src, not inlined: "<" needs no escape, and
 		// texts are smaller without.
 		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "window.TRACEWIKI_SEARCH_PART(%q, %d, ", kind, n)
+		buf.WriteString(searchPartPrefix(kind, n))
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(part); err != nil {
 			return err
 		}
 		buf.Truncate(buf.Len() - 1) // Encode's newline
-		buf.WriteString(");\n")
+		buf.WriteString(searchPartSuffix)
 		out[searchShardFile(kind, n)] = buf.Bytes()
 		return nil
 	}
@@ -82,6 +82,89 @@ func SearchScriptsOf(entries []synth.SearchEntry, lang string) (map[string][]byt
 		}
 	}
 	return out, nil
+}
+
+// The wrappers of the search page's scripts.
+const (
+	searchHeadPrefix = "window.TRACEWIKI_SEARCH = "
+	searchHeadSuffix = ";\n"
+	searchPartSuffix = ");\n"
+)
+
+// searchHeadScript is api/search.js: the head.
+func searchHeadScript(h synth.ClientSearchHead) ([]byte, error) {
+	data, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte(searchHeadPrefix), data...), searchHeadSuffix...), nil
+}
+
+// searchPartPrefix starts shard n of a kind, its JSON following.
+func searchPartPrefix(kind string, n int) string {
+	return fmt.Sprintf("window.TRACEWIKI_SEARCH_PART(%q, %d, ", kind, n)
+}
+
+// EditedSearchScripts returns the search page's scripts of the edited
+// search index ed from the last build's scripts, which old reads by output
+// name ([synth.EditClient]): those that differ from the last. False when
+// it cannot tell (then [SearchScriptsOf] makes them from every entry).
+func EditedSearchScripts(old func(name string) ([]byte, bool), ed *synth.SearchEdit) (map[string][]byte, bool) {
+	data, ok := old(SearchScriptFile)
+	var head synth.ClientSearchHead
+	if !ok || !bytes.HasPrefix(data, []byte(searchHeadPrefix)) || !bytes.HasSuffix(data, []byte(searchHeadSuffix)) ||
+		json.Unmarshal(data[len(searchHeadPrefix):len(data)-len(searchHeadSuffix)], &head) != nil {
+		return nil, false
+	}
+	// The shards an edit numbers again, and their JSON.
+	read := func(kind string, n int) ([][]byte, [][]byte, bool) {
+		files, parts := make([][]byte, n), make([][]byte, n)
+		for k := range n {
+			data, ok := old(searchShardFile(kind, k))
+			prefix := searchPartPrefix(kind, k)
+			if !ok || !bytes.HasPrefix(data, []byte(prefix)) || !bytes.HasSuffix(data, []byte(searchPartSuffix)) {
+				return nil, nil, false
+			}
+			files[k], parts[k] = data, data[len(prefix):len(data)-len(searchPartSuffix)]
+		}
+		return files, parts, true
+	}
+	var shards synth.ClientShards
+	postings, parts, ok1 := read(searchPostings, head.Postings)
+	shards.Postings = parts
+	pairs, parts, ok2 := read(searchPairs, head.Pairs)
+	shards.Pairs = parts
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	h, edited, ok := synth.EditClient(head, shards, ed)
+	if !ok {
+		return nil, false
+	}
+	script, err := searchHeadScript(h)
+	if err != nil {
+		return nil, false
+	}
+	out := map[string][]byte{}
+	if !bytes.Equal(script, data) {
+		out[SearchScriptFile] = script
+	}
+	put := func(kind string, was, parts [][]byte) {
+		for k, part := range parts {
+			if part == nil {
+				continue // as it was
+			}
+			file := append([]byte(searchPartPrefix(kind, k)), part...)
+			if file = append(file, searchPartSuffix...); was == nil || !bytes.Equal(file, was[k]) {
+				out[searchShardFile(kind, k)] = file
+			}
+		}
+	}
+	put(searchPostings, postings, edited.Postings)
+	put(searchPairs, pairs, edited.Pairs)
+	put(searchExact, nil, edited.Exact)
+	put(searchTexts, nil, edited.Texts)
+	return out, true
 }
 
 // searchShardFile names shard n of a kind.
