@@ -58,7 +58,8 @@ type BuildOptions struct {
 	reuse func(key []byte) bool
 	// pages, when set, keeps the pages whose key did not change from the
 	// last build into the same output folder (see [render.PageStore]),
-	// and hands the edit record the claims tables' rows it was given.
+	// and hands the edit record what the render pass made of the editable
+	// pages: their claims tables' rows and their claims shown.
 	pages *buildcache.Writer
 	// stream, when set with Sink, writes the output file name with write
 	// instead of taking its bytes: for the graph, tens of megabytes.
