@@ -26,6 +26,7 @@ type pageData struct {
 	Tables         []table
 	Fragments      []fragment
 	Claims         []ClaimRow
+	shown          []ShownClaim // how the claims' links in Body showed
 	SVG            template.HTML
 	Neighbors      []neighborRow
 	OpenNeighbors  bool
@@ -378,8 +379,9 @@ func (b *Renderer) wikiPage(d *pageData, n synth.Node, root string) error {
 	if pg.Synthesized {
 		d.Facts = append(d.Facts, fact{Name: "made from", Value: pg.Doc.File})
 	}
-	var err error
-	d.Body, err = b.body(&pg.Doc, root, n.Title)
+	ctx := &showing{Renderer: b}
+	body, err := renderBody(ctx, &pg.Doc, root, n.Title)
+	d.Body, d.shown = template.HTML(body), ctx.shown
 	d.Claims = b.claimRows(wp.Claims, root)
 	return err
 }

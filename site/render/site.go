@@ -86,8 +86,11 @@ type PageStore interface {
 	// from key.
 	KeyPage(prefix string, key []byte)
 	// SpanBody records where the body is in the index.html of the
-	// [Page.Editable] page at prefix just written.
-	SpanBody(prefix string, b BodySpan)
+	// [Page.Editable] page at prefix just written, the rows its claims
+	// table shows (nil for none), and how each claim's link its body
+	// showed shows, in the body's order: an edit of the page's text
+	// renders them again, and the render pass made them already.
+	SpanBody(prefix string, b BodySpan, rows []ClaimRow, shown []ShownClaim)
 }
 
 // Output says where [Renderer.Site] puts the site's files.
@@ -183,7 +186,7 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 			out.Store.KeyPage(pg.Prefix(), key)
 			if pg.Editable() { // only an editable page's body is ever spliced
 				if span, ok := findBody(html, bufs.body); ok {
-					out.Store.SpanBody(pg.Prefix(), span)
+					out.Store.SpanBody(pg.Prefix(), span, bufs.claims, bufs.shown)
 				}
 			}
 		}
@@ -218,6 +221,8 @@ type renderBuffers struct {
 	html, twin bytes.Buffer
 	enc        *synth.JSONEncoder // into twin
 	body       template.HTML      // the page's body, in html
+	claims     []ClaimRow         // the rows of the page's claims table
+	shown      []ShownClaim       // how the claims' links in body showed
 }
 
 func newRenderBuffers() *renderBuffers {
@@ -255,7 +260,7 @@ func (b *Renderer) render(pg Page, bufs *renderBuffers) (html, twin []byte, err 
 	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
 	data.DriftCount, data.DriftStale = len(b.drift.Links), b.driftStale
 	bufs.html.Reset()
-	bufs.body = data.Body
+	bufs.body, bufs.claims, bufs.shown = data.Body, data.Claims, data.shown
 	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
 		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
 	}
