@@ -57,8 +57,10 @@ type BuildOptions struct {
 	// site, and the build stops there ([Site.Reused]).
 	reuse func(key []byte) bool
 	// pages, when set, keeps the pages whose key did not change from the
-	// last build into the same output folder (see [render.PageStore]).
-	pages render.PageStore
+	// last build into the same output folder (see [render.PageStore]),
+	// and hands the edit record what the render pass made of the editable
+	// pages: their claims tables' rows and their claims shown.
+	pages *buildcache.Writer
 	// stream, when set with Sink, writes the output file name with write
 	// instead of taking its bytes: for the graph, tens of megabytes.
 	stream func(name string, write func(io.Writer) error) error
@@ -259,7 +261,11 @@ func (b *siteBuild) build(s *Site, opts BuildOptions) error {
 		}
 		shared = b.pagesKey(driftJSON)
 	}
-	files, kept, err := b.r.Site(render.Output{Sink: opts.Sink, Stream: opts.stream, Store: opts.pages, Shared: shared})
+	out := render.Output{Sink: opts.Sink, Stream: opts.stream, Shared: shared}
+	if opts.pages != nil {
+		out.Store = opts.pages
+	}
+	files, kept, err := b.r.Site(out)
 	if err != nil {
 		return err
 	}
@@ -268,7 +274,7 @@ func (b *siteBuild) build(s *Site, opts BuildOptions) error {
 	}
 	s.Kept = kept
 	if shared != nil {
-		s.edits = buildcache.NewEdits(b.r, b.graph, b.outlined, b.editable, buildcache.EditsSite{
+		s.edits = buildcache.NewEdits(b.r, opts.pages, b.graph, b.outlined, b.editable, buildcache.EditsSite{
 			SiteKey: b.key, Shared: shared, Content: b.p.Config.Content, BaseURL: b.baseURL, Forge: b.forge, History: b.verifiedSum,
 			Revision: b.revision,
 		})

@@ -141,11 +141,14 @@ type EditsSite struct {
 // NewEdits records the build's editable pages: those of r's pages for
 // which editable says yes (a [render.Page.Editable] page read from its
 // own file, which the shared key has only through its outline ol), with
-// what the renderer r showed of the graph g on them. They are encoded as
-// they are answered, never held as maps: at 11,000 pages that is 50,000
-// answers, made after the pages rendered, when the build's memory is at
-// its peak.
-func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
+// what the renderer r showed of the graph g on them. Their claims tables'
+// rows, and how their bodies' claims showed, are what the build's writer w
+// was given as it wrote the pages ([Writer.SpanBody]); only a page kept
+// from the last build, or a claim its body does not show, is asked of r
+// again. They are encoded as they are answered, never held as maps:
+// at 11,000 pages that is 50,000 answers, made after the pages rendered,
+// when the build's memory is at its peak.
+func NewEdits(r *render.Renderer, w *Writer, g *synth.Graph, ol *Outline, editable func(render.Page) bool, site EditsSite) *Edits {
 	rec := &Edits{siteKey: site.SiteKey, shared: site.Shared, content: site.Content, baseURL: site.BaseURL, forge: site.Forge,
 		history: site.History, revision: site.Revision}
 	var pages []render.Page
@@ -155,43 +158,51 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 		}
 	}
 	slices.SortFunc(pages, func(x, y render.Page) int { return strings.Compare(x.Wiki().Doc.File, y.Wiki().Doc.File) })
+	rendered := w.takeRendered()
 	var buf bytes.Buffer
-	q := strconv.Quote
+	var line []byte // the line being made
 	var lines []string
 	var shown []render.ClaimShown // how each claim of the page shows, asked once
 	for _, pg := range pages {
 		p := pg.Wiki()
 		n, _ := g.Node(claims.PageNode(p.Path))
+		done, wasRendered := rendered[pg.Prefix()]
 		shown = shown[:0]
+		next := 0 // the body's next claim shown
 		for _, c := range p.Doc.Claims {
 			var s render.ClaimShown
 			if c.HasTarget {
-				s = r.ClaimShown(c.Target)
+				var ok bool
+				if s, ok = done.claimShown(c.Target, &next); !ok {
+					s = r.ClaimShown(c.Target) // a frontmatter claim, or a page kept
+				}
 			}
 			shown = append(shown, s)
 		}
 		places := problemPlaces(&p.Doc, func(i int) string { return shown[i].State })
-		fmt.Fprintf(&buf, "page\t%s\t%s\t%s\t%x\t%x\t%s\n", q(p.Doc.File), q(pg.Dir()), q(n.Title), ol.pages[p.Doc.File],
-			places, q(strings.Join(p.Doc.Headings, "\n")))
-		// Its claims table's rows, in order, but for the claims' texts,
-		// which the edit brings.
-		for _, row := range r.ClaimRows(pg) {
-			b := append(buf.AvailableBuffer(), "row"...)
-			for _, f := range [...]string{row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail} {
-				b = strconv.AppendQuote(append(b, '\t'), f)
-			}
-			buf.Write(append(b, '\n'))
+		outline := ol.pages[p.Doc.File]
+		b := appendFields(append(buf.AvailableBuffer(), "page"...), p.Doc.File, pg.Dir(), n.Title)
+		b = hex.AppendEncode(append(b, '\t'), outline[:])
+		b = hex.AppendEncode(append(b, '\t'), places[:])
+		b = strconv.AppendQuote(append(b, '\t'), strings.Join(p.Doc.Headings, "\n"))
+		buf.Write(append(b, '\n'))
+		if wasRendered {
+			buf.Write(done.rows)
+		} else {
+			buf.Write(appendRows(buf.AvailableBuffer(), r.ClaimRows(pg)))
 		}
 		lines = lines[:0]
 		for i, c := range p.Doc.Claims {
 			if c.HasTarget {
 				s := shown[i]
-				lines = append(lines, "claim\t"+q(c.Target.String())+"\t"+q(s.State)+"\t"+q(s.Why)+"\t"+q(s.URL)+"\n")
+				line = appendLine(line[:0], "claim", c.Target.String(), s.State, s.Why, s.URL)
+				lines = append(lines, string(line))
 			}
 		}
 		for _, l := range p.Doc.Links {
 			id := synth.LinkNodeID(l)
-			lines = append(lines, "url\t"+q(id.String())+"\t"+q(r.URLOf(id))+"\n")
+			line = appendLine(line[:0], "url", id.String(), r.URLOf(id))
+			lines = append(lines, string(line))
 		}
 		slices.Sort(lines)
 		for _, l := range slices.Compact(lines) {
@@ -200,6 +211,64 @@ func NewEdits(r *render.Renderer, g *synth.Graph, ol *Outline, editable func(ren
 	}
 	rec.pages = buf.Bytes()
 	return rec
+}
+
+// renderedPage is what the render pass made of an editable page that the
+// edit record holds: its claims table's rows, as the record writes them
+// ([appendRows]), and how its body's claims showed.
+type renderedPage struct {
+	rows  []byte
+	shown []render.ShownClaim
+}
+
+// claimShown is how the claim's link to t showed in the page's body;
+// false when the body has none. The claims are looked for from the one
+// after the last found: the record asks for them in the order the body
+// showed them.
+func (p *renderedPage) claimShown(t claims.Target, next *int) (render.ClaimShown, bool) {
+	for k := range p.shown {
+		i := (*next + k) % len(p.shown)
+		if p.shown[i].Target == t {
+			*next = i + 1
+			return p.shown[i].Shown, true
+		}
+	}
+	return render.ClaimShown{}, false
+}
+
+// appendRows appends a page's claims table's rows to b as the record
+// holds them, in order, but for the claims' texts, which the edit brings.
+func appendRows(b []byte, rows []render.ClaimRow) []byte {
+	for _, row := range rows {
+		b = appendLine(b, "row", row.Ref, row.URI, row.URL, row.Captured, row.State, row.Why, row.Detail)
+	}
+	return b
+}
+
+// appendLine appends a line of the record to b: its kind, then each field
+// quoted, after a tab.
+func appendLine(b []byte, kind string, fields ...string) []byte {
+	return append(appendFields(append(b, kind...), fields...), '\n')
+}
+
+// appendFields appends each field to b quoted, after a tab.
+func appendFields(b []byte, fields ...string) []byte {
+	for _, f := range fields {
+		b = appendQuoted(append(b, '\t'), f)
+	}
+	return b
+}
+
+// appendQuoted appends s quoted to b, as [strconv.AppendQuote] does. Most
+// fields are plain ASCII (paths, states, URLs), which it quotes as they
+// are: those are appended whole, not rune by rune.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
 }
 
 // editsMagic starts an edit record; a record of another format is ignored.

@@ -288,6 +288,9 @@ type Writer struct {
 	bodies   map[string]render.BodySpan // page prefix → its body's place, for the new index
 	linked   int
 	dirs     sync.Map // folders of the swap folder made so far
+	// rendered is what the build rendered of its editable pages, by
+	// page prefix, that the edit record holds; [NewEdits] takes it.
+	rendered map[string]renderedPage
 }
 
 // NewWriter returns the writer of a build of the output folder out into
@@ -560,17 +563,39 @@ func (w *Writer) reuse(id string, names []string, key []byte) bool {
 // prefix is, for the same file.
 func (w *Writer) keepBody(prefix string) {
 	if b, ok := w.prev.bodies[prefix]; ok {
-		w.SpanBody(prefix, b)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.spanBody(prefix, b)
 	}
 }
 
-func (w *Writer) SpanBody(prefix string, b render.BodySpan) {
+func (w *Writer) SpanBody(prefix string, b render.BodySpan, rows []render.ClaimRow, shown []render.ShownClaim) {
+	p := renderedPage{rows: appendRows(nil, rows), shown: shown}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.spanBody(prefix, b)
+	if w.rendered == nil {
+		w.rendered = map[string]renderedPage{}
+	}
+	w.rendered[prefix] = p
+}
+
+// spanBody records the body span b of the page at prefix; w.mu is held.
+func (w *Writer) spanBody(prefix string, b render.BodySpan) {
 	if w.bodies == nil {
 		w.bodies = map[string]render.BodySpan{}
 	}
 	w.bodies[prefix] = b
+}
+
+// takeRendered returns what [Writer.SpanBody] was given of the editable
+// pages, and forgets it: the edit record holds it next.
+func (w *Writer) takeRendered() map[string]renderedPage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	rendered := w.rendered
+	w.rendered = nil
+	return rendered
 }
 
 // stream writes the file name with write, hashing it on the way; when its

@@ -32,13 +32,28 @@ func findBody(html []byte, body template.HTML) (BodySpan, bool) {
 	if body == "" {
 		return BodySpan{}, false
 	}
-	needle := []byte(bodyOpen + string(body) + bodyClose)
-	i := bytes.Index(html, needle)
-	if i < 0 || bytes.Contains(html[i+1:], needle) {
+	// Every place the body is starts with bodyOpen, which a page holds
+	// about once: the body is compared there, instead of searched for
+	// through the page, twice, as a needle of kilobytes.
+	at := -1
+	for i := 0; ; i++ {
+		j := bytes.Index(html[i:], []byte(bodyOpen))
+		if j < 0 {
+			break
+		}
+		i += j
+		if bodyAt(html, i, body) {
+			if at >= 0 {
+				return BodySpan{}, false
+			}
+			at = i
+		}
+	}
+	if at < 0 {
 		return BodySpan{}, false
 	}
-	span := BodySpan{Head: i + len(bodyOpen), Tail: len(html) - i - len(needle) + len(bodyClose)}
-	after := i + len(needle)
+	after := at + len(bodyOpen) + len(body) + len(bodyClose)
+	span := BodySpan{Head: at + len(bodyOpen), Tail: len(html) - after + len(bodyClose)}
 	if j := bytes.Index(html[after:], []byte(rowsOpen)); j >= 0 {
 		head := after + j + len(rowsOpen)
 		end := bytes.Index(html[head:], []byte(rowsClose))
@@ -48,6 +63,15 @@ func findBody(html []byte, body template.HTML) (BodySpan, bool) {
 		span.RowsHead, span.RowsTail = head, len(html)-head-end
 	}
 	return span, true
+}
+
+// bodyAt reports whether body and bodyClose follow the bodyOpen at i of
+// html.
+func bodyAt(html []byte, i int, body template.HTML) bool {
+	rest := html[i:]
+	n := len(bodyOpen) + len(body)
+	return len(rest) >= n+len(bodyClose) && string(rest[len(bodyOpen):n]) == string(body) &&
+		string(rest[n:n+len(bodyClose)]) == bodyClose
 }
 
 // SpliceBody returns the page's HTML old with body in place of its body at

@@ -41,3 +41,30 @@ func TestSpliceBodyRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFindBody finds a body only where it is once between bodyOpen and
+// bodyClose: not where the page has it elsewhere, nor when it is twice.
+func TestFindBody(t *testing.T) {
+	const body = "<p>text</p>"
+	wrapped := bodyOpen + body + bodyClose
+	for _, c := range []struct {
+		name, page string
+		head       int // where the body starts; 0 for none found
+	}{
+		{"once", "<h1>T</h1>" + wrapped + "<footer/>", len("<h1>T</h1>" + bodyOpen)},
+		{"after another body's div", bodyOpen + "<p>other</p>" + bodyClose + body + wrapped, len(bodyOpen+"<p>other</p>"+bodyClose+body) + len(bodyOpen)},
+		{"the div not closed after it", "<h1>T</h1>" + bodyOpen + body + "<p>more</p>" + bodyClose, 0},
+		{"twice", wrapped + "<hr>" + wrapped, 0},
+		{"nested in itself", bodyOpen + wrapped + bodyClose, len(bodyOpen + bodyOpen)},
+		{"absent", "<h1>T</h1>", 0},
+	} {
+		span, ok := findBody([]byte(c.page), body)
+		if ok != (c.head > 0) || span.Head != c.head {
+			t.Errorf("%s: span %+v, %v; want the body at %d", c.name, span, ok, c.head)
+			continue
+		}
+		if got := c.page[span.Head : len(c.page)-span.Tail]; ok && got != body {
+			t.Errorf("%s: span %+v holds %q", c.name, span, c.page[span.Head:len(c.page)-span.Tail])
+		}
+	}
+}

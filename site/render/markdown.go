@@ -47,6 +47,12 @@ func (b *Renderer) ClaimShown(t claims.Target) ClaimShown {
 	return c
 }
 
+// ShownClaim is a claim's link that a body showed, and how it showed.
+type ShownClaim struct {
+	Target claims.Target
+	Shown  ClaimShown
+}
+
 // URLOf is the URL of the page of the node id, relative to the site root;
 // "" when the graph has no such node.
 func (b *Renderer) URLOf(id synth.NodeID) string { return b.relURL(id) }

@@ -30,12 +30,32 @@ import (
 // (pageData.Node is left out of the data's JSON).
 
 // bodyInput is what a node page's body is rendered from: its document and
-// the heading the page shows; shown is how each of its claims shows,
-// asked once for its key and its rendering.
+// the heading the page shows; shown is how each of its claims shows (by
+// claim, for those with a target), asked once for its key and its
+// rendering.
 type bodyInput struct {
 	doc   *claims.Doc
 	title string
-	shown []ClaimShown // by claim, for those with a target
+	shown []ClaimShown
+}
+
+// answer is how the document's claim of t shows as its key has it; false
+// when its key has none (no key was made, or t is no claim of it).
+func (in *bodyInput) answer(t claims.Target) (ClaimShown, bool) {
+	if in.shown == nil {
+		return ClaimShown{}, false
+	}
+	i := 0
+	for _, c := range in.doc.Claims {
+		if !c.HasTarget {
+			continue
+		}
+		if c.Target == t {
+			return in.shown[i], true
+		}
+		i++
+	}
+	return ClaimShown{}, false
 }
 
 // graphInput is what a node page's neighborhood is drawn from: the node
@@ -179,7 +199,7 @@ func (b *Renderer) finish(d *pageData, root string) (exact bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		d.Body, exact = template.HTML(s), !ctx.unkeyed
+		d.Body, d.shown, exact = template.HTML(s), ctx.shown, !ctx.unkeyed
 	}
 	return exact, nil
 }
@@ -187,25 +207,27 @@ func (b *Renderer) finish(d *pageData, root string) (exact bool, err error) {
 // keyedBody is the [BodyContext] of a body whose key [Renderer.bodyKey]
 // made: it answers for the document's claims as the key has them, and
 // notes a code link that is no claim, whose state the key does not hold.
+// It keeps how each claim's link it showed shows, in order: the edit
+// record needs them of every editable page, and asking again costs as
+// much as the first time.
 type keyedBody struct {
 	*Renderer
 	in      *bodyInput
+	shown   []ShownClaim
 	unkeyed bool
 }
 
+// ClaimShown is how a claim's link to t shows, asked once for the link's
+// start and its end.
 func (c *keyedBody) ClaimShown(t claims.Target) ClaimShown {
-	if c.in.shown != nil { // keyed: the answers are the key's
-		ref, i := t.String(), 0
-		for _, cl := range c.in.doc.Claims {
-			if !cl.HasTarget {
-				continue
-			}
-			if cl.Target.String() == ref {
-				return c.in.shown[i]
-			}
-			i++
-		}
+	if n := len(c.shown); n > 0 && c.shown[n-1].Target == t {
+		return c.shown[n-1].Shown
 	}
-	c.unkeyed = true
-	return c.Renderer.ClaimShown(t)
+	s, ok := c.in.answer(t)
+	if !ok {
+		c.unkeyed = true
+		s = c.Renderer.ClaimShown(t)
+	}
+	c.shown = append(c.shown, ShownClaim{Target: t, Shown: s})
+	return s
 }

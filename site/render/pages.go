@@ -28,6 +28,7 @@ type pageData struct {
 	Tables        []table
 	Fragments     []fragment
 	Claims        []ClaimRow
+	shown         []ShownClaim // how the claims' links in Body showed ([Renderer.finish])
 	SVG           template.HTML
 	Neighbors     []neighborRow
 	OpenNeighbors bool

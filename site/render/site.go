@@ -67,8 +67,11 @@ type PageStore interface {
 	// from key; a nil key records it as kept by none.
 	KeyPage(prefix string, key []byte)
 	// SpanBody records where the body is in the index.html of the
-	// [Page.Editable] page at prefix just written.
-	SpanBody(prefix string, b BodySpan)
+	// [Page.Editable] page at prefix just written, the rows its claims
+	// table shows (nil for none), and how each claim's link its body
+	// showed shows, in the body's order: an edit of the page's text
+	// renders them again, and the render pass made them already.
+	SpanBody(prefix string, b BodySpan, rows []ClaimRow, shown []ShownClaim)
 }
 
 // Output says where [Renderer.Site] puts the site's files.
@@ -179,7 +182,7 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 			out.Store.KeyPage(pg.Prefix(), key)
 			if pg.Editable() { // only an editable page's body is ever spliced
 				if span, ok := findBody(html, bufs.body); ok {
-					out.Store.SpanBody(pg.Prefix(), span)
+					out.Store.SpanBody(pg.Prefix(), span, bufs.claims, bufs.shown)
 				}
 			}
 		}
@@ -214,6 +217,8 @@ type renderBuffers struct {
 	html, twin bytes.Buffer
 	enc        *synth.JSONEncoder // into twin
 	body       template.HTML      // the page's body, in html
+	claims     []ClaimRow         // the rows of the page's claims table
+	shown      []ShownClaim       // how the claims' links in body showed
 	encoded    encodedJSON        // the page's twin when its data made it encoded
 }
 
@@ -299,7 +304,7 @@ func (b *Renderer) execute(pg Page, d *pageData, bufs *renderBuffers) (html []by
 		return nil, false, err
 	}
 	bufs.html.Reset()
-	bufs.body = d.Body
+	bufs.body, bufs.claims, bufs.shown = d.Body, d.Claims, d.shown
 	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", d); err != nil {
 		return nil, false, fmt.Errorf("render %s/: %w", pg.dir, err)
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // memoryInput is a small site to render in memory: two requirements, a
-// decision and wiki pages that link them, and no code.
+// decision and wiki pages that link them, and no code: the guide's one
+// claim links a file that is not there.
 func memoryInput(t *testing.T) Input {
 	t.Helper()
 	return memoryInputEdited(t, nil)
@@ -27,7 +28,7 @@ func memoryInputEdited(t *testing.T, edit map[string]string) Input {
 	t.Helper()
 	files := []claims.File{
 		{Name: "content/index.md", Data: []byte("---\ntitle: Shop wiki\n---\n# Shop wiki\n\nThe shop keeps [cart totals](req:REQ-1) exact. Start with the [guide](guide.md).\n")},
-		{Name: "content/guide.md", Data: []byte("---\ntitle: Guide\n---\nSee [payments](req:REQ-2) and [the gateway](dec:DEC-1).\n\n## Details\n\nMore text.\n")},
+		{Name: "content/guide.md", Data: []byte("---\ntitle: Guide\n---\nSee [payments](req:REQ-2) and [the gateway](dec:DEC-1), which [charges](code:pay.go@Charge).\n\n## Details\n\nMore text.\n")},
 		{Name: "content/requirements/REQ-1.md", Data: []byte("---\ntitle: Cart totals\nstatus: accepted\n---\nA cart's total counts every item's quantity.\n")},
 		{Name: "content/requirements/REQ-2.md", Data: []byte("---\ntitle: Payments\nstatus: proposed\n---\nCheckout charges the cart's total. See [cart totals](req:REQ-1).\n")},
 		{Name: "content/decisions/DEC-1.md", Data: []byte("---\ntitle: One gateway\nstatus: accepted\ndate: 2026-02-01\n---\nWe charge through one gateway.\n")},
@@ -157,6 +158,8 @@ type memoryStore struct {
 	mu    sync.Mutex
 	keys  map[string][]byte
 	spans map[string]BodySpan
+	rows  map[string][]ClaimRow
+	shown map[string][]ShownClaim
 }
 
 func (s *memoryStore) ReuseFile(name string, key []byte) bool { return s.ReusePage(name, key) }
@@ -173,10 +176,12 @@ func (s *memoryStore) KeyPage(prefix string, key []byte) {
 	s.keys[prefix] = key
 }
 
-func (s *memoryStore) SpanBody(prefix string, b BodySpan) {
+func (s *memoryStore) SpanBody(prefix string, b BodySpan, rows []ClaimRow, shown []ShownClaim) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.spans[prefix] = b
+	s.rows[prefix] = rows
+	s.shown[prefix] = shown
 }
 
 // TestSiteKeepsPages checks the page loop with a store: a second render
@@ -190,7 +195,8 @@ func TestSiteKeepsPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := &memoryStore{keys: map[string][]byte{}, spans: map[string]BodySpan{}}
+	store := &memoryStore{keys: map[string][]byte{}, spans: map[string]BodySpan{}, rows: map[string][]ClaimRow{},
+		shown: map[string][]ShownClaim{}}
 	written := map[string][]byte{}
 	var mu sync.Mutex
 	sink := func(name string, data []byte) error {
@@ -210,6 +216,16 @@ func TestSiteKeepsPages(t *testing.T) {
 	span, ok := store.spans["pages/guide/"]
 	if !ok {
 		t.Fatalf("no body span for the guide page; spans: %v", store.spans)
+	}
+	// The rows of its claims table and how its claim's link showed come
+	// with the span: what an edit renders again without the renderer.
+	i := slices.IndexFunc(r.Pages(), func(pg Page) bool { return pg.Dir() == "pages/guide" })
+	if want := r.ClaimRows(r.Pages()[i]); len(want) != 1 || !slices.Equal(store.rows["pages/guide/"], want) {
+		t.Errorf("the guide's claims table: given %+v, want %+v (one row)", store.rows["pages/guide/"], want)
+	}
+	charge := claims.Target{Path: "pay.go", Symbol: "Charge"}
+	if want := []ShownClaim{{charge, r.ClaimShown(charge)}}; !slices.Equal(store.shown["pages/guide/"], want) {
+		t.Errorf("the guide's claim links: given %+v, want %+v", store.shown["pages/guide/"], want)
 	}
 	html, _, ok := SpliceBody(written["pages/guide/index.html"], span, "<p>New text.</p>", nil)
 	if !ok || !bytes.Contains(html, []byte(`<div class="body"><p>New text.</p></div>`)) || bytes.Contains(html, []byte("More text.")) {
