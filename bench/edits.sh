@@ -10,6 +10,11 @@
 #   claim     the text of the page's first claim changed
 #   heading   a heading added between the page's claims
 #   end       a sentence appended at the end of the page
+#   title     the page's title changed (its front matter): the pages that
+#             link to it and the indexes show it too
+#   code      a statement added to a function's body in a code file (a
+#             test no claim anchors), so the functions below it move down
+#             a line: every page that shows their lines changes
 #   warm      nothing changed
 #
 #   bench/edits.sh [2k] [11k]   (default 2k)
@@ -51,6 +56,8 @@ median() {
 # edit KIND N FILE: edits FILE the KIND way, with a text of its own (N).
 edit() {
 	case $1 in
+	title) awk -v n="$2" '/^title: / && !done { print "title: Page retitled " n; done = 1; next } { print }' "$3" ;;
+	code) awk -v n="$2" '{ print } /^func TestF0000_1\(/ && !done { print "\t_ = \"" n "\""; done = 1 }' "$3" ;;
 	top) awk -v n="$2" '{ print } /^# / && !done { print ""; print "An added paragraph, " n "."; done = 1 }' "$3" ;;
 	claim) awk -v n="$2" '/^Claim 0: / && !done { sub(/^Claim 0: /, "Claim 0: edited " n " "); done = 1 } { print }' "$3" ;;
 	heading) awk -v n="$2" '/^Claim 5: / && !done { print "## Added heading " n; print ""; done = 1 } { print }' "$3" ;;
@@ -76,6 +83,8 @@ for size in ${*:-2k}; do
 	cache=$work/edits-cache$size
 	page=$ws/content/area00/page00000.md
 	cp "$page" "$work/page.orig"
+	code=$ws/pkg000/f0000_test.go # its TestF0000_1 is anchored by no claim
+	cp "$code" "$work/code.orig"
 	echo "== $size"
 	(
 		cd "$ws"
@@ -86,14 +95,17 @@ for size in ${*:-2k}; do
 		done | median >"$work/cold"
 		cold=$(cat "$work/cold")
 		printf '%-8s %7.3f s cpu\n' cold "$cold"
-		for kind in warm top claim heading end; do
+		for kind in warm top claim heading end title code; do
+			file=$page orig=$work/page.orig
+			[ "$kind" = code ] && file=$code orig=$work/code.orig
 			for i in $(seq "$runs"); do
-				[ "$kind" = warm ] || edit "$kind" "$i-$(date +%s%N)" "$page"
+				[ "$kind" = warm ] || edit "$kind" "$i-$(date +%s%N)" "$file"
 				build
-				cp "$work/page.orig" "$page"
+				cp "$orig" "$file"
 				build >/dev/null
 			done | median | awk -v k="$kind" -v c="$cold" '{ printf "%-8s %7.3f s cpu %6.2fx cold\n", k, $1, $1 / c }'
 		done
 	)
 	cp "$work/page.orig" "$page"
+	cp "$work/code.orig" "$code"
 done

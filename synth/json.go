@@ -54,10 +54,27 @@ func NewJSONEncoder(w io.Writer) *JSONEncoder {
 // byte: that was two thirds of the encoding of an 11,000-page graph. Its
 // own compact output needs no validation, so indent does it directly.
 func (e *JSONEncoder) Encode(v any) error {
-	e.compact.Reset()
-	if err := e.enc.Encode(v); err != nil {
+	if _, err := e.Compact(v); err != nil {
 		return err
 	}
+	return e.WriteIndented()
+}
+
+// Compact encodes v without indentation and returns it, valid until the
+// next value: what [JSONEncoder.WriteIndented] writes. A caller that may
+// not write v at all (a page kept from the last build, whose key is the
+// hash of its values) needs no more.
+func (e *JSONEncoder) Compact(v any) ([]byte, error) {
+	e.compact.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return e.compact.Bytes(), nil
+}
+
+// WriteIndented writes the value [JSONEncoder.Compact] last encoded as
+// Encode writes it.
+func (e *JSONEncoder) WriteIndented() error {
 	src := e.compact.Bytes()
 	e.out = slices.Grow(e.out[:0], indentedLen(src))
 	e.out = indent(e.out, src)

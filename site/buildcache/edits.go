@@ -55,7 +55,7 @@ const editsStage = "edits"
 // makes it; [Cache.Record] stores it.
 type Edits struct {
 	siteKey []byte // the key of the site it describes
-	shared  []byte // the pages' shared key ([render.PageKey])
+	shared  []byte // the pages' shared key ([render.Output.Shared])
 	content string // the content folder
 	baseURL string
 	forge   render.Forge
@@ -129,7 +129,7 @@ func (e *editPage) headingsKept(ids []string) bool {
 // the settings the edited pages are rendered with, and the keys.
 type EditsSite struct {
 	SiteKey []byte // the site's key ([SiteKey])
-	Shared  []byte // the pages' shared key ([render.PageKey])
+	Shared  []byte // the pages' shared key ([render.Output.Shared])
 	Content string // the content folder
 	BaseURL string
 	Forge   render.Forge
@@ -476,7 +476,9 @@ func BuildEdited(c *Cache, root, flag string, opts Options, hl *render.Highlight
 	// The records, as the whole build would have left them.
 	reads := ws.ReadSums()
 	for _, ed := range edits {
-		idx.pages[ed.e.dir+"/"] = render.PageKey(er.shared, render.WikiPageAt(ed.e.dir, ed.page))
+		// Its model key is made as it renders: no key, so the next whole
+		// build renders it again; its body's place stays recorded.
+		idx.pages[ed.e.dir+"/"] = nil
 		rec.paths[ed.e.file], _ = ws.StampOfPath(ed.e.file)
 		rec.sums[ed.e.file] = reads[ed.e.file]
 	}

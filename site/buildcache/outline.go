@@ -11,11 +11,11 @@ import (
 	"github.com/tracewiki/tracewiki/codeanchors"
 )
 
-// A build into an output folder it wrote before renders again only the
-// pages whose inputs changed; the others are hard-linked from the last
-// build (see [Writer.ReusePage]). A page's inputs are named by its
-// key ([render.PageKey]): what every page may read, the same for all pages
-// of a build (site's pagesKey), and the page's own Markdown body.
+// The outline is what every page may read of the documents, the same for
+// all pages of a build: it is in the pages' shared key (site's pagesKey),
+// which keys the graph ([render.Output]), and a wiki page's own outline
+// tells an edit of its text alone ([BuildEdited]). Pages are kept by
+// their own model keys (see [render.PageStore]).
 //
 // Every node page reads the text of at most its own document (the home
 // page the wiki's index page's; a requirement document's page also shows

@@ -145,17 +145,13 @@ func newHighlighter() *Highlighter {
 // start at a declaration, where a lexer's state is the initial one, and
 // lexing whole files dominated the build time of large sites.
 func (h *Highlighter) Fragment(path string, lines [][]byte, start, end int, anchor string) (template.HTML, int) {
-	if start < 1 || end < start || start > len(lines) {
+	shown, more := fragmentLines(lines, start, end)
+	if shown == nil {
 		return "", 0
 	}
-	end = min(end, len(lines))
-	more := 0
-	if end-start+1 > MaxFragmentLines {
-		more = end - start + 1 - MaxFragmentLines
-		end = start + MaxFragmentLines - 1
-	}
+	end = start + len(shown) - 1
 	sum := sha256.New()
-	for _, l := range lines[start-1 : end] {
+	for _, l := range shown {
 		sum.Write(l)
 		sum.Write([]byte{'\n'})
 	}
@@ -176,10 +172,25 @@ func (h *Highlighter) Fragment(path string, lines [][]byte, start, end int, anch
 		if html, ok := disk.Get(HighlightStage, dk); ok {
 			return html
 		}
-		html := h.render(l, lines[start-1:end], start, anchor)
+		html := h.render(l, shown, start, anchor)
 		disk.Put(HighlightStage, dk, html)
 		return html
 	}), more
+}
+
+// fragmentLines are the lines of a fragment from start to end that
+// [Highlighter.Fragment] shows, at most [MaxFragmentLines], and how many
+// more it leaves out; nil when the range is not in lines.
+func fragmentLines(lines [][]byte, start, end int) (shown [][]byte, more int) {
+	if start < 1 || end < start || start > len(lines) {
+		return nil, 0
+	}
+	end = min(end, len(lines))
+	if end-start+1 > MaxFragmentLines {
+		more = end - start + 1 - MaxFragmentLines
+		end = start + MaxFragmentLines - 1
+	}
+	return lines[start-1 : end], more
 }
 
 // About how many bytes of chroma's HTML a byte of code becomes (a span with

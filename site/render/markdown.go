@@ -53,25 +53,6 @@ type ShownClaim struct {
 	Shown  ClaimShown
 }
 
-// showing is the renderer as the context of a wiki page's body that keeps
-// how each claim's link it showed shows: the edit record needs them of
-// every editable page, and asking again costs as much as the first time.
-type showing struct {
-	*Renderer
-	shown []ShownClaim
-}
-
-// ClaimShown is how a claim's link to t shows, asked once for the link's
-// start and its end.
-func (s *showing) ClaimShown(t claims.Target) ClaimShown {
-	if n := len(s.shown); n > 0 && s.shown[n-1].Target == t {
-		return s.shown[n-1].Shown
-	}
-	c := s.Renderer.ClaimShown(t)
-	s.shown = append(s.shown, ShownClaim{Target: t, Shown: c})
-	return c
-}
-
 // URLOf is the URL of the page of the node id, relative to the site root;
 // "" when the graph has no such node.
 func (b *Renderer) URLOf(id synth.NodeID) string { return b.relURL(id) }

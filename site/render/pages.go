@@ -20,26 +20,35 @@ type pageData struct {
 	DriftStale                  bool // some drifted link is stale, not only unknown
 
 	Title, Heading string
-	Node           synth.Node
-	Facts          []fact
-	Body           template.HTML
-	Tables         []table
-	Fragments      []fragment
-	Claims         []ClaimRow
-	shown          []ShownClaim // how the claims' links in Body showed
-	SVG            template.HTML
-	Neighbors      []neighborRow
-	OpenNeighbors  bool
-	Filters        []filter
-	Cards          []card
-	Groups         []driftGroup
-	Matrix         *matrixData
-	Tree           []docItem // a requirement document's printable tree
+	// Node is a node page's node, which its twin holds: the model key
+	// ([Renderer.modelKey]) has it from there.
+	Node          synth.Node `json:"-"`
+	Facts         []fact
+	Body          template.HTML
+	Tables        []table
+	Fragments     []fragment
+	Claims        []ClaimRow
+	shown         []ShownClaim // how the claims' links in Body showed ([Renderer.finish])
+	SVG           template.HTML
+	Neighbors     []neighborRow
+	OpenNeighbors bool
+	Filters       []filter
+	Cards         []card
+	Groups        []driftGroup
+	Matrix        *matrixData
+	Tree          []docItem // a requirement document's printable tree
 	// TextDiffs are a requirement's text against each revision its
 	// expired evidence was verified against.
 	TextDiffs []textChange
 	// CodeCoverage is the coverage page's (coverage.go).
 	CodeCoverage *coverageData
+
+	// body and graph say how to make Body and the neighborhood (SVG,
+	// Neighbors) of a node's page, which are made only when the page
+	// renders ([Renderer.finish]): its model key holds what they are
+	// made of, not what they are (modelkey.go).
+	body  *bodyInput
+	graph *graphInput
 }
 
 type fact struct{ Name, Value, URL string }
@@ -69,10 +78,11 @@ type fragment struct {
 	Anchor, Ref, State, Why, Detail string
 	Start, End, More                int
 	HTML                            template.HTML
-	Diff                            []diffLine // a stale fragment's captured-versus-current diff
-	Forge                           string     // the range at the commit on the forge; "" without repo_url
-	Lines                           int        // lines shown
-	Long                            bool       // more than [CollapseFragmentLines]: shown collapsed
+	Diff                            []diffLine     // a stale fragment's captured-versus-current diff
+	Forge                           string         // the range at the commit on the forge; "" without repo_url
+	Lines                           int            // lines shown
+	Long                            bool           // more than [CollapseFragmentLines]: shown collapsed
+	code                            *fragmentInput // what HTML is highlighted from
 }
 
 // CollapseFragmentLines is the longest fragment shown open; longer ones are
@@ -119,14 +129,11 @@ func (b *Renderer) pages() []Page {
 	add := func(dir, tmpl string, data func(b *Renderer, root string) (*pageData, any, error)) {
 		out = append(out, Page{dir: dir, tmpl: tmpl, data: data})
 	}
-	// keyed marks the page just added as kept while its key holds: it
-	// shows no document's text (see [PageStore]).
+	// keyed marks the page just added as kept while its model key holds
+	// (see [PageStore]).
 	keyed := func() { out[len(out)-1].keyed = true }
 	add("", "home", (*Renderer).home) // shows the wiki's index page's text
 	out[0].keyed = true
-	if n, ok := b.graph.Node(claims.PageNode("index")); ok {
-		out[0].doc = synth.DocOf(b.model, n)
-	}
 	add(requirementsDir, "matrix", matrix(""))
 	keyed()
 	for _, f := range matrixFilters {
@@ -162,7 +169,7 @@ func (b *Renderer) pages() []Page {
 			continue // a symbol is on its file's page; files get theirs below
 		}
 		add(nodeDir(n), k.Template, func(b *Renderer, root string) (*pageData, any, error) { return b.nodePage(n, root) })
-		out[len(out)-1].keyed, out[len(out)-1].doc = true, synth.DocOf(b.model, n)
+		out[len(out)-1].keyed = true
 		if n.Type == claims.NodePage {
 			out[len(out)-1].wiki = b.wiki(n.ID.Key)
 		}
@@ -196,7 +203,8 @@ func (b *Renderer) nodePage(n synth.Node, root string) (*pageData, any, error) {
 		// A file's page shows its symbols' neighbors too.
 		nb = b.fileNeighborhood(n)
 	}
-	b.addGraph(d, n, nb, root)
+	// The graph is drawn from n and nb, which the twin holds.
+	d.graph = &graphInput{n: n, nb: nb}
 	var err error
 	if fill := nodePages[n.Type]; fill != nil {
 		err = fill(b, d, n, root)
@@ -292,10 +300,7 @@ func (b *Renderer) requirementPage(d *pageData, n synth.Node, root string) error
 		d.Facts = append(d.Facts, fact{Name: "decision", Value: is.ID, URL: root + idURL(claims.DecisionNode(is.ID))})
 	}
 	b.requirementStructure(d, rp, root)
-	var err error
-	if d.Body, err = b.body(&r.Doc, root, n.Title); err != nil {
-		return err
-	}
+	d.body = &bodyInput{doc: &r.Doc, title: n.Title}
 	for _, group := range []struct {
 		title string
 		rows  []synth.TargetRow
@@ -358,10 +363,9 @@ func (b *Renderer) decisionPage(d *pageData, n synth.Node, root string) error {
 	for _, s := range dec.Supersedes {
 		d.Facts = append(d.Facts, fact{Name: "supersedes", Value: s.ID, URL: root + idURL(claims.DecisionNode(s.ID))})
 	}
-	var err error
-	d.Body, err = b.body(&dec.Doc, root, n.Title)
+	d.body = &bodyInput{doc: &dec.Doc, title: n.Title}
 	d.Claims = b.claimRows(dp.Claims, root)
-	return err
+	return nil
 }
 
 func (b *Renderer) wikiPage(d *pageData, n synth.Node, root string) error {
@@ -379,11 +383,9 @@ func (b *Renderer) wikiPage(d *pageData, n synth.Node, root string) error {
 	if pg.Synthesized {
 		d.Facts = append(d.Facts, fact{Name: "made from", Value: pg.Doc.File})
 	}
-	ctx := &showing{Renderer: b}
-	body, err := renderBody(ctx, &pg.Doc, root, n.Title)
-	d.Body, d.shown = template.HTML(body), ctx.shown
+	d.body = &bodyInput{doc: &pg.Doc, title: n.Title}
 	d.Claims = b.claimRows(wp.Claims, root)
-	return err
+	return nil
 }
 
 func (b *Renderer) filePage(d *pageData, n synth.Node, root string) error {
@@ -542,7 +544,9 @@ func (b *Renderer) fragments(tr synth.TargetRow, root string) []fragment {
 	if v.Reformatted {
 		f.Detail = strings.TrimLeft(f.Detail+"; reformatted since capture", "; ")
 	}
-	f.HTML, f.More = b.hl.Fragment(t.Path, src.Lines, v.Start, v.End, f.Anchor)
+	// Highlighted when the page renders ([Renderer.finish]).
+	f.code = &fragmentInput{path: t.Path, lines: src.Lines, start: v.Start, end: v.End}
+	_, f.More = fragmentLines(src.Lines, v.Start, v.End)
 	f.Lines = min(v.End, len(src.Lines)) - v.Start + 1 - f.More
 	f.Forge = b.forge.Lines(t.Path, v.Start, v.End)
 	f.Long = f.Lines > CollapseFragmentLines

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,17 +23,10 @@ type Page struct {
 	dir  string // output folder relative to the site root; "" for the home page
 	tmpl string // template name
 	data func(b *Renderer, root string) (*pageData, any, error)
-	// keyed pages are kept from the last build when their key
-	// ([PageKey]) is the same; the others always render.
+	// keyed pages are kept from the last build when their model key
+	// ([Renderer.modelKey]) is the same; the others always render.
 	keyed bool
-	doc   *claims.Doc  // the document whose body a keyed page shows, if any
 	wiki  *claims.Page // the wiki page of a wiki page's node page
-}
-
-// WikiPageAt is the node page at dir of the wiki page p, as [Renderer.Pages]
-// lists it: enough for its [PageKey] when only its body was edited.
-func WikiPageAt(dir string, p *claims.Page) Page {
-	return Page{dir: dir, tmpl: "node", keyed: true, doc: &p.Doc, wiki: p}
 }
 
 // Dir is the page's folder relative to the site root; "" for the home page.
@@ -61,17 +53,6 @@ func (pg Page) Editable() bool {
 	return p != nil && p.Path != "index" && !p.Synthesized && p.Doc.BodyLine > 0 && pg.tmpl == "node"
 }
 
-// PageKey is the key of one page: the pages' shared key (what every page
-// may read, the same for all pages of a build), the page's place and
-// template, and its document's body.
-func PageKey(shared []byte, pg Page) []byte {
-	parts := [][]byte{[]byte("page"), shared, []byte(pg.dir), []byte(pg.tmpl)}
-	if d := pg.doc; d != nil {
-		parts = append(parts, []byte(d.File), strconv.AppendInt(nil, int64(d.BodyLine), 10), d.Body)
-	}
-	return Key(parts...)
-}
-
 // PageStore is where a build keeps its pages from the last build's, in the
 // output folder it writes again.
 type PageStore interface {
@@ -83,7 +64,7 @@ type PageStore interface {
 	// reports whether it did.
 	ReusePage(prefix string, key []byte) bool
 	// KeyPage records that the page (or file) at prefix was just written
-	// from key.
+	// from key; a nil key records it as kept by none.
 	KeyPage(prefix string, key []byte)
 	// SpanBody records where the body is in the index.html of the
 	// [Page.Editable] page at prefix just written, the rows its claims
@@ -102,10 +83,12 @@ type Output struct {
 	// Stream, when set with Sink, writes the output file name with write
 	// instead of taking its bytes: for the graph, tens of megabytes.
 	Stream func(name string, write func(io.Writer) error) error
-	// Store, with Sink and Shared, keeps the pages whose key did not
-	// change from the last build.
+	// Store, with Sink, keeps the pages whose model key did not change
+	// from the last build, and with Shared the graph.
 	Store PageStore
-	// Shared is the pages' shared key ([PageKey]); nil keeps no page.
+	// Shared is the pages' shared key, what every page may read (site's
+	// pagesKey), of which the graph is a function; nil keeps not the
+	// graph.
 	Shared []byte
 }
 
@@ -156,14 +139,6 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 	var keptN atomic.Int64
 	err = b.parallel(len(pages), func(i int) error {
 		pg := pages[i]
-		var key []byte
-		if shared != nil && pg.keyed {
-			key = PageKey(shared, pg)
-			if out.Store.ReusePage(pg.Prefix(), key) {
-				keptN.Add(1)
-				return nil
-			}
-		}
 		if sink == nil {
 			html, js, err := b.render(pg, newRenderBuffers())
 			rendered[i] = [2][]byte{html, js}
@@ -172,7 +147,25 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 		// The sink keeps nothing: the buffers serve the next page.
 		bufs := renderPool.Get().(*renderBuffers)
 		defer bufs.release()
-		html, js, err := b.render(pg, bufs)
+		d, compact, err := b.pageModel(pg, bufs)
+		if err != nil {
+			return err
+		}
+		var key []byte
+		if out.Store != nil && pg.keyed {
+			if key, err = b.modelKey(pg, d, compact); err != nil {
+				return err
+			}
+			if out.Store.ReusePage(pg.Prefix(), key) {
+				keptN.Add(1)
+				return nil
+			}
+		}
+		html, exact, err := b.execute(pg, d, bufs)
+		if err != nil {
+			return err
+		}
+		js, err := bufs.twinBytes()
 		if err != nil {
 			return err
 		}
@@ -183,6 +176,9 @@ func (b *Renderer) Site(out Output) (files map[string][]byte, kept int, err erro
 			return err
 		}
 		if key != nil {
+			if !exact {
+				key = nil // its key does not describe it: it is never kept by one
+			}
 			out.Store.KeyPage(pg.Prefix(), key)
 			if pg.Editable() { // only an editable page's body is ever spliced
 				if span, ok := findBody(html, bufs.body); ok {
@@ -223,6 +219,7 @@ type renderBuffers struct {
 	body       template.HTML      // the page's body, in html
 	claims     []ClaimRow         // the rows of the page's claims table
 	shown      []ShownClaim       // how the claims' links in body showed
+	encoded    encodedJSON        // the page's twin when its data made it encoded
 }
 
 func newRenderBuffers() *renderBuffers {
@@ -252,26 +249,66 @@ func (r *renderBuffers) release() {
 // render executes a page's template and encodes its JSON twin into bufs,
 // and returns their bytes, valid until bufs is used again.
 func (b *Renderer) render(pg Page, bufs *renderBuffers) (html, twin []byte, err error) {
-	root := rel(pg.dir)
-	data, js, err := pg.data(b, root)
+	d, _, err := b.pageModel(pg, bufs)
 	if err != nil {
 		return nil, nil, err
 	}
-	data.Lang, data.SiteTitle, data.Root, data.JSON = b.lang, b.title, root, "index.json"
-	data.DriftCount, data.DriftStale = len(b.drift.Links), b.driftStale
-	bufs.html.Reset()
-	bufs.body, bufs.claims, bufs.shown = data.Body, data.Claims, data.shown
-	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", data); err != nil {
-		return nil, nil, fmt.Errorf("render %s/: %w", pg.dir, err)
-	}
-	if enc, ok := js.(encodedJSON); ok {
-		return bufs.html.Bytes(), enc, nil
-	}
-	bufs.twin.Reset()
-	if err := bufs.enc.Encode(js); err != nil {
+	if html, _, err = b.execute(pg, d, bufs); err != nil {
 		return nil, nil, err
 	}
-	return bufs.html.Bytes(), bufs.twin.Bytes(), nil
+	twin, err = bufs.twinBytes()
+	return html, twin, err
+}
+
+// pageModel makes a page's data, with the settings every page shows, and
+// encodes its JSON twin compact: what its model key is made of
+// ([Renderer.modelKey]). The twin, valid until bufs is used again, is
+// written out indented by [renderBuffers.twinBytes].
+func (b *Renderer) pageModel(pg Page, bufs *renderBuffers) (d *pageData, twin []byte, err error) {
+	root := rel(pg.dir)
+	d, js, err := pg.data(b, root)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.Lang, d.SiteTitle, d.Root, d.JSON = b.lang, b.title, root, "index.json"
+	d.DriftCount, d.DriftStale = len(b.drift.Links), b.driftStale
+	if enc, ok := js.(encodedJSON); ok {
+		bufs.encoded = enc
+		return d, enc, nil
+	}
+	bufs.encoded = nil
+	if twin, err = bufs.enc.Compact(js); err != nil {
+		return nil, nil, err
+	}
+	return d, twin, nil
+}
+
+// twinBytes is the JSON twin [Renderer.pageModel] last made, as the page
+// publishes it, valid until bufs is used again.
+func (bufs *renderBuffers) twinBytes() ([]byte, error) {
+	if bufs.encoded != nil {
+		return bufs.encoded, nil
+	}
+	bufs.twin.Reset()
+	if err := bufs.enc.WriteIndented(); err != nil {
+		return nil, err
+	}
+	return bufs.twin.Bytes(), nil
+}
+
+// execute makes the rest of the page's data d ([Renderer.finish]) and
+// executes its template into bufs; exact is false when the page's model
+// key does not describe it.
+func (b *Renderer) execute(pg Page, d *pageData, bufs *renderBuffers) (html []byte, exact bool, err error) {
+	if exact, err = b.finish(d, d.Root); err != nil {
+		return nil, false, err
+	}
+	bufs.html.Reset()
+	bufs.body, bufs.claims, bufs.shown = d.Body, d.Claims, d.shown
+	if err := b.tmpl[pg.tmpl].ExecuteTemplate(&bufs.html, "layout", d); err != nil {
+		return nil, false, fmt.Errorf("render %s/: %w", pg.dir, err)
+	}
+	return bufs.html.Bytes(), exact, nil
 }
 
 // encodedJSON is a page's JSON twin encoded already: the search page's is

@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -17,12 +19,24 @@ import (
 // claim links a file that is not there.
 func memoryInput(t *testing.T) Input {
 	t.Helper()
+	return memoryInputEdited(t, nil)
+}
+
+// memoryInputEdited is memoryInput with each file's text edited: edit's
+// keys replaced by their values.
+func memoryInputEdited(t *testing.T, edit map[string]string) Input {
+	t.Helper()
 	files := []claims.File{
 		{Name: "content/index.md", Data: []byte("---\ntitle: Shop wiki\n---\n# Shop wiki\n\nThe shop keeps [cart totals](req:REQ-1) exact. Start with the [guide](guide.md).\n")},
 		{Name: "content/guide.md", Data: []byte("---\ntitle: Guide\n---\nSee [payments](req:REQ-2) and [the gateway](dec:DEC-1), which [charges](code:pay.go@Charge).\n\n## Details\n\nMore text.\n")},
 		{Name: "content/requirements/REQ-1.md", Data: []byte("---\ntitle: Cart totals\nstatus: accepted\n---\nA cart's total counts every item's quantity.\n")},
 		{Name: "content/requirements/REQ-2.md", Data: []byte("---\ntitle: Payments\nstatus: proposed\n---\nCheckout charges the cart's total. See [cart totals](req:REQ-1).\n")},
 		{Name: "content/decisions/DEC-1.md", Data: []byte("---\ntitle: One gateway\nstatus: accepted\ndate: 2026-02-01\n---\nWe charge through one gateway.\n")},
+	}
+	for i := range files {
+		for old, new := range edit {
+			files[i].Data = bytes.ReplaceAll(files[i].Data, []byte(old), []byte(new))
+		}
 	}
 	m, diags := claims.Parse("content", files)
 	if len(diags) > 0 {
@@ -171,9 +185,11 @@ func (s *memoryStore) SpanBody(prefix string, b BodySpan, rows []ClaimRow, shown
 }
 
 // TestSiteKeepsPages checks the page loop with a store: a second render
-// under the same shared key keeps every keyed page, a wiki page's body
-// span lets its body be replaced in its HTML, and a new shared key keeps
-// nothing.
+// of the same site keeps every keyed page, also by another renderer (a key
+// is of values), a wiki page's body span lets its body be replaced in its
+// HTML, and a render of an edited site keeps exactly the pages whose
+// bytes the edit leaves as they were; a setting every page shows keeps
+// none.
 func TestSiteKeepsPages(t *testing.T) {
 	r, err := New(memoryInput(t))
 	if err != nil {
@@ -218,8 +234,101 @@ func TestSiteKeepsPages(t *testing.T) {
 	if _, kept, err := r.Site(out); err != nil || kept != keyed {
 		t.Errorf("second render under the same key: kept %d of %d keyed pages, %v", kept, keyed, err)
 	}
-	out.Shared = []byte("other")
-	if _, kept, err := r.Site(out); err != nil || kept != 0 {
-		t.Errorf("render under a new key: kept %d, %v", kept, err)
+	again, err := New(memoryInput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, kept, err := again.Site(out); err != nil || kept != keyed {
+		t.Errorf("render by another renderer of the same site: kept %d of %d keyed pages, %v", kept, keyed, err)
+	}
+	// REQ-2's title shows on its page, on the pages that link to it (in
+	// their twins' neighborhoods) and on the indexes; its text only on its
+	// page.
+	for _, edit := range []map[string]string{
+		{"title: Payments": "title: Card payments"},
+		{"Checkout charges the cart's total.": "Checkout charges the total."},
+	} {
+		in := memoryInputEdited(t, edit)
+		edited, err := New(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := edited.Site(Output{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := 0 // keyed pages whose bytes the edit changes
+		for _, pg := range edited.Pages() {
+			if pg.keyed && (!bytes.Equal(written[pg.Prefix()+"index.html"], want[pg.Prefix()+"index.html"]) ||
+				!bytes.Equal(written[pg.Prefix()+"index.json"], want[pg.Prefix()+"index.json"])) {
+				changed++
+			}
+		}
+		_, kept, err := edited.Site(out) // the sink writes what it renders into written
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed == 0 || kept != keyed-changed {
+			t.Errorf("edit %v changes %d keyed pages' bytes; %d of %d kept, want %d", edit, changed, kept, keyed, keyed-changed)
+		}
+		if diff := firstDiff(want, written); diff != "" {
+			t.Errorf("edit %v: the kept and rendered pages differ from a render without a store: %s", edit, diff)
+		}
+	}
+	in := memoryInput(t)
+	in.Title = "Another shop"
+	retitled, err := New(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, kept, err := retitled.Site(out); err != nil || kept != 0 {
+		t.Errorf("render with another site title, which every page shows: kept %d, %v", kept, err)
+	}
+}
+
+// firstDiff names the first file of want that got lacks or holds other
+// bytes of; "" when none.
+func firstDiff(want, got map[string][]byte) string {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if !bytes.Equal(want[name], got[name]) {
+			return name
+		}
+	}
+	return ""
+}
+
+// TestModelKeyTwin checks what a node page's model key takes from its
+// twin rather than from its data: the node (pageData.Node, left out of the
+// data's hash) and the node and neighborhood its graph is drawn from are
+// the twin's own.
+func TestModelKeyTwin(t *testing.T) {
+	r, err := New(memoryInput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	for _, pg := range r.Pages() {
+		d, js, err := pg.data(r, rel(pg.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.graph == nil && d.Node.ID == (synth.NodeID{}) {
+			continue
+		}
+		nodes++
+		twin, ok := js.(synth.NodeJSON)
+		if !ok {
+			t.Errorf("page %q shows a node but its twin is a %T", pg.dir, js)
+			continue
+		}
+		if !reflect.DeepEqual(d.Node, twin.Node) {
+			t.Errorf("page %q: its node is not its twin's:\n%+v\n%+v", pg.dir, d.Node, twin.Node)
+		}
+		if d.graph == nil || !reflect.DeepEqual(d.graph.n, twin.Node) || !reflect.DeepEqual(d.graph.nb, twin.Neighborhood) {
+			t.Errorf("page %q: its graph is not drawn from its twin's node and neighborhood", pg.dir)
+		}
+	}
+	if nodes == 0 {
+		t.Fatal("no node page: the test proves nothing")
 	}
 }
