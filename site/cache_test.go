@@ -167,15 +167,7 @@ func TestCacheOutputReuse(t *testing.T) {
 // the output must equal a build of the edited workspace without a cache.
 func TestCacheEdits(t *testing.T) {
 	edit := func(name, old, new string) func(t *testing.T, dir string) {
-		return func(t *testing.T, dir string) {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			data, err := os.ReadFile(p)
-			must(t, err)
-			if !bytes.Contains(data, []byte(old)) {
-				t.Fatalf("%s has no %q", name, old)
-			}
-			must(t, os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
-		}
+		return func(t *testing.T, dir string) { replaceIn(t, dir, name, old, new) }
 	}
 	for _, c := range []struct {
 		name    string
@@ -523,16 +515,7 @@ func TestCacheModelKeys(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	buildCached(t, dir, out, cache)
 	before := readTree(t, out)
-	edit := func(name, old, new string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		data, err := os.ReadFile(p)
-		must(t, err)
-		if !bytes.Contains(data, []byte(old)) {
-			t.Fatalf("%s has no %q", name, old)
-		}
-		must(t, os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
-	}
+	edit := func(name, old, new string) { t.Helper(); replaceIn(t, dir, name, old, new) }
 	for _, c := range []struct {
 		name           string
 		file, old, new string

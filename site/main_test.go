@@ -1,9 +1,11 @@
 package site
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -32,4 +34,18 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// replaceIn replaces the first old in the workspace file name (slash path
+// under dir) with new; the test fails when the file has no old, so an
+// edit that no longer applies cannot pass unseen.
+func replaceIn(t testing.TB, dir, name, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	data, err := os.ReadFile(p)
+	must(t, err)
+	if !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s has no %q", name, old)
+	}
+	must(t, os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
 }

@@ -2,8 +2,6 @@ package site
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -24,16 +22,7 @@ func TestSessionMemosFollowEdits(t *testing.T) {
 	defer s.Close()
 	prev, err := s.Build("")
 	must(t, err)
-	edit := func(name, old, new string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		data, err := os.ReadFile(p)
-		must(t, err)
-		if !bytes.Contains(data, []byte(old)) {
-			t.Fatalf("%s has no %q", name, old)
-		}
-		must(t, os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644))
-	}
+	edit := func(name, old, new string) { t.Helper(); replaceIn(t, dir, name, old, new) }
 	for _, c := range []struct {
 		what, file, old, new string
 		// page is the edited document's page, which must show shows;
