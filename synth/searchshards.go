@@ -2,7 +2,6 @@ package synth
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -16,11 +15,46 @@ import (
 // encodePart encodes v as a shard encodes its values: JSON, "<" and ">"
 // as they are.
 func encodePart(v any) []byte {
+	b, _ := encodeShard(v) // shard values are numbers and strings: they always encode
+	return b
+}
+
+// encodeShard encodes a shard's part, v, as [ClientSearch.Encoded] does.
+func encodeShard(v any) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v) // shard values always encode
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if err := compactEncoder(&b).Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Encoded returns the shards of the client index c, each part encoded as
+// the search page's scripts hold it.
+func (c ClientSearch) Encoded() (ClientShards, error) {
+	var s ClientShards
+	var err error
+	encode := func(parts [][]byte, i int, v any) {
+		if err == nil {
+			parts[i], err = encodeShard(v)
+		}
+	}
+	s.Postings = make([][]byte, len(c.Postings))
+	for i, p := range c.Postings {
+		encode(s.Postings, i, p)
+	}
+	s.Pairs = make([][]byte, len(c.Pairs))
+	for i, p := range c.Pairs {
+		encode(s.Pairs, i, p)
+	}
+	s.Exact = make([][]byte, len(c.Exact))
+	for i, p := range c.Exact {
+		encode(s.Exact, i, p)
+	}
+	s.Texts = make([][]byte, len(c.Texts))
+	for i, p := range c.Texts {
+		encode(s.Texts, i, p)
+	}
+	return s, err
 }
 
 // eachMember calls fn with each member of the JSON object data, a

@@ -46,41 +46,13 @@ func SearchScriptsOf(entries []synth.SearchEntry, lang string) (map[string][]byt
 		return nil, err
 	}
 	out[SearchScriptFile] = head
-	add := func(kind string, n int, part any) error {
-		// Scripts loaded by src, not inlined: "<" needs no escape, and
-		// texts are smaller without.
-		var buf bytes.Buffer
-		buf.WriteString(searchPartPrefix(kind, n))
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(part); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		buf.WriteString(searchPartSuffix)
-		out[searchShardFile(kind, n)] = buf.Bytes()
-		return nil
+	// Scripts loaded by src, not inlined: "<" needs no escape, and texts
+	// are smaller without.
+	shards, err := c.Encoded()
+	if err != nil {
+		return nil, err
 	}
-	for k, part := range c.Postings {
-		if err := add(searchPostings, k, part); err != nil {
-			return nil, err
-		}
-	}
-	for k, part := range c.Pairs {
-		if err := add(searchPairs, k, part); err != nil {
-			return nil, err
-		}
-	}
-	for k, part := range c.Exact {
-		if err := add(searchExact, k, part); err != nil {
-			return nil, err
-		}
-	}
-	for k, part := range c.Texts {
-		if err := add(searchTexts, k, part); err != nil {
-			return nil, err
-		}
-	}
+	putSearchParts(out, shards, nil)
 	return out, nil
 }
 
@@ -149,22 +121,29 @@ func EditedSearchScripts(old func(name string) ([]byte, bool), ed *synth.SearchE
 	if !bytes.Equal(script, data) {
 		out[SearchScriptFile] = script
 	}
-	put := func(kind string, was, parts [][]byte) {
-		for k, part := range parts {
+	putSearchParts(out, edited, map[string][][]byte{searchPostings: postings, searchPairs: pairs})
+	return out, true
+}
+
+// putSearchParts puts the scripts of the shards' parts into out by output
+// name, but for a nil part (as it was) and a script equal to the one was
+// holds for its kind and number.
+func putSearchParts(out map[string][]byte, shards synth.ClientShards, was map[string][][]byte) {
+	for _, kind := range []struct {
+		name  string
+		parts [][]byte
+	}{{searchPostings, shards.Postings}, {searchPairs, shards.Pairs}, {searchExact, shards.Exact}, {searchTexts, shards.Texts}} {
+		old := was[kind.name]
+		for k, part := range kind.parts {
 			if part == nil {
-				continue // as it was
+				continue
 			}
-			file := append([]byte(searchPartPrefix(kind, k)), part...)
-			if file = append(file, searchPartSuffix...); was == nil || !bytes.Equal(file, was[k]) {
-				out[searchShardFile(kind, k)] = file
+			file := append([]byte(searchPartPrefix(kind.name, k)), part...)
+			if file = append(file, searchPartSuffix...); old == nil || !bytes.Equal(file, old[k]) {
+				out[searchShardFile(kind.name, k)] = file
 			}
 		}
 	}
-	put(searchPostings, postings, edited.Postings)
-	put(searchPairs, pairs, edited.Pairs)
-	put(searchExact, nil, edited.Exact)
-	put(searchTexts, nil, edited.Texts)
-	return out, true
 }
 
 // searchShardFile names shard n of a kind.
