@@ -1,12 +1,7 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/json"
-	"hash"
 	"html/template"
-	"strconv"
 
 	"github.com/tracewiki/tracewiki/claims"
 	"github.com/tracewiki/tracewiki/synth"
@@ -72,31 +67,6 @@ type fragmentInput struct {
 	lines      [][]byte
 	start, end int
 }
-
-// keyHash is a model key being made: length-prefixed parts, as [Key]
-// makes them, into one hash.
-type keyHash struct {
-	h   hash.Hash
-	enc *json.Encoder // into h
-	n   [8]byte
-}
-
-func newKeyHash() *keyHash {
-	k := &keyHash{h: sha256.New()}
-	k.enc = json.NewEncoder(k.h)
-	k.enc.SetEscapeHTML(false)
-	return k
-}
-
-func (k *keyHash) part(p []byte) {
-	binary.BigEndian.PutUint64(k.n[:], uint64(len(p)))
-	k.h.Write(k.n[:])
-	k.h.Write(p)
-}
-
-func (k *keyHash) str(s string) { k.part([]byte(s)) }
-
-func (k *keyHash) num(i int) { k.str(strconv.Itoa(i)) }
 
 // modelKey is the key of the page pg whose data d (with the settings
 // every page shows) and twin, compact, were just made ([Renderer.pageModel]).
