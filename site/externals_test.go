@@ -87,6 +87,19 @@ func (w *externalsWorld) publish(repo string) {
 }
 
 // capture runs capture in repo: it pins every external.
+// settle runs CI over the three repositories: each publishes its bundle,
+// platform again with the fresh bundles of the services that refine it,
+// then each captures (pins) the bundles it links into.
+func (w *externalsWorld) settle() {
+	w.publish("platform")
+	w.publish("svcgo")
+	w.publish("svcpy")
+	w.publish("platform")
+	for _, repo := range []string{"platform", "svcgo", "svcpy"} {
+		w.capture(repo)
+	}
+}
+
 func (w *externalsWorld) capture(repo string, refs ...string) {
 	w.t.Helper()
 	p, err := Load(w.dir(repo))
@@ -133,15 +146,7 @@ func (w *externalsWorld) expect(repo string, got map[string]string, ref, want st
 
 func TestExternalsAcrossThreeRepositories(t *testing.T) {
 	w := newExternalsWorld(t)
-	// CI: each repository publishes; the ones that depend on others run
-	// again with the fresh bundles, then capture pins them.
-	w.publish("platform")
-	w.publish("svcgo")
-	w.publish("svcpy")
-	w.publish("platform")
-	for _, repo := range []string{"platform", "svcgo", "svcpy"} {
-		w.capture(repo)
-	}
+	w.settle()
 	w.publish("svcgo")
 	w.capture("svcpy")
 	w.capture("platform")

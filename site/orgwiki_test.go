@@ -64,13 +64,7 @@ func TestOrganisationWiki(t *testing.T) {
 	w.write("org", "tracewiki.toml", orgConfig)
 	// Each repository publishes and captures the others, then publishes
 	// its bundle (with what it captured) to the organisation.
-	w.publish("platform")
-	w.publish("svcgo")
-	w.publish("svcpy")
-	w.publish("platform")
-	for _, repo := range []string{"platform", "svcgo", "svcpy"} {
-		w.capture(repo)
-	}
+	w.settle()
 	for _, repo := range []string{"platform", "svcgo", "svcpy"} {
 		w.publishOrg(repo)
 	}
